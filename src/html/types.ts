@@ -1,0 +1,47 @@
+/** What one pass over an HTML page yields. Produced by `parseHtml` in this room. */
+
+/** Words around a link with their DOM offsets, for the apprentice of Chakrabarti et al. (2002). */
+export interface LinkContext {
+  /** Lowercased tokens near the link, in document order. */
+  tokens: string[];
+  /**
+   * DOM offset of each token, same length as `tokens`: 0 for tokens inside the anchor, negative
+   * for text before it, positive for text after it, |offset| <= dMax (section 3.2 of the paper).
+   */
+  offsets: Int8Array;
+}
+
+/** One `<a href>` (or `<area href>`) of a page, resolved to an absolute URL. */
+export interface ParsedLink {
+  /** Absolute URL resolved against `<base href>` or the page URL; not yet normalised. */
+  url: string;
+  /** Visible anchor text, whitespace collapsed (alt text of images inside the anchor included). */
+  anchorText: string;
+  /** `rel="nofollow"` on the link. */
+  isNofollow: boolean;
+  /** Tokens around the link; present only when asked for (`withContext`). */
+  context?: LinkContext;
+}
+
+export interface MetaRobots {
+  isNoindex: boolean;
+  isNofollow: boolean;
+}
+
+export interface ParsedPage {
+  /** `<title>` text, whitespace collapsed; '' if none. */
+  title: string;
+  /** Visible text (no script, style, template, noscript), whitespace collapsed. */
+  text: string;
+  /** Links in document order (duplicates kept; callers dedupe after normalisation). */
+  links: ParsedLink[];
+  /** Base URL used to resolve links (from `<base href>` or the page URL). */
+  baseUrl: string;
+  metaRobots: MetaRobots;
+  /** Absolute target of `<meta http-equiv="refresh" content="N; url=...">`, if any. */
+  metaRefreshUrl?: string;
+  /** Absolute `<link rel="canonical">` URL, if any. */
+  canonicalUrl?: string;
+  /** `<html lang>` attribute, lowercased, if any. */
+  lang?: string;
+}

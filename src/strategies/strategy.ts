@@ -1,0 +1,90 @@
+/**
+ * The `Strategy` interface: the MDP of the TRES papers seen from the crawl loop.
+ * `next` chooses an action (a URL) from the frontier; `observe` is the transition (the fetched
+ * page, its reward and its new outlinks). Every crawler of the papers and every baseline
+ * implements it, so all can be compared on the same web in the same loop.
+ */
+
+/** A link found on a fetched page (or a seed), already normalised and filtered by the loop. */
+export interface DiscoveredLink {
+  /** Normalised absolute URL. */
+  url: string;
+  host: string;
+  /** Registrable domain (or host, in host mode): the "web site" of the papers. */
+  domain: string;
+  /** Visible anchor text ('' for seeds). */
+  anchorText: string;
+  /** Tokens around the link with DOM offsets, when the parser was asked for them. */
+  context?: { tokens: string[]; offsets: Int8Array };
+  /** Crawl depth the linked page would have (seeds are 0). */
+  depth: number;
+}
+
+/** What a strategy chose: one URL to fetch, with whatever the strategy wants back in `observe`. */
+export interface Action {
+  url: string;
+  host: string;
+  domain: string;
+  depth: number;
+  /** URL of the page the link was found on; undefined for seeds. */
+  parentUrl?: string;
+  /** Opaque per-action data the strategy attached (e.g. the state-action vector). */
+  data?: unknown;
+}
+
+/** What the crawl loop tells the strategy about a finished action. */
+export interface Outcome {
+  action: Action;
+  /** Final URL after redirects (equals action.url if none). */
+  finalUrl: string;
+  /** True if a page was fetched and parsed (a 2xx HTML response). */
+  isPage: boolean;
+  /** Reward of the MDP: 1 if the page was judged relevant, else 0 (0 for failures). */
+  reward: number;
+  /** Relevance probability of the page in [0, 1] (0 for failures). */
+  probability: number;
+  /** Page title and text, when a page was fetched. Strategies must not keep them. */
+  title?: string;
+  text?: string;
+  /** New outlinks of the page, normalised, filtered, not yet fetched by the loop. */
+  links: DiscoveredLink[];
+  /** Error code when the fetch failed (see `TresError.code`). */
+  errorCode?: string;
+  /** True when the loop replays a stored outcome while resuming a crawl (no fetch happened). */
+  isReplay?: boolean;
+}
+
+/** What the loop lets the strategy choose from right now. */
+export interface SelectionContext {
+  /** True if the host may be fetched now (politeness delay passed, no fetch in flight). */
+  isHostReady(host: string): boolean;
+  /** True if the domain is still below its page limit b (see the domain-limit schedule). */
+  isDomainOpen(domain: string): boolean;
+  /** True if the URL was already fetched (or is in flight); such URLs must not be returned. */
+  isFetched(url: string): boolean;
+  /** Pages fetched so far in this crawl (the step t of the MDP). */
+  step: number;
+}
+
+/** Numbers every strategy reports; the keys are the stable metric names. */
+export interface StrategyStats {
+  /** URLs (or samples) waiting in the frontier. */
+  'frontier/size': number;
+  [metric: string]: number;
+}
+
+export interface Strategy {
+  /** Short name used on the command line and in reports (`bfs`, `tres`, ...). */
+  readonly name: string;
+  /** Adds the seed URLs to the frontier. Called once before the first `next`. */
+  seed(links: DiscoveredLink[]): void;
+  /**
+   * Chooses the next URL to fetch among those allowed by `ctx`, removing it from the frontier,
+   * or returns undefined if no URL can be fetched now (all hosts busy, or the frontier is empty).
+   */
+  next(ctx: SelectionContext): Action | undefined;
+  /** The transition: learns from a finished action and adds its new links to the frontier. */
+  observe(outcome: Outcome): void;
+  /** Current numbers for progress lines, events and benchmarks. */
+  stats(): StrategyStats;
+}
