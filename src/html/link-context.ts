@@ -1,0 +1,116 @@
+/**
+ * Tokens around each link with their DOM offsets: the <token, offset> features of the
+ * apprentice of Chakrabarti, Punera and Subramanyam (WWW 2002), section 2.3.
+ *
+ * The paper numbers all leaves of the DOM tree from left to right, "even those DOM leaves
+ * which have no text", takes the leaves l(a)..r(a) under the anchor element `a` as offset 0,
+ * and gives a token of leaf m the offset m - l(a) before the anchor and m - r(a) after it;
+ * |offset| is limited to dmax (5 in the paper).
+ *
+ * The streaming approximation used here (no tree is built):
+ * - a leaf is a text node with non-whitespace text, or an element whose close event directly
+ *   follows its open event (img, br, hr, input, an empty li or td...); leaves are numbered in
+ *   document order as the parser reports them, which is the left-to-right order of the tree
+ *   htmlparser2 would build. Whitespace-only text nodes and comments are not leaves (an HTML
+ *   tidier, as in the paper, drops them; counting them would double every offset on
+ *   pretty-printed pages).
+ * - text that htmlparser2 reports in pieces (around entities) is one text node.
+ * - tokens are kept only from visible text (and from alt text of images inside an anchor);
+ *   invisible leaves (script, style, title) still count as leaves, as they are DOM leaves.
+ * - to keep a link's context small on pathological pages, each leaf contributes at most
+ *   {@link CONTEXT_TOKENS_PER_LEAF} tokens (those nearest to the anchor), and the anchor itself
+ *   at most as many in total (an unclosed `<a>` can swallow the rest of a page).
+ */
+import type { LinkContext } from './types.js';
+
+/** Most tokens one leaf (and the anchor as a whole) contributes to a link's context. */
+export const CONTEXT_TOKENS_PER_LEAF = 32;
+
+/**
+ * Appends the lowercased `[a-z0-9]+` words of `text` to `out`. A stand-in until the text room
+ * provides the project-wide tokenizer.
+ */
+export function tokenizeInto(text: string, out: string[]): void {
+  // A character scan: about twice as fast as a /[a-z0-9]+/g loop, which allocates a match
+  // array per word.
+  const lower = text.toLowerCase();
+  let start = -1;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    const isWordChar = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    if (isWordChar) {
+      if (start === -1) start = i;
+    } else if (start !== -1) {
+      out.push(lower.slice(start, i));
+      start = -1;
+    }
+  }
+  if (start !== -1) out.push(lower.slice(start));
+}
+
+/** Records the leaves of one page in document order and builds link contexts from them. */
+export class LinkContextRecorder {
+  /** Tokens of all leaves, in document order. */
+  private readonly tokens: string[] = [];
+  /** `leafEnds[m]` = index in `tokens` just past the tokens of leaf m. */
+  private readonly leafEnds: number[] = [];
+
+  /** Number of leaves so far, which is also the number the next leaf will get. */
+  get leafCount(): number {
+    return this.leafEnds.length;
+  }
+
+  /** Adds one leaf whose tokens come from `text` (pass '' for a leaf without visible text). */
+  addLeaf(text: string): void {
+    if (text !== '') tokenizeInto(text, this.tokens);
+    this.leafEnds.push(this.tokens.length);
+  }
+
+  /**
+   * Context of a link whose anchor covers leaves `first`..`last` (inclusive, `first <= last`).
+   *
+   * @param dMax largest |offset| kept, 0..127
+   */
+  contextFor(first: number, last: number, dMax: number): LinkContext {
+    // Pass 1: the token spans to copy, as [start, end, offset] triples; pass 2 fills arrays of
+    // the exact size (no growing arrays, no Int8Array.from over an iterator).
+    const spans: number[] = [];
+    const lo = Math.max(0, first - dMax);
+    const hi = Math.min(this.leafEnds.length - 1, last + dMax);
+    for (let m = lo; m < first; m++) {
+      // Before the anchor: the last tokens of the leaf are the nearest.
+      const end = this.leafEnds[m] as number;
+      spans.push(Math.max(this.leafStart(m), end - CONTEXT_TOKENS_PER_LEAF), end, m - first);
+    }
+    let anchorRoom = CONTEXT_TOKENS_PER_LEAF;
+    for (let m = first; m <= last && anchorRoom > 0; m++) {
+      const start = this.leafStart(m);
+      const end = Math.min(this.leafEnds[m] as number, start + anchorRoom);
+      anchorRoom -= end - start;
+      spans.push(start, end, 0);
+    }
+    for (let m = last + 1; m <= hi; m++) {
+      const start = this.leafStart(m);
+      spans.push(start, Math.min(this.leafEnds[m] as number, start + CONTEXT_TOKENS_PER_LEAF), m - last);
+    }
+
+    let count = 0;
+    for (let s = 0; s < spans.length; s += 3) count += (spans[s + 1] as number) - (spans[s] as number);
+    const tokens = new Array<string>(count);
+    const offsets = new Int8Array(count);
+    let k = 0;
+    for (let s = 0; s < spans.length; s += 3) {
+      const end = spans[s + 1] as number;
+      const offset = spans[s + 2] as number;
+      for (let i = spans[s] as number; i < end; i++, k++) {
+        tokens[k] = this.tokens[i] as string;
+        offsets[k] = offset;
+      }
+    }
+    return { tokens, offsets };
+  }
+
+  private leafStart(m: number): number {
+    return m === 0 ? 0 : (this.leafEnds[m - 1] as number);
+  }
+}
