@@ -18,7 +18,14 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   monotonicMs: () => performance.now(),
   sleep: async (ms, signal) => {
+    signal?.throwIfAborted();
     if (ms <= 0) return;
-    await sleepTimer(ms, undefined, signal ? { signal } : undefined);
+    try {
+      await sleepTimer(ms, undefined, signal ? { signal } : undefined);
+    } catch (error) {
+      // Node rejects with its own AbortError; callers expect the signal's reason.
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    }
   },
 };

@@ -63,6 +63,7 @@ export class ConfigError extends TresError {
 /** Short code of any thrown value, for records and metrics. */
 export function errorCode(error: unknown): string {
   if (error instanceof TresError) return error.code;
-  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string')
+    return error.code;
   return 'TRES_UNKNOWN';
 }

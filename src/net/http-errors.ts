@@ -1,0 +1,126 @@
+/**
+ * Turns what can go wrong on the wire into tres errors with stable codes, so the crawl loop can
+ * decide: {@link RetryLaterError} for transient failures, {@link SkipUrlError} for URLs that will
+ * not work. Every error names the URL and carries `{ url, host, status }` and the cause.
+ */
+import { type ErrorContext, RetryLaterError, SkipUrlError, TresError } from '../common/errors.js';
+
+/** Retryable network failures: Node/undici error code -> tres code. */
+const RETRYABLE: Record<string, string> = {
+  UND_ERR_CONNECT_TIMEOUT: 'TRES_CONNECT_TIMEOUT',
+  ETIMEDOUT: 'TRES_CONNECT_TIMEOUT',
+  UND_ERR_HEADERS_TIMEOUT: 'TRES_HEADERS_TIMEOUT',
+  UND_ERR_BODY_TIMEOUT: 'TRES_BODY_TIMEOUT',
+  ECONNRESET: 'TRES_CONNECTION_RESET',
+  EPIPE: 'TRES_CONNECTION_RESET',
+  ECONNREFUSED: 'TRES_CONNECTION_REFUSED',
+  UND_ERR_SOCKET: 'TRES_CONNECTION_CLOSED',
+  UND_ERR_CLOSED: 'TRES_CONNECTION_CLOSED',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'TRES_CONNECTION_CLOSED',
+  ECONNABORTED: 'TRES_CONNECTION_CLOSED',
+  EHOSTUNREACH: 'TRES_HOST_UNREACHABLE',
+  ENETUNREACH: 'TRES_HOST_UNREACHABLE',
+  EHOSTDOWN: 'TRES_HOST_UNREACHABLE',
+  ENETDOWN: 'TRES_HOST_UNREACHABLE',
+  EAI_AGAIN: 'TRES_DNS_TEMPORARY',
+};
+
+/** Failures that retrying will not fix: Node/undici error code -> tres code. */
+const PERMANENT: Record<string, string> = {
+  ENOTFOUND: 'TRES_DNS',
+  EAI_NONAME: 'TRES_DNS',
+  EAI_NODATA: 'TRES_DNS',
+  UND_ERR_HEADERS_OVERFLOW: 'TRES_HTTP_PROTOCOL',
+  UND_ERR_INFO: 'TRES_HTTP_PROTOCOL',
+  UND_ERR_NOT_SUPPORTED: 'TRES_HTTP_PROTOCOL',
+};
+
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_OSSL_)/;
+
+function codeOf(error: unknown): string | undefined {
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string')
+    return error.code;
+  return undefined;
+}
+
+/**
+ * Maps a thrown value from a request to a tres error.
+ * - tres errors are re-thrown with the URL added to their message and context;
+ * - network errors become RetryLaterError (`TRES_CONNECT_TIMEOUT`, `TRES_HEADERS_TIMEOUT`,
+ *   `TRES_BODY_TIMEOUT`, `TRES_CONNECTION_RESET`, `TRES_CONNECTION_REFUSED`,
+ *   `TRES_CONNECTION_CLOSED`, `TRES_HOST_UNREACHABLE`, `TRES_DNS_TEMPORARY`, `TRES_NETWORK`);
+ * - DNS failures (`TRES_DNS`), TLS failures (`TRES_TLS`) and malformed responses
+ *   (`TRES_HTTP_PROTOCOL`) become SkipUrlError;
+ * - anything without an error code (a programming error) is returned unchanged.
+ */
+export function toFetchError(error: unknown, context: ErrorContext): unknown {
+  const url = context.url ?? '?';
+  if (error instanceof TresError) {
+    if (error.context.url !== undefined) return error;
+    const options = { cause: error, context: { ...error.context, ...context } };
+    const message = `${error.message} (${url})`;
+    if (error instanceof RetryLaterError) {
+      return new RetryLaterError(error.code, message, { ...options, retryAfterMs: error.retryAfterMs });
+    }
+    if (error instanceof SkipUrlError) return new SkipUrlError(error.code, message, options);
+    return error;
+  }
+  const code = codeOf(error);
+  if (code === undefined) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  const retryable = RETRYABLE[code];
+  if (retryable) {
+    return new RetryLaterError(retryable, `${detail} (${code}) fetching ${url}`, { cause: error, context });
+  }
+  const permanent = PERMANENT[code] ?? (code.startsWith('HPE_') ? 'TRES_HTTP_PROTOCOL' : undefined);
+  if (permanent)
+    return new SkipUrlError(permanent, `${detail} (${code}) fetching ${url}`, { cause: error, context });
+  if (TLS_CODE.test(code)) {
+    return new SkipUrlError('TRES_TLS', `TLS failure ${code} fetching ${url}: ${detail}`, {
+      cause: error,
+      context,
+    });
+  }
+  return new RetryLaterError('TRES_NETWORK', `${detail} (${code}) fetching ${url}`, {
+    cause: error,
+    context,
+  });
+}
+
+/**
+ * Parses a Retry-After header (RFC 9110 section 10.2.3): delay-seconds or an HTTP date.
+ * @param nowMs current wall-clock time in ms since the epoch (dates are relative to it).
+ * @param maxMs cap on the result, in ms (servers asking for days are not obeyed blindly).
+ * @returns the delay in ms (0 for dates in the past), or undefined when absent or unparsable.
+ */
+export function parseRetryAfterMs(
+  value: string | undefined,
+  nowMs: number,
+  maxMs: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  let ms: number;
+  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
+  else {
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) return undefined;
+    ms = Math.max(0, at - nowMs);
+  }
+  return Math.min(ms, maxMs);
+}
+
+/**
+ * The error for a response status the crawl loop should retry: 429 -> `TRES_HTTP_429`,
+ * 5xx -> `TRES_HTTP_5XX`, with the server's Retry-After hint. Undefined for other statuses.
+ */
+export function statusError(
+  status: number,
+  retryAfterMs: number | undefined,
+  context: ErrorContext,
+): RetryLaterError | undefined {
+  if (status !== 429 && (status < 500 || status > 599)) return undefined;
+  const code = status === 429 ? 'TRES_HTTP_429' : 'TRES_HTTP_5XX';
+  const hint = retryAfterMs === undefined ? '' : `, retry after ${retryAfterMs} ms`;
+  return new RetryLaterError(code, `HTTP ${status} from ${context.url}${hint}`, { context, retryAfterMs });
+}

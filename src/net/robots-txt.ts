@@ -1,0 +1,219 @@
+/**
+ * robots.txt per origin (scheme, host, port: RFC 9309 section 2.3), cached, parsed with
+ * robots-parser. How a fetch outcome maps to rules (RFC 9309 section 2.3.1):
+ * - 2xx: the rules are parsed (the first 500 KiB; section 2.5) and cached for `cacheTtlMs`;
+ * - redirects are followed up to 5 hops (2.3.1.2); more count as unavailable -> allow all;
+ * - 4xx (404 included): "unavailable", everything is allowed;
+ * - 429, 5xx, timeouts, connection failures: "unreachable", everything is disallowed for
+ *   `errorTtlMs`, then robots.txt is fetched again (2.3.1.4). Callers get `isUnavailable` and a
+ *   `retryAfterMs` so the URL can be retried instead of dropped;
+ * - a failure no retry will cure (unknown host, refused address) is cached and re-thrown.
+ * Concurrent lookups for one origin share one fetch.
+ */
+import robotsParserModule from 'robots-parser';
+import { type Clock, systemClock } from '../common/clock.js';
+import { SkipUrlError, TresError } from '../common/errors.js';
+import { type FetchResult, parseHttpUrl } from './fetch-result.js';
+import type { FetchRequestOptions } from './fetcher.js';
+import { checkBoolean, checkNumber, withDefaults } from './option-checks.js';
+
+/** Options of {@link RobotsTxtCache}. */
+export interface RobotsTxtOptions {
+  /** Obey robots.txt. With false every URL is allowed and nothing is fetched. @default true */
+  respectRobotsTxt?: boolean;
+  /** Product token matched against User-agent lines (RFC 9309 2.2.1). @default 'tres' */
+  userAgentToken?: string;
+  /** How long parsed rules (and 4xx "allow all") are kept, in ms. @default 86_400_000 (24 h) */
+  cacheTtlMs?: number;
+  /** How long an unreachable robots.txt disallows its origin before a new try, in ms. @default 600_000 */
+  errorTtlMs?: number;
+  /** Bytes of robots.txt parsed; the rest is ignored (RFC 9309 2.5 asks for at least 500 KiB). @default 512_000 */
+  maxRobotsBytes?: number;
+  /** Redirect hops followed when fetching robots.txt. @default 5 */
+  maxRobotsRedirects?: number;
+  /** Origins kept in the cache; the least recently fetched is dropped first. @default 10_000 */
+  maxCachedOrigins?: number;
+}
+
+/** Defaults of {@link RobotsTxtOptions}. */
+export const DEFAULT_ROBOTS_TXT_OPTIONS: Readonly<Required<RobotsTxtOptions>> = Object.freeze({
+  respectRobotsTxt: true,
+  userAgentToken: 'tres',
+  cacheTtlMs: 86_400_000,
+  errorTtlMs: 600_000,
+  maxRobotsBytes: 512_000,
+  maxRobotsRedirects: 5,
+  maxCachedOrigins: 10_000,
+});
+
+/** How robots.txt fetches are made: one hop, no redirects followed (a Fetcher's `fetch`). */
+export type RobotsFetch = (url: string, options: FetchRequestOptions) => Promise<FetchResult>;
+
+/** What robots.txt says about one URL. */
+export interface RobotsDecision {
+  /** May the URL be fetched? */
+  isAllowed: boolean;
+  /** Crawl-delay for our token (else `*`), in ms; undefined when not given. */
+  crawlDelayMs?: number;
+  /** True when robots.txt could not be fetched (5xx, 429, network): all disallowed for now. */
+  isUnavailable: boolean;
+  /** With `isUnavailable`: ms until robots.txt is fetched again. */
+  retryAfterMs?: number;
+}
+
+// robots-parser is CommonJS (`module.exports = fn`) but its types declare an ES default export;
+// under NodeNext the default import is `module.exports`, i.e. the function itself.
+const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
+type Robot = ReturnType<typeof robotsParser>;
+
+interface Entry {
+  kind: 'rules' | 'allow-all' | 'unreachable' | 'failed';
+  robot?: Robot;
+  error?: TresError;
+  expiresAtMs: number;
+}
+
+function validate(o: Required<RobotsTxtOptions>): void {
+  const c = 'RobotsTxt';
+  checkBoolean(c, 'respectRobotsTxt', o.respectRobotsTxt);
+  if (typeof o.userAgentToken !== 'string' || !/^[a-zA-Z_-]+$/.test(o.userAgentToken)) {
+    checkNumber(c, 'userAgentToken (letters, "_" and "-" only)', o.userAgentToken, Number.NaN);
+  }
+  checkNumber(c, 'cacheTtlMs', o.cacheTtlMs, 1);
+  checkNumber(c, 'errorTtlMs', o.errorTtlMs, 1);
+  checkNumber(c, 'maxRobotsBytes', o.maxRobotsBytes, 1, true);
+  checkNumber(c, 'maxRobotsRedirects', o.maxRobotsRedirects, 0, true);
+  checkNumber(c, 'maxCachedOrigins', o.maxCachedOrigins, 1, true);
+}
+
+/** Per-origin robots.txt cache. */
+export class RobotsTxtCache {
+  /** The options in effect (defaults filled in). */
+  readonly options: Readonly<Required<RobotsTxtOptions>>;
+  private readonly clock: Clock;
+  private readonly entries = new Map<string, Entry>();
+  private readonly inFlight = new Map<string, Promise<Entry>>();
+
+  /** @throws ConfigError naming the first bad option. */
+  constructor(
+    private readonly fetch: RobotsFetch,
+    options: RobotsTxtOptions = {},
+    deps: { clock?: Clock } = {},
+  ) {
+    const merged = withDefaults<Required<RobotsTxtOptions>>(DEFAULT_ROBOTS_TXT_OPTIONS, options);
+    validate(merged);
+    this.options = merged;
+    this.clock = deps.clock ?? systemClock;
+  }
+
+  /** Number of origins cached. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * What robots.txt says about `url`, fetching it first when not cached or expired.
+   * @throws SkipUrlError for an invalid URL, and the cached SkipUrlError of a robots.txt fetch
+   *   that no retry will cure (`TRES_DNS`, `TRES_ADDRESS_BLOCKED`, `TRES_TLS`, ...).
+   */
+  async isAllowed(url: string): Promise<RobotsDecision> {
+    if (!this.options.respectRobotsTxt) return { isAllowed: true, isUnavailable: false };
+    const parsed = parseHttpUrl(url);
+    const entry = await this.entryFor(parsed.origin);
+    switch (entry.kind) {
+      case 'allow-all':
+        return { isAllowed: true, isUnavailable: false };
+      case 'unreachable':
+        return {
+          isAllowed: false,
+          isUnavailable: true,
+          retryAfterMs: Math.max(0, entry.expiresAtMs - this.clock.monotonicMs()),
+        };
+      case 'failed':
+        throw entry.error;
+      default: {
+        const robot = entry.robot as Robot;
+        const token = this.options.userAgentToken;
+        // robots-parser answers undefined for another origin; parseHttpUrl made them equal.
+        const isAllowed = robot.isAllowed(parsed.href, token) !== false;
+        const delaySeconds = robot.getCrawlDelay(token);
+        const crawlDelayMs =
+          typeof delaySeconds === 'number' && delaySeconds > 0 ? Math.round(delaySeconds * 1000) : undefined;
+        return crawlDelayMs === undefined
+          ? { isAllowed, isUnavailable: false }
+          : { isAllowed, crawlDelayMs, isUnavailable: false };
+      }
+    }
+  }
+
+  /** Sitemap URLs listed in the robots.txt of `origin` (e.g. `https://example.org`). */
+  async sitemaps(origin: string): Promise<string[]> {
+    if (!this.options.respectRobotsTxt) return [];
+    const entry = await this.entryFor(parseHttpUrl(origin).origin);
+    return entry.robot?.getSitemaps() ?? [];
+  }
+
+  /** Forgets every cached origin. */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private async entryFor(origin: string): Promise<Entry> {
+    const cached = this.entries.get(origin);
+    if (cached && cached.expiresAtMs > this.clock.monotonicMs()) return cached;
+    let pending = this.inFlight.get(origin);
+    if (!pending) {
+      pending = this.load(origin).finally(() => this.inFlight.delete(origin));
+      this.inFlight.set(origin, pending);
+    }
+    return pending;
+  }
+
+  private async load(origin: string): Promise<Entry> {
+    const robotsUrl = `${origin}/robots.txt`;
+    const entry = await this.download(robotsUrl);
+    this.entries.delete(origin);
+    this.entries.set(origin, entry);
+    if (this.entries.size > this.options.maxCachedOrigins) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    return entry;
+  }
+
+  private async download(robotsUrl: string): Promise<Entry> {
+    const { cacheTtlMs, errorTtlMs, maxRobotsBytes, maxRobotsRedirects } = this.options;
+    const until = (ms: number) => this.clock.monotonicMs() + ms;
+    let url = robotsUrl;
+    for (let hop = 0; hop <= maxRobotsRedirects; hop++) {
+      let result: FetchResult;
+      try {
+        parseHttpUrl(url);
+        result = await this.fetch(url, {
+          allowedContentTypes: false,
+          maxBodyBytes: maxRobotsBytes,
+          shouldTruncateBody: true,
+        });
+      } catch (error) {
+        if (error instanceof SkipUrlError) {
+          // A redirect to somewhere unusable means there is no robots.txt to follow.
+          if (hop > 0) return { kind: 'allow-all', expiresAtMs: until(cacheTtlMs) };
+          return { kind: 'failed', error, expiresAtMs: until(errorTtlMs) };
+        }
+        if (error instanceof TresError) return { kind: 'unreachable', expiresAtMs: until(errorTtlMs) };
+        throw error;
+      }
+      if (result.status >= 300 && result.status < 400 && result.location) {
+        url = result.location;
+        continue;
+      }
+      if (result.status >= 200 && result.status < 300) {
+        // Rules apply to the origin asked about, wherever the file was served from.
+        const text = result.text ?? result.body.toString('utf8');
+        return { kind: 'rules', robot: robotsParser(robotsUrl, text), expiresAtMs: until(cacheTtlMs) };
+      }
+      return { kind: 'allow-all', expiresAtMs: until(cacheTtlMs) };
+    }
+    return { kind: 'allow-all', expiresAtMs: until(cacheTtlMs) };
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * The web as the crawl loop sees it: fetch a page politely, following redirects one hop at a
+ * time, each hop checked like a new URL (scheme, URL filter, address guard, robots.txt) and
+ * scheduled by per-host politeness. Composes {@link Fetcher}, {@link RobotsTxtCache} and
+ * {@link Politeness}; robots.txt requests go through the same politeness as pages.
+ */
+import { isIP } from 'node:net';
+import { type Clock, systemClock } from '../common/clock.js';
+import { ConfigError, RetryLaterError, SkipUrlError } from '../common/errors.js';
+import { type FetchResult, parseHttpUrl } from './fetch-result.js';
+import {
+  DEFAULT_FETCHER_OPTIONS,
+  Fetcher,
+  type FetcherOptions,
+  type FetchRequestOptions,
+} from './fetcher.js';
+import { toFetchError } from './http-errors.js';
+import { checkNumber, withDefaults } from './option-checks.js';
+import { DEFAULT_POLITENESS_OPTIONS, Politeness, type PolitenessOptions } from './politeness.js';
+import { DEFAULT_ROBOTS_TXT_OPTIONS, RobotsTxtCache, type RobotsTxtOptions } from './robots-txt.js';
+
+/** Options of {@link WebClient}: those of its parts, plus redirects and a URL filter. */
+export interface WebClientOptions extends FetcherOptions, RobotsTxtOptions, PolitenessOptions {
+  /** Redirects followed per page; one more is TRES_TOO_MANY_REDIRECTS. @default 5 */
+  maxRedirects?: number;
+  /**
+   * Filter applied to every hop, redirect targets included (scope, URL patterns); a URL it
+   * rejects is skipped with TRES_URL_FILTERED. @default undefined (every URL)
+   */
+  isUrlAllowed?: (url: string) => boolean;
+}
+
+/** Defaults of {@link WebClientOptions} (every field but `isUrlAllowed`). */
+export const DEFAULT_WEB_CLIENT_OPTIONS: Readonly<Required<Omit<WebClientOptions, 'isUrlAllowed'>>> =
+  Object.freeze({
+    ...DEFAULT_FETCHER_OPTIONS,
+    ...DEFAULT_ROBOTS_TXT_OPTIONS,
+    ...DEFAULT_POLITENESS_OPTIONS,
+    maxRedirects: 5,
+  });
+
+/** A page fetched with its redirect chain. */
+export interface PageFetch {
+  /** The URL the loop asked for. */
+  requestedUrl: string;
+  /** The URL of the last hop (equal to requestedUrl without redirects). */
+  finalUrl: string;
+  /** Redirect targets in order (absolute URLs); empty without redirects. */
+  redirects: string[];
+  /** Every hop's result in order (3xx hops included), e.g. for WARC records. */
+  hops: FetchResult[];
+  /** The last hop's result. */
+  result: FetchResult;
+}
+
+/** Options of {@link WebClient.fetchPage}. */
+export interface FetchPageOptions {
+  /** Aborts waiting and fetching; its reason is thrown as is. */
+  signal?: AbortSignal;
+}
+
+function withoutHash(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}
+
+/** Fetches pages politely. Call {@link WebClient.close} when done. */
+export class WebClient {
+  /** The single-hop fetcher (its options, guard and resolve rules). */
+  readonly fetcher: Fetcher;
+  /** The robots.txt cache (e.g. for `sitemaps(origin)`). */
+  readonly robots: RobotsTxtCache;
+  /** The per-host scheduler. */
+  readonly politeness: Politeness;
+  private readonly maxRedirects: number;
+  private readonly isUrlAllowed: ((url: string) => boolean) | undefined;
+
+  /** @throws ConfigError naming the first bad option. */
+  constructor(options: WebClientOptions = {}, deps: { clock?: Clock } = {}) {
+    const clock = deps.clock ?? systemClock;
+    const maxRedirects = options.maxRedirects ?? DEFAULT_WEB_CLIENT_OPTIONS.maxRedirects;
+    checkNumber('WebClient', 'maxRedirects', maxRedirects, 0, true);
+    if (options.isUrlAllowed !== undefined && typeof options.isUrlAllowed !== 'function') {
+      throw new ConfigError('WebClient option isUrlAllowed must be a function (url) => boolean', {
+        context: { field: 'isUrlAllowed' },
+      });
+    }
+    this.maxRedirects = maxRedirects;
+    this.isUrlAllowed = options.isUrlAllowed;
+    this.fetcher = new Fetcher(withDefaults<FetcherOptions>(DEFAULT_FETCHER_OPTIONS, options), { clock });
+    this.politeness = new Politeness(withDefaults<PolitenessOptions>(DEFAULT_POLITENESS_OPTIONS, options), {
+      clock,
+    });
+    this.robots = new RobotsTxtCache(
+      (url, request) => this.politeFetch(url, request),
+      withDefaults<RobotsTxtOptions>(DEFAULT_ROBOTS_TXT_OPTIONS, options),
+      { clock },
+    );
+  }
+
+  /** True when a request to `host` (a URL's hostname) may start now. */
+  isHostReady(host: string): boolean {
+    return this.politeness.isHostReady(host);
+  }
+
+  /** Monotonic time (clock.monotonicMs) from which `host` is ready; Infinity while it is busy. */
+  nextReadyAtMs(host: string): number {
+    return this.politeness.nextReadyAtMs(host);
+  }
+
+  /**
+   * Fetches `url`, following up to `maxRedirects` redirects one hop at a time. Waits for each
+   * hop's host to be ready (the loop should call only when the first host is ready).
+   * @returns the chain and the last hop's result (2xx, 4xx, or a 3xx without Location).
+   * @throws SkipUrlError `TRES_ROBOTS_DISALLOWED`, `TRES_URL_FILTERED`, `TRES_REDIRECT_LOOP`,
+   *   `TRES_TOO_MANY_REDIRECTS`, `TRES_ADDRESS_BLOCKED`, `TRES_UNSUPPORTED_SCHEME` and the
+   *   fetcher's skips; RetryLaterError `TRES_ROBOTS_UNAVAILABLE` (robots.txt unreachable, with
+   *   `retryAfterMs`) and the fetcher's retryable failures. 429/5xx with Retry-After also push
+   *   the host's next slot back.
+   * @throws the signal's reason when aborted.
+   */
+  async fetchPage(url: string, options: FetchPageOptions = {}): Promise<PageFetch> {
+    const hops: FetchResult[] = [];
+    const redirects: string[] = [];
+    const seen = new Set<string>();
+    let current = url;
+    for (;;) {
+      seen.add(withoutHash(current));
+      const result = await this.fetchHop(current, options.signal);
+      hops.push(result);
+      const next = result.status >= 300 && result.status < 400 ? result.location : undefined;
+      if (next === undefined) return { requestedUrl: url, finalUrl: current, redirects, hops, result };
+      const context = {
+        url: current,
+        host: new URL(current).hostname,
+        status: result.status,
+        requestedUrl: url,
+      };
+      if (seen.has(withoutHash(next))) {
+        throw new SkipUrlError('TRES_REDIRECT_LOOP', `Redirect loop: ${current} -> ${next} (from ${url})`, {
+          context: { ...context, redirects: [...redirects, next] },
+        });
+      }
+      if (redirects.length >= this.maxRedirects) {
+        throw new SkipUrlError(
+          'TRES_TOO_MANY_REDIRECTS',
+          `More than ${this.maxRedirects} redirects from ${url}`,
+          {
+            context: { ...context, redirects: [...redirects, next] },
+          },
+        );
+      }
+      redirects.push(next);
+      current = next;
+    }
+  }
+
+  /** Closes all connections after in-flight requests finish. */
+  async close(): Promise<void> {
+    await this.fetcher.close();
+  }
+
+  /** One hop checked like a new URL: scheme, filter, literal address, robots.txt; then fetched politely. */
+  private async fetchHop(url: string, signal: AbortSignal | undefined): Promise<FetchResult> {
+    const parsed = parseHttpUrl(url);
+    const host = parsed.hostname;
+    const context = { url, host };
+    if (this.isUrlAllowed && !this.isUrlAllowed(url)) {
+      throw new SkipUrlError('TRES_URL_FILTERED', `URL filter rejected ${url}`, { context });
+    }
+    const literal = host.replace(/^\[|\]$/g, '');
+    if (isIP(literal) !== 0 && !this.fetcher.resolveRules.match(literal)) {
+      // Refuse before robots.txt is even requested from such an address.
+      try {
+        this.fetcher.guard.check(literal, host);
+      } catch (error) {
+        throw toFetchError(error, context);
+      }
+    }
+    const decision = await this.robots.isAllowed(url).catch((error: unknown) => {
+      if (!(error instanceof SkipUrlError)) throw error;
+      // robots.txt could not be fetched for a reason the page shares (DNS, guard, TLS).
+      throw new SkipUrlError(error.code, `${error.message}; needed for ${url}`, { cause: error, context });
+    });
+    if (decision.isUnavailable) {
+      const retryAfterMs = decision.retryAfterMs;
+      if (retryAfterMs !== undefined) this.politeness.retryAfter(host, retryAfterMs);
+      throw new RetryLaterError(
+        'TRES_ROBOTS_UNAVAILABLE',
+        `robots.txt of ${parsed.origin} is unreachable; ${url} waits`,
+        {
+          context,
+          retryAfterMs,
+        },
+      );
+    }
+    if (!decision.isAllowed) {
+      throw new SkipUrlError('TRES_ROBOTS_DISALLOWED', `robots.txt disallows ${url}`, { context });
+    }
+    this.politeness.setCrawlDelay(host, decision.crawlDelayMs);
+    return this.politeFetch(url, { signal });
+  }
+
+  /** Fetches one hop inside the host's politeness slot. */
+  private async politeFetch(url: string, request: FetchRequestOptions): Promise<FetchResult> {
+    const host = parseHttpUrl(url).hostname;
+    await this.politeness.acquireWhenReady(host, request.signal);
+    try {
+      return await this.fetcher.fetch(url, request);
+    } catch (error) {
+      if (error instanceof RetryLaterError && error.retryAfterMs !== undefined) {
+        this.politeness.retryAfter(host, error.retryAfterMs);
+      }
+      throw error;
+    } finally {
+      this.politeness.release(host);
+    }
+  }
+}
