@@ -1,0 +1,315 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../common/clock.js';
+import { ConfigError } from '../common/errors.js';
+import { CrawlStore } from './crawl-store.js';
+import { toReplayOutcome } from './replay-outcome.js';
+import {
+  pageUrl,
+  readJsonl,
+  readWarc,
+  removeTempDirs,
+  tempDir,
+  testLinks,
+  testPayload,
+  testRecord,
+} from './test-helpers.js';
+
+afterAll(removeTempDirs);
+
+const clock: Clock = { now: () => 1_800_000_000_000, monotonicMs: () => 0, sleep: async () => {} };
+const open: CrawlStore[] = [];
+
+function openStore(dir: string, mode: 'create' | 'resume', extra: { warc?: boolean; jsonl?: boolean } = {}) {
+  const store = CrawlStore.open(dir, { mode, clock, ...extra });
+  open.push(store);
+  return store;
+}
+
+function recordPages(store: CrawlStore, from: number, to: number): void {
+  for (let i = from; i < to; i++) store.recordPage(testRecord(i), testPayload(i));
+}
+
+afterEach(() => {
+  for (const store of open.splice(0)) store.close();
+});
+
+describe('CrawlStore.open', () => {
+  it('creates crawl.sqlite, pages.warc.gz and pages.jsonl in a new folder, WAL mode', () => {
+    const dir = join(tempDir(), 'nested', 'out');
+    openStore(dir, 'create');
+    for (const name of ['crawl.sqlite', 'pages.warc.gz', 'pages.jsonl'])
+      expect(existsSync(join(dir, name))).toBe(true);
+    expect(existsSync(join(dir, 'crawl.sqlite-wal'))).toBe(true);
+  });
+
+  it('refuses to create over an existing crawl and tells the user about --resume and --out', () => {
+    const dir = tempDir();
+    openStore(dir, 'create').close();
+    const error = (() => {
+      try {
+        CrawlStore.open(dir, { mode: 'create' });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/already holds a crawl.*--resume.*--out/);
+  });
+
+  it('refuses to resume a folder that holds no crawl', () => {
+    expect(() => CrawlStore.open(tempDir(), { mode: 'resume' })).toThrow(/holds no crawl to resume/);
+  });
+
+  it('rejects bad options with a ConfigError naming the field', () => {
+    const dir = tempDir();
+    expect(() => CrawlStore.open(dir, { mode: 'append' as never })).toThrow(
+      /mode must be 'create' or 'resume'/,
+    );
+    expect(() => CrawlStore.open(dir, { mode: 'create', warc: 'yes' as never })).toThrow(
+      expect.objectContaining({ context: { field: 'warc' } }),
+    );
+    expect(() => CrawlStore.open(dir, { mode: 'create', warcGzipLevel: 0 })).toThrow(
+      expect.objectContaining({ context: { field: 'warcGzipLevel' } }),
+    );
+    expect(existsSync(join(dir, 'crawl.sqlite'))).toBe(false);
+  });
+
+  it('refuses a crawl that another open store holds', () => {
+    const dir = tempDir();
+    openStore(dir, 'create');
+    expect(() => CrawlStore.open(dir, { mode: 'resume' })).toThrow(/in use by another tres process/);
+  });
+
+  it('resumes with status, counts and fetched URLs as they were', () => {
+    const dir = tempDir();
+    const first = openStore(dir, 'create');
+    recordPages(first, 0, 12);
+    first.close({ status: 'interrupted' });
+    const store = openStore(dir, 'resume');
+    expect(store.resumeInfo).toEqual({
+      pages: 12,
+      previousStatus: 'interrupted',
+      warcBytesDiscarded: 0,
+      jsonlBytesDiscarded: 0,
+      rowsDropped: 0,
+    });
+    expect(store.pageCount()).toBe(12);
+    expect(store.relevantCount()).toBe(3); // pages 0, 6, 9 (3 is a failure)
+    expect(store.domainCounts()).toEqual(
+      new Map([
+        ['a0.example', 3],
+        ['a1.example', 3],
+        ['a2.example', 2],
+        ['a3.example', 2],
+        ['a4.example', 2],
+      ]),
+    );
+    expect([...store.fetchedUrls()]).toEqual(Array.from({ length: 12 }, (_, i) => testRecord(i).url));
+    expect(store.isFetched(testRecord(5).url)).toBe(true);
+    expect(store.isFetched(testRecord(12).url)).toBe(false);
+    expect(store.isRedirectTarget(`${testRecord(1).url}&redirected=1`)).toBe(true);
+    expect(store.getMeta('status')).toBe('running');
+    expect(store.getMeta('resumedAt')).toEqual([clock.now()]);
+  });
+});
+
+describe('CrawlStore.recordPage', () => {
+  it('persists every field and the outlinks, and replays them in fetch order', () => {
+    const dir = tempDir();
+    const first = openStore(dir, 'create');
+    recordPages(first, 0, 8);
+    first.close();
+    const pages = [...openStore(dir, 'resume').replay()];
+    expect(pages.map((p) => p.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    for (const [i, page] of pages.entries()) {
+      const { outlinks, finalUrl, ...rest } = testRecord(i);
+      const expected = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+      expect(page).toEqual({
+        ...expected,
+        id: i + 1,
+        finalUrl: finalUrl ?? rest.url,
+        isPage: rest.status === 200,
+        outlinks,
+      });
+    }
+    const outcome = toReplayOutcome(pages[1]!);
+    expect(outcome).toEqual({
+      action: { url: pageUrl(1), host: 'a1.example', domain: 'a1.example', depth: 2, parentUrl: pageUrl(0) },
+      finalUrl: `${pageUrl(1)}&redirected=1`,
+      isPage: true,
+      reward: 0,
+      probability: 0.125,
+      title: 'Title, "1"\nsecond line',
+      links: testLinks(1, 3),
+      isReplay: true,
+    });
+    expect(toReplayOutcome(pages[3]!)).toMatchObject({ isPage: false, errorCode: 'TRES_DNS', links: [] });
+  });
+
+  it('writes WARC records for responses only, and one JSONL line per fetch, failures included', async () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'create');
+    recordPages(store, 0, 8);
+    store.close();
+    const records = await readWarc(join(dir, 'pages.warc.gz'));
+    const responses = [0, 1, 2, 4, 5, 6]; // 3 and 7 are failures
+    expect(records.map((r) => r.type)).toEqual([
+      'warcinfo',
+      ...responses.flatMap(() => ['request', 'response']),
+    ]);
+    for (const [k, i] of responses.entries()) {
+      const response = records[2 + 2 * k];
+      expect(response?.headers.get('warc-target-uri')).toBe(testRecord(i).url);
+      expect(response?.payload.equals(testPayload(i).warc!.body as Buffer)).toBe(true);
+      expect(response?.headers.get('warc-tres-relevance')).toBe(String(testRecord(i).probability));
+    }
+    const lines = readJsonl(join(dir, 'pages.jsonl'));
+    expect(lines.map((l) => l.url)).toEqual(Array.from({ length: 8 }, (_, i) => testRecord(i).url));
+    expect(lines[3]).toMatchObject({ id: 4, status: 0, isPage: false, errorCode: 'TRES_DNS', reward: 0 });
+    expect(lines[0]).toMatchObject({
+      id: 1,
+      reward: 1,
+      probability: 0.875,
+      fetchedAt: '2023-11-14T22:13:20.000Z',
+    });
+  });
+
+  it('records a WARC prepared off the main thread like one built in recordPage', async () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'create');
+    const prepared = await store.prepareWarc(testPayload(0).warc!, 0.875);
+    store.recordPage(testRecord(0), { warc: prepared });
+    store.recordPage(testRecord(1), testPayload(1));
+    store.close();
+    const records = await readWarc(join(dir, 'pages.warc.gz'));
+    expect(records.map((r) => [r.type, r.headers.get('warc-target-uri')])).toEqual([
+      ['warcinfo', undefined],
+      ['request', testRecord(0).url],
+      ['response', testRecord(0).url],
+      ['request', testRecord(1).url],
+      ['response', testRecord(1).url],
+    ]);
+    expect(records[2]?.payload.equals(testPayload(0).warc!.body as Buffer)).toBe(true);
+    expect(records[2]?.headers.get('warc-tres-relevance')).toBe('0.875');
+  });
+
+  it('refuses a URL already recorded and writes nothing for it', () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'create');
+    recordPages(store, 0, 3);
+    const sizes = () => ['pages.warc.gz', 'pages.jsonl'].map((f) => statSync(join(dir, f)).size);
+    const before = sizes();
+    expect(() => store.recordPage(testRecord(1), testPayload(1))).toThrow(
+      expect.objectContaining({ code: 'TRES_STORE_DUPLICATE' }),
+    );
+    expect(sizes()).toEqual(before);
+    expect(store.pageCount()).toBe(3);
+  });
+
+  it('cuts the files back when the row cannot be inserted, so they match the committed rows', () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'create');
+    recordPages(store, 0, 2);
+    const sizes = () => ['pages.warc.gz', 'pages.jsonl'].map((f) => statSync(join(dir, f)).size);
+    const before = sizes();
+    const bad = { ...testRecord(2), host: null as unknown as string }; // NOT NULL fails after the writes
+    expect(() => store.recordPage(bad, testPayload(2))).toThrow(
+      expect.objectContaining({ code: 'TRES_STORE_WRITE' }),
+    );
+    expect(sizes()).toEqual(before);
+    expect(store.pageCount()).toBe(2);
+    store.recordPage(testRecord(2), testPayload(2));
+    expect(store.pageCount()).toBe(3);
+  });
+
+  it('writes no WARC or JSONL file when they are turned off', () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'create', { warc: false, jsonl: false });
+    recordPages(store, 0, 4);
+    expect(existsSync(join(dir, 'pages.warc.gz'))).toBe(false);
+    expect(existsSync(join(dir, 'pages.jsonl'))).toBe(false);
+    expect(store.pageCount()).toBe(4);
+  });
+
+  it('throws TRES_STORE_CLOSED after close', () => {
+    const store = openStore(tempDir(), 'create');
+    store.close();
+    expect(() => store.recordPage(testRecord(0))).toThrow(
+      expect.objectContaining({ code: 'TRES_STORE_CLOSED' }),
+    );
+  });
+});
+
+describe('CrawlStore meta, seeds and close', () => {
+  it('keeps meta values and seeds across a reopen', () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'create');
+    store.setMeta('config', { strategy: 'tres', budget: 100, nested: [1, 'two'] });
+    store.setMeta('gitCommit', 'abc123');
+    store.setMeta('gitCommit', undefined);
+    const seed = {
+      url: 'https://s.example/',
+      host: 's.example',
+      domain: 's.example',
+      anchorText: '',
+      depth: 0,
+    };
+    store.addSeeds([seed, { ...seed, url: 'https://t.example/' }, seed]);
+    store.close();
+    const again = openStore(dir, 'resume');
+    expect(again.getMeta('config')).toEqual({ strategy: 'tres', budget: 100, nested: [1, 'two'] });
+    expect(again.getMeta('gitCommit')).toBeUndefined();
+    expect(again.seeds().map((s) => s.url)).toEqual(['https://s.example/', 'https://t.example/']);
+  });
+
+  it('close records the status and end time and folds the WAL into the database', () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'create');
+    recordPages(store, 0, 5);
+    store.close({ status: 'interrupted' });
+    store.close();
+    expect(statSync(join(dir, 'crawl.sqlite-wal'), { throwIfNoEntry: false })?.size ?? 0).toBe(0);
+    const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
+    const meta = Object.fromEntries(
+      (db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [
+        r.key,
+        JSON.parse(r.value),
+      ]),
+    );
+    db.close();
+    expect(meta).toMatchObject({ status: 'interrupted', endedAt: clock.now(), storeVersion: 1 });
+  });
+});
+
+describe('CrawlStore.exportCsv', () => {
+  it('writes every page, quoting titles with commas, quotes and line breaks', () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'create');
+    recordPages(store, 0, 4);
+    const path = join(dir, 'pages.csv');
+    expect(store.exportCsv(path)).toBe(4);
+    const lines = readFileSync(path, 'utf8').split('\r\n');
+    expect(lines[0]).toBe('url,status,reward,probability,title,domain,depth,fetched_at,error_code');
+    expect(lines[1]).toBe(
+      `${testRecord(0).url},200,1,0.875,"Title, ""0""\nsecond line",a0.example,1,2023-11-14T22:13:20.000Z,`,
+    );
+    expect(lines[4]).toBe(`${testRecord(3).url},0,0,0,,a3.example,1,2023-11-14T22:13:23.000Z,TRES_DNS`);
+  });
+
+  it('exports only relevant pages when asked', () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'create');
+    recordPages(store, 0, 10);
+    const path = join(dir, 'relevant.csv');
+    expect(store.exportCsv(path, { onlyRelevant: true })).toBe(3);
+    const urls = readFileSync(path, 'utf8')
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => l.split(',')[0]);
+    expect(urls).toEqual([0, 6, 9].map((i) => testRecord(i).url));
+  });
+});

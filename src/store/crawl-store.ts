@@ -1,0 +1,307 @@
+/**
+ * The crawl store: every fetch attempt of a crawl, recorded before it counts, in a SQLite database
+ * with a WARC file of the HTTP exchanges and a JSON-lines file of pages beside it. A crawl killed
+ * at any instant resumes with no page lost and none fetched twice (see {@link CrawlStore.recordPage}).
+ */
+import { mkdirSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import { ConfigError, SkipUrlError, StopCrawlError, TresError } from '../common/errors.js';
+import type { DiscoveredLink } from '../strategies/strategy.js';
+import { AppendFile } from './append-file.js';
+import { CrawlTally } from './crawl-tally.js';
+import { exportPagesCsv } from './export-csv.js';
+import { jsonlLine } from './jsonl-line.js';
+import { checkFolder, repairFiles, STORE_FILES, storePaths, validateOptions } from './open-files.js';
+import {
+  INSERT_PAGE_SQL,
+  openDatabase,
+  type PageRow,
+  pageParams,
+  readMeta,
+  rowToPage,
+  STORE_VERSION,
+  writeMeta,
+} from './schema.js';
+import type {
+  CrawlStatus,
+  CrawlStoreOptions,
+  ExportCsvOptions,
+  PageRecord,
+  ResolvedRecord,
+  ResumeInfo,
+  StoredPage,
+} from './types.js';
+import { buildExchangeRecords, buildWarcinfoRecord, PreparedWarc, type WarcPayload } from './warc-record.js';
+
+/** Rows decoded per query while replaying, so that writes may happen between chunks. */
+const REPLAY_CHUNK_ROWS = 512;
+
+/**
+ * A crawl folder opened for writing (one process at a time). Meta keys the store itself writes:
+ * `storeVersion`, `startedAt`, `resumedAt` (list), `endedAt` (ms since the epoch), `status`
+ * ({@link CrawlStatus}), `warcHeaderEnd`; the crawl adds its own (`config`, `seed`, `gitCommit`,
+ * `version`, ...) with {@link CrawlStore.setMeta}.
+ */
+export class CrawlStore {
+  /** What resuming found and repaired; undefined for a new crawl. */
+  readonly resumeInfo: ResumeInfo | undefined;
+  private readonly tally = new CrawlTally();
+  private isClosed = false;
+  private readonly insertPage: Database.Statement;
+
+  private constructor(
+    /** The crawl folder. */
+    readonly dir: string,
+    private readonly db: Database.Database,
+    private readonly opts: Required<CrawlStoreOptions>,
+    private readonly warc: AppendFile | undefined,
+    private readonly jsonl: AppendFile | undefined,
+    resumeInfo: ResumeInfo | undefined,
+  ) {
+    this.resumeInfo = resumeInfo;
+    this.insertPage = db.prepare(INSERT_PAGE_SQL);
+    const rows = db.prepare<[], Pick<PageRow, 'id' | 'url' | 'final_url' | 'domain' | 'reward'>>(
+      'SELECT id, url, final_url, domain, reward FROM pages ORDER BY id',
+    );
+    for (const row of rows.iterate()) this.tally.add(row.id, row.url, row.final_url, row.domain, row.reward);
+  }
+
+  /**
+   * Opens the crawl in `dir` (created if missing): `create` starts a new one, `resume` continues
+   * the one there after cutting the WARC and JSONL files back to the last committed page.
+   * @throws ConfigError if `create` finds a crawl there, `resume` finds none, another process holds
+   * it, or an option is invalid (the error names the field).
+   */
+  static open(dir: string, options: CrawlStoreOptions): CrawlStore {
+    const opts = validateOptions(dir, options);
+    checkFolder(dir, opts.mode);
+    mkdirSync(dir, { recursive: true });
+    const paths = storePaths(dir);
+    const db = openDatabase(paths.sqlite);
+    let warc: AppendFile | undefined;
+    let jsonl: AppendFile | undefined;
+    try {
+      const getMeta = (key: string) => readMeta(db, key);
+      const stored = getMeta('storeVersion');
+      // Undefined: a create killed before its first commit; such a folder resumes as new.
+      if (opts.mode === 'resume' && stored !== undefined && stored !== STORE_VERSION) {
+        const message = `${paths.sqlite} has store version ${String(stored)}; this tres reads ${STORE_VERSION}`;
+        throw new ConfigError(message, { context: { file: paths.sqlite } });
+      }
+      warc = opts.warc ? new AppendFile(paths.warc) : undefined;
+      jsonl = opts.jsonl ? new AppendFile(paths.jsonl) : undefined;
+      const previousStatus = getMeta('status') as CrawlStatus | undefined;
+      const repair = repairFiles(db, warc, jsonl, Number(getMeta('warcHeaderEnd') ?? 0));
+      const now = opts.clock.now();
+      const meta: Record<string, unknown> = { status: 'running' };
+      if (stored === undefined) Object.assign(meta, { storeVersion: STORE_VERSION, startedAt: now });
+      if (opts.mode === 'resume')
+        meta.resumedAt = [...((getMeta('resumedAt') as number[] | undefined) ?? []), now];
+      meta.warcHeaderEnd = repair.warcHeaderEnd;
+      if (warc && warc.offset === 0) {
+        // Each WARC file opens with a warcinfo record; its committed length keeps it on resume.
+        const fields = { software: 'tres', format: 'WARC File Format 1.1', ...opts.warcInfo };
+        warc.append(buildWarcinfoRecord(STORE_FILES.warc, now, fields));
+        meta.warcHeaderEnd = warc.offset;
+      }
+      writeMeta(db, meta);
+      const pages = (db.prepare('SELECT COUNT(*) AS n FROM pages').get() as { n: number }).n;
+      const { warcHeaderEnd: _, ...repaired } = repair;
+      const info = opts.mode === 'resume' ? { pages, previousStatus, ...repaired } : undefined;
+      return new CrawlStore(dir, db, opts, warc, jsonl, info);
+    } catch (error) {
+      warc?.close();
+      jsonl?.close();
+      db.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Records one fetch attempt, and returns only once it is durable against a process kill; count
+   * the page (and tell the strategy) after this returns, never before.
+   *
+   * Crash safety comes from the order: (1) the WARC records and the JSONL line are appended to the
+   * files, then (2) the row is inserted, with the new file lengths, in one transaction. A kill
+   * before (2) leaves a tail that {@link CrawlStore.open} in `resume` mode cuts off, and the page is
+   * fetched again; a kill after (2) leaves the page complete in all three places.
+   *
+   * `payload.warc` is given only for an actual HTTP response (failures are recorded as rows and
+   * JSONL lines only): either the exchange, compressed here on the main thread, or a
+   * {@link PreparedWarc} made with {@link CrawlStore.prepareWarc} while the page was classified.
+   * @throws SkipUrlError `TRES_STORE_DUPLICATE` if `record.url` was already recorded (nothing is
+   * written). StopCrawlError `TRES_STORE_WRITE` if a file or the database cannot be written (the
+   * files are cut back, so the store stays consistent), `TRES_STORE_CLOSED` after close.
+   */
+  recordPage(record: PageRecord, payload?: { warc?: WarcPayload | PreparedWarc }): void {
+    this.assertOpen();
+    if (this.tally.has(record.url)) {
+      throw new SkipUrlError('TRES_STORE_DUPLICATE', `${record.url} is already in the crawl store`, {
+        context: { url: record.url },
+      });
+    }
+    const page: ResolvedRecord = {
+      ...record,
+      id: this.tally.lastId + 1,
+      finalUrl: record.finalUrl ?? record.url,
+      isPage: record.isPage ?? (record.status >= 200 && record.status < 300 && !record.errorCode),
+      fetchedAt: record.fetchedAt ?? this.opts.clock.now(),
+    };
+    const warcStart = this.warc?.offset;
+    const jsonlStart = this.jsonl?.offset;
+    try {
+      const exchange = payload?.warc;
+      if (this.warc && exchange) {
+        this.warc.append(
+          exchange instanceof PreparedWarc
+            ? exchange.bytes
+            : buildExchangeRecords(exchange, record.probability, this.opts.warcGzipLevel),
+        );
+      }
+      this.jsonl?.append(Buffer.from(jsonlLine(page), 'utf8'));
+      // One statement in autocommit mode: one transaction.
+      this.insertPage.run(pageParams(page, this.warc?.offset ?? null, this.jsonl?.offset ?? null));
+    } catch (error) {
+      this.cutBack(warcStart, jsonlStart);
+      if (error instanceof TresError) throw error;
+      throw new StopCrawlError('TRES_STORE_WRITE', `Cannot record ${record.url} in ${this.dir}`, {
+        cause: error,
+        context: { url: record.url, file: this.dir },
+      });
+    }
+    this.tally.add(page.id, page.url, page.finalUrl, page.domain, page.reward);
+  }
+
+  /**
+   * Builds and gzips the WARC records of an exchange in libuv's thread pool, for a later
+   * {@link CrawlStore.recordPage}: on the crawl's main thread this saves most of the cost of a
+   * record (gzip of the body). `relevance` is the page's probability, written as
+   * WARC-Tres-Relevance. Nothing is written until recordPage.
+   */
+  prepareWarc(exchange: WarcPayload, relevance: number): Promise<PreparedWarc> {
+    return PreparedWarc.prepare(exchange, relevance, this.opts.warcGzipLevel);
+  }
+
+  /** True if `url` was recorded as a requested URL (the UNIQUE key of a page). */
+  isFetched(url: string): boolean {
+    return this.tally.has(url);
+  }
+
+  /** True if some recorded fetch was redirected to `url` (its final URL differs from its URL). */
+  isRedirectTarget(url: string): boolean {
+    return this.tally.isRedirectTarget(url);
+  }
+
+  /** Requested URLs of every recorded fetch, in fetch order. */
+  fetchedUrls(): IterableIterator<string> {
+    return this.tally.urls();
+  }
+
+  /** Number of recorded fetch attempts, failures included. */
+  pageCount(): number {
+    return this.tally.count;
+  }
+
+  /** Recorded fetch attempts per registrable domain, failures included (a copy). */
+  domainCounts(): Map<string, number> {
+    return new Map(this.tally.perDomain);
+  }
+
+  /** Number of recorded pages judged relevant (reward > 0). */
+  relevantCount(): number {
+    return this.tally.relevant;
+  }
+
+  /**
+   * Every recorded fetch in fetch order, with decoded outlinks: what the crawl loop feeds back to
+   * the strategy when it resumes. Reads in chunks, so pages may be recorded while iterating.
+   */
+  *replay(): IterableIterator<StoredPage> {
+    this.assertOpen();
+    const chunk = this.db.prepare<[number, number], PageRow>(
+      'SELECT * FROM pages WHERE id > ? ORDER BY id LIMIT ?',
+    );
+    let after = 0;
+    for (;;) {
+      const rows = chunk.all(after, REPLAY_CHUNK_ROWS);
+      if (rows.length === 0) return;
+      for (const row of rows) yield rowToPage(row);
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  /** Adds seed URLs (those already there are kept as they are). */
+  addSeeds(links: readonly DiscoveredLink[]): void {
+    this.assertOpen();
+    const insert = this.db.prepare(
+      'INSERT OR IGNORE INTO seeds (url, host, domain, added_at) VALUES (?, ?, ?, ?)',
+    );
+    const now = this.opts.clock.now();
+    this.db.transaction(() => {
+      for (const l of links) insert.run(l.url, l.host, l.domain, now);
+    })();
+  }
+
+  /** The seed URLs, in the order they were added, as depth-0 links without anchor text. */
+  seeds(): DiscoveredLink[] {
+    this.assertOpen();
+    const rows = this.db
+      .prepare('SELECT url, host, domain FROM seeds ORDER BY rowid')
+      .all() as DiscoveredLink[];
+    return rows.map((r) => ({ url: r.url, host: r.host, domain: r.domain, anchorText: '', depth: 0 }));
+  }
+
+  /** Stores a JSON-serialisable value under `key`; `undefined` deletes it. */
+  setMeta(key: string, value: unknown): void {
+    this.assertOpen();
+    if (value === undefined) this.db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+    else writeMeta(this.db, { [key]: value });
+  }
+
+  /** The value stored under `key`, or undefined. */
+  getMeta<T = unknown>(key: string): T | undefined {
+    this.assertOpen();
+    return readMeta(this.db, key) as T | undefined;
+  }
+
+  /**
+   * Writes the pages as CSV to `path` (columns in `CSV_COLUMNS`) and returns how many were written.
+   * @throws the file system's error if `path` cannot be written.
+   */
+  exportCsv(path: string, options: ExportCsvOptions = {}): number {
+    this.assertOpen();
+    return exportPagesCsv(this.db, path, options);
+  }
+
+  /**
+   * Records `status` and the end time, checkpoints the WAL into the database, fsyncs and closes
+   * every file. Call it on SIGINT/SIGTERM (`interrupted`) and at the end (`finished`). Safe to call
+   * twice. @default status 'finished'
+   */
+  close(options: { status?: CrawlStatus } = {}): void {
+    if (this.isClosed) return;
+    try {
+      writeMeta(this.db, { status: options.status ?? 'finished', endedAt: this.opts.clock.now() });
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      this.warc?.close();
+      this.jsonl?.close();
+    } finally {
+      this.isClosed = true;
+      this.db.close();
+    }
+  }
+
+  private cutBack(warcStart: number | undefined, jsonlStart: number | undefined): void {
+    try {
+      if (this.warc && warcStart !== undefined) this.warc.truncate(warcStart);
+      if (this.jsonl && jsonlStart !== undefined) this.jsonl.truncate(jsonlStart);
+    } catch {
+      // Reporting the first error matters more; a resume cuts the files back anyway.
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.isClosed)
+      throw new StopCrawlError('TRES_STORE_CLOSED', `The crawl store in ${this.dir} is closed`);
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The crawl store: a resumable record of every fetch of a crawl (SQLite), its HTTP exchanges
+ * (WARC) and its pages with their relevance (JSON lines), plus CSV export.
+ */
+export { CrawlStore } from './crawl-store.js';
+export { CSV_COLUMNS } from './export-csv.js';
+export type { JsonlPage } from './jsonl-line.js';
+export { CRAWL_STORE_DEFAULTS, STORE_FILES } from './open-files.js';
+export { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
+export { toReplayOutcome } from './replay-outcome.js';
+export type {
+  CrawlStatus,
+  CrawlStoreOptions,
+  ExportCsvOptions,
+  OpenMode,
+  PageRecord,
+  ResumeInfo,
+  StoredPage,
+} from './types.js';
+export { DEFAULT_WARC_GZIP_LEVEL, PreparedWarc, type WarcPayload } from './warc-record.js';

@@ -1,0 +1,189 @@
+/**
+ * The SQLite side of the crawl store: connection settings, tables, and the mapping between a
+ * `pages` row and a {@link StoredPage}.
+ */
+import Database from 'better-sqlite3';
+import { ConfigError } from '../common/errors.js';
+import { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
+import type { ResolvedRecord, StoredPage } from './types.js';
+
+/** Version of the tables below, kept in meta `storeVersion`; bump it with a migration. */
+export const STORE_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL -- JSON
+) STRICT;
+CREATE TABLE IF NOT EXISTS seeds (
+  url TEXT PRIMARY KEY,
+  host TEXT NOT NULL,
+  domain TEXT NOT NULL,
+  added_at INTEGER NOT NULL -- ms since the epoch
+) STRICT;
+CREATE TABLE IF NOT EXISTS pages (
+  id INTEGER PRIMARY KEY, -- fetch order, from 1, no gaps
+  url TEXT NOT NULL UNIQUE,
+  final_url TEXT NOT NULL,
+  status INTEGER NOT NULL, -- 0: no HTTP response
+  content_type TEXT,
+  host TEXT NOT NULL,
+  domain TEXT NOT NULL,
+  depth INTEGER NOT NULL,
+  parent_url TEXT,
+  anchor_text TEXT,
+  reward REAL NOT NULL,
+  probability REAL NOT NULL,
+  title TEXT,
+  error_code TEXT,
+  is_page INTEGER NOT NULL,
+  fetched_at INTEGER NOT NULL, -- ms since the epoch
+  duration_ms REAL,
+  bytes INTEGER,
+  outlinks BLOB, -- see outlinks-codec.ts
+  warc_end INTEGER, -- length of pages.warc.gz once this row's records were written; NULL: no WARC
+  jsonl_end INTEGER -- length of pages.jsonl once this row's line was written; NULL: no JSONL
+) STRICT;
+CREATE INDEX IF NOT EXISTS pages_by_domain ON pages (domain);
+`;
+
+/**
+ * Opens (creating if needed) the database at `path`, takes the crawl's exclusive lock and makes
+ * sure the tables exist.
+ * @throws ConfigError if another process holds the crawl open, or the file is not a crawl store.
+ */
+export function openDatabase(path: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { timeout: 200 });
+    // One writer per crawl: in exclusive locking mode the first write takes a lock held until
+    // close (released by the OS if the process dies), so a second `tres crawl --resume` on the same
+    // folder fails here instead of interleaving its records into the same WARC file. It also keeps
+    // the WAL index in process memory (no -shm file). Must be set before journal_mode.
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    // In WAL mode, synchronous=NORMAL writes every commit to the WAL file with write() before the
+    // commit returns and fsyncs only at checkpoints: a commit survives a killed process (SIGKILL,
+    // crash, OOM) because the OS holds the written pages; only a power loss or kernel crash can
+    // roll back the last commits, never corrupt the database (sqlite.org/wal.html, section
+    // "Performance Considerations"). FULL would add one fsync per page on the hot path.
+    db.pragma('synchronous = NORMAL');
+    db.exec(`BEGIN IMMEDIATE; ${SCHEMA} COMMIT;`);
+    return db;
+  } catch (cause) {
+    db?.close();
+    const code = (cause as { code?: string }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+      throw new ConfigError(`${path} is in use by another tres process; stop it or choose another --out`, {
+        cause,
+        context: { file: path },
+      });
+    }
+    throw new ConfigError(`${path} cannot be opened as a tres crawl store: ${(cause as Error).message}`, {
+      cause,
+      context: { file: path },
+    });
+  }
+}
+
+/** A `pages` row as better-sqlite3 returns it. */
+export interface PageRow {
+  id: number;
+  url: string;
+  final_url: string;
+  status: number;
+  content_type: string | null;
+  host: string;
+  domain: string;
+  depth: number;
+  parent_url: string | null;
+  anchor_text: string | null;
+  reward: number;
+  probability: number;
+  title: string | null;
+  error_code: string | null;
+  is_page: number;
+  fetched_at: number;
+  duration_ms: number | null;
+  bytes: number | null;
+  outlinks: Buffer | null;
+  warc_end: number | null;
+  jsonl_end: number | null;
+}
+
+/** Columns of an insert, in the named-parameter form of better-sqlite3. */
+export const INSERT_PAGE_SQL = `INSERT INTO pages (id, url, final_url, status, content_type, host, domain, depth,
+  parent_url, anchor_text, reward, probability, title, error_code, is_page, fetched_at, duration_ms, bytes,
+  outlinks, warc_end, jsonl_end)
+  VALUES (@id, @url, @final_url, @status, @content_type, @host, @domain, @depth, @parent_url, @anchor_text,
+  @reward, @probability, @title, @error_code, @is_page, @fetched_at, @duration_ms, @bytes, @outlinks,
+  @warc_end, @jsonl_end)`;
+
+/** The parameters of {@link INSERT_PAGE_SQL} for a page and the file lengths after its writes. */
+export function pageParams(page: ResolvedRecord, warcEnd: number | null, jsonlEnd: number | null) {
+  return {
+    id: page.id,
+    url: page.url,
+    final_url: page.finalUrl,
+    status: page.status,
+    content_type: page.contentType ?? null,
+    host: page.host,
+    domain: page.domain,
+    depth: page.depth,
+    parent_url: page.parentUrl ?? null,
+    anchor_text: page.anchorText ?? null,
+    reward: page.reward,
+    probability: page.probability,
+    title: page.title ?? null,
+    error_code: page.errorCode ?? null,
+    is_page: page.isPage ? 1 : 0,
+    fetched_at: page.fetchedAt,
+    duration_ms: page.durationMs ?? null,
+    bytes: page.bytes ?? null,
+    outlinks: page.outlinks?.length ? encodeOutlinks(page.outlinks) : null,
+    warc_end: warcEnd,
+    jsonl_end: jsonlEnd,
+  };
+}
+
+/** A row decoded into the public shape, with its outlinks. */
+export function rowToPage(row: PageRow): StoredPage {
+  const page: StoredPage = {
+    id: row.id,
+    url: row.url,
+    finalUrl: row.final_url,
+    status: row.status,
+    host: row.host,
+    domain: row.domain,
+    depth: row.depth,
+    reward: row.reward,
+    probability: row.probability,
+    isPage: row.is_page === 1,
+    fetchedAt: row.fetched_at,
+    outlinks: decodeOutlinks(row.outlinks),
+  };
+  if (row.content_type !== null) page.contentType = row.content_type;
+  if (row.parent_url !== null) page.parentUrl = row.parent_url;
+  if (row.anchor_text !== null) page.anchorText = row.anchor_text;
+  if (row.title !== null) page.title = row.title;
+  if (row.error_code !== null) page.errorCode = row.error_code;
+  if (row.duration_ms !== null) page.durationMs = row.duration_ms;
+  if (row.bytes !== null) page.bytes = row.bytes;
+  return page;
+}
+
+/** The JSON value stored in meta under `key`, or undefined. */
+export function readMeta(db: Database.Database, key: string): unknown {
+  const row = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key);
+  return row === undefined ? undefined : JSON.parse(row.value);
+}
+
+/** Stores JSON values in meta, all in one transaction. */
+export function writeMeta(db: Database.Database, entries: Record<string, unknown>): void {
+  const upsert = db.prepare(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  );
+  db.transaction(() => {
+    for (const [key, value] of Object.entries(entries)) upsert.run(key, JSON.stringify(value));
+  })();
+}
