@@ -49,6 +49,15 @@ export function createConnector(options: ConnectorOptions): Connector {
     const defaultPort = opts.protocol === 'https:' ? 443 : 80;
     const port = opts.port === '' || opts.port === undefined ? defaultPort : Number(opts.port);
     const target = resolveRules.resolve(opts.hostname, port);
+    if (target?.rule.isNoHost) {
+      // A host the rules say does not exist: fail as a DNS miss would, without any lookup.
+      const miss = Object.assign(new Error(`getaddrinfo ENOTFOUND ${opts.hostname}`), {
+        code: 'ENOTFOUND',
+        hostname: opts.hostname,
+      });
+      callback(miss, null);
+      return;
+    }
     const hostname = target?.address ?? opts.hostname;
     const protocol = target && isHttpsAsHttp ? 'http:' : opts.protocol;
     const origin = `${opts.protocol}//${opts.host ?? opts.hostname}`;

@@ -82,3 +82,12 @@ describe('ResolveRules and IP addresses', () => {
     expect(rules.match('10.0.0.1')?.port).toBe(2);
   });
 });
+
+describe('resolve rule target none', () => {
+  it('parses HOST=none as a host that does not exist, and exact hosts still win over it', () => {
+    const rules = new ResolveRules(['site.test=127.0.0.1:8080', '*=none']);
+    expect(rules.match('site.test')?.isNoHost).toBe(false);
+    expect(rules.match('other.test')?.isNoHost).toBe(true);
+    expect(parseResolveRule('*=NONE')).toMatchObject({ hostPattern: '*', isNoHost: true, address: '' });
+  });
+});

@@ -12,6 +12,8 @@
  * - `ADDR` is an IPv4 address or a bracketed IPv6 address (`[::1]`). Host names are refused: the
  *   address guard must see the address that is connected to.
  * - `PORT` (1-65535) replaces the URL's port; without it the URL's port is kept.
+ * - `ADDR` may also be `none`: the host does not exist (fails like a DNS miss, no lookup made).
+ *   `*=none` after the rules of a sandbox's hosts keeps every other request off the network.
  *
  * Examples: `*=127.0.0.1:41234`, `docs.kernel.org=127.0.0.1:8080`, `*.test=[::1]:8080`.
  */
@@ -24,8 +26,10 @@ export interface ResolveRule {
   spec: string;
   /** `*`, a lowercased host name, or `*.suffix`. */
   hostPattern: string;
-  /** IP address to connect to, without brackets. */
+  /** IP address to connect to, without brackets; '' when `isNoHost`. */
   address: string;
+  /** True for `HOST=none`: the host does not exist, no connection is made. */
+  isNoHost: boolean;
   /** Port to connect to; undefined keeps the URL's port. */
   port: number | undefined;
 }
@@ -42,7 +46,7 @@ export interface ResolvedTarget {
 
 const FORMAT_HINT =
   'expected HOST=ADDR[:PORT], e.g. "*=127.0.0.1:8080" or "docs.kernel.org=[::1]:8443" ' +
-  '(HOST is *, a host name or *.suffix; ADDR an IP address)';
+  '(HOST is *, a host name or *.suffix; ADDR an IP address, or none for a host that does not exist)';
 
 const HOST_NAME =
   /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
@@ -67,6 +71,8 @@ export function parseResolveRule(spec: string): ResolveRule {
     const name = hostPattern.startsWith('*.') ? hostPattern.slice(2) : hostPattern;
     if (!HOST_NAME.test(name)) fail(spec, `"${hostPattern}" is not a host name`);
   }
+  if (target.toLowerCase() === 'none')
+    return { spec, hostPattern, address: '', isNoHost: true, port: undefined };
   let address: string;
   let portText: string | undefined;
   if (target.startsWith('[')) {
@@ -90,7 +96,7 @@ export function parseResolveRule(spec: string): ResolveRule {
     port = /^\d{1,5}$/.test(portText) ? Number(portText) : Number.NaN;
     if (!(port >= 1 && port <= 65535)) fail(spec, `"${portText}" is not a port (1-65535)`);
   }
-  return { spec, hostPattern, address, port };
+  return { spec, hostPattern, address, isNoHost: false, port };
 }
 
 /**

@@ -222,3 +222,12 @@ describe('WebClient', () => {
     expect(() => new WebClient({ minDelayMs: Number.NaN })).toThrow(/minDelayMs/);
   });
 });
+
+describe('WebClient with a *=none resolve rule', () => {
+  it('fails a host outside the sandbox as a DNS miss, without a lookup', async () => {
+    const c = client({ resolveRules: [`site-a.test=127.0.0.1:${server.port}`, '*=none'] });
+    const { error, code } = await failure(c.fetchPage('http://elsewhere.example/page.html'));
+    expect(error).toBeInstanceOf(SkipUrlError);
+    expect(code).toBe('TRES_DNS');
+  });
+});

@@ -58,8 +58,10 @@ export interface Outcome {
 export interface SelectionContext {
   /** True if the host may be fetched now (politeness delay passed, no fetch in flight). */
   isHostReady(host: string): boolean;
-  /** True if the domain is still below its page limit b (see the domain-limit schedule). */
+  /** True if the domain is below its page limit b counting fetches in flight (may reopen). */
   isDomainOpen(domain: string): boolean;
+  /** True if the domain's fetched pages reached its limit b: closed for good, purge its URLs. */
+  isDomainClosed(domain: string): boolean;
   /** True if the URL was already fetched (or is in flight); such URLs must not be returned. */
   isFetched(url: string): boolean;
   /** Pages fetched so far in this crawl (the step t of the MDP). */

@@ -1,0 +1,42 @@
+/**
+ * Entry point of the `tres` command. Each sub-command lives in `commands/` and registers itself
+ * on the commander program; user errors (ConfigError and friends) print one clear line and exit
+ * with code 2, anything else is a bug and prints its stack.
+ */
+import { Command, CommanderError } from 'commander';
+import { ConfigError, TresError } from '../common/errors.js';
+
+/** A sub-command module: adds itself to the program. */
+export type RegisterCommand = (program: Command) => void;
+
+const commands: RegisterCommand[] = [];
+
+/** Builds the program with every sub-command. Exported for tests. */
+export function buildProgram(): Command {
+  const program = new Command('tres')
+    .description('tres: a focused web crawler that learns where to crawl (TRES, reinforcement learning)')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  for (const register of commands) register(program);
+  return program;
+}
+
+/** Runs the command line; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // commander already printed the message (or the help/version text).
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof ConfigError || error instanceof TresError) {
+      console.error(`tres: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}

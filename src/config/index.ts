@@ -1,0 +1,1 @@
+export { loadConfigFile, type OptionKind } from './load-config.js';

@@ -1,0 +1,154 @@
+/**
+ * Options of a crawl (the library's `CrawlerOptions`), their defaults in one constant, and the
+ * one place they are checked. The command line and config files map onto this type.
+ */
+import type { Clock } from '../common/clock.js';
+import { ConfigError } from '../common/errors.js';
+import type { WebClientOptions } from '../net/index.js';
+import type { Strategy } from '../strategies/strategy.js';
+import type { UrlFilterOptions } from '../url/index.js';
+import { type DomainLimit, parseDomainLimit } from './domain-limit.js';
+import type { PageJudge } from './judge.js';
+
+export interface CrawlerOptions {
+  /** Folder of the crawl store (SQLite, WARC, JSONL). Required. */
+  outDir: string;
+  /** Continue the crawl stored in `outDir` instead of starting one. @default false */
+  isResume?: boolean;
+  /** Strategy name (`bfs`, `random`, `best-first`, ...) or an instance. @default 'best-first' */
+  strategy?: string | Strategy;
+  /** Run seed: every random choice derives from it. @default 1 */
+  seed?: number | string;
+  /** Page budget T (every fetch attempt counts). `false` for none. @default 1000 */
+  maxPages?: number | false;
+  /** Domain limit b: `none`, a number, or `B_F` (adaptive halving). @default 'none' */
+  maxPagesPerDomain?: string | number | DomainLimit;
+  /** Stop after this many milliseconds. `false` for none. @default false */
+  timeLimitMs?: number | false;
+  /** Fetches in flight K. K = 1 is the papers' sequential MDP. @default 8 */
+  maxConcurrency?: number;
+  /** Retries of one URL after transient failures (network, 5xx, 429). @default 2 */
+  maxRetries?: number;
+  /** "Web site" of the papers: registrable domain or host. @default 'domain' */
+  siteMode?: 'domain' | 'host';
+  /** Relevance model that gives the reward. Required unless `keywords` is given. */
+  judge?: PageJudge;
+  /** Topic keywords for the stand-in keyword judge when no `judge` is given. */
+  keywords?: string[];
+  /** Reward = 1 when P(relevant) >= threshold. @default 0.5 */
+  relevanceThreshold?: number;
+  /** Follow links marked rel=nofollow or on pages with meta robots nofollow. @default false */
+  shouldFollowNofollow?: boolean;
+  /** Keep link context tokens for strategies that use them (the apprentice). @default false */
+  withLinkContext?: boolean;
+  /** Maximum link depth from a seed. `false` for none. @default false */
+  maxDepth?: number | false;
+  /** Network options: user agent, timeouts, politeness, resolve rules, address guard. */
+  net?: WebClientOptions;
+  /** Which URLs are in scope. */
+  urlFilter?: UrlFilterOptions;
+  /** Write WARC records of every response. @default true */
+  shouldWriteWarc?: boolean;
+  /** Milliseconds between 'progress' events. @default 1000 */
+  progressIntervalMs?: number;
+  clock?: Clock;
+}
+
+type Resolved = Required<
+  Omit<CrawlerOptions, 'judge' | 'keywords' | 'net' | 'urlFilter' | 'clock' | 'strategy'>
+>;
+
+/** Defaults of every optional field. */
+export const DEFAULT_CRAWLER_OPTIONS: Omit<Resolved, 'outDir' | 'maxPagesPerDomain'> & {
+  strategy: string;
+  maxPagesPerDomain: string;
+} = {
+  isResume: false,
+  strategy: 'best-first',
+  seed: 1,
+  maxPages: 1000,
+  maxPagesPerDomain: 'none',
+  timeLimitMs: false,
+  maxConcurrency: 8,
+  maxRetries: 2,
+  siteMode: 'domain',
+  relevanceThreshold: 0.5,
+  shouldFollowNofollow: false,
+  withLinkContext: false,
+  maxDepth: false,
+  shouldWriteWarc: true,
+  progressIntervalMs: 1000,
+};
+
+/** Options after defaults are filled in and ranges checked. */
+export type ResolvedCrawlerOptions = Omit<Resolved, 'maxPagesPerDomain'> & {
+  maxPagesPerDomain: DomainLimit;
+  strategy: string | Strategy;
+  judge?: PageJudge;
+  keywords?: string[];
+  net: WebClientOptions;
+  urlFilter: UrlFilterOptions;
+  clock?: Clock;
+};
+
+function positiveInt(value: unknown, field: string, allowFalse: boolean): void {
+  if (allowFalse && value === false) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new ConfigError(
+      `${field} must be a positive integer${allowFalse ? ' or false' : ''}, got ${JSON.stringify(value)}`,
+      { context: { field } },
+    );
+  }
+}
+
+/**
+ * Fills in defaults and checks ranges once.
+ * @throws ConfigError naming the field.
+ */
+export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerOptions {
+  if (!options.outDir)
+    throw new ConfigError('outDir is required: the folder where the crawl is stored', {
+      context: { field: 'outDir' },
+    });
+  const merged = { ...DEFAULT_CRAWLER_OPTIONS, ...stripUndefined(options) };
+  positiveInt(merged.maxPages, 'maxPages', true);
+  positiveInt(merged.maxConcurrency, 'maxConcurrency', false);
+  positiveInt(merged.progressIntervalMs, 'progressIntervalMs', false);
+  positiveInt(merged.maxDepth === false ? false : merged.maxDepth + 1, 'maxDepth', true);
+  if (merged.timeLimitMs !== false) positiveInt(merged.timeLimitMs, 'timeLimitMs', false);
+  if (!Number.isInteger(merged.maxRetries) || merged.maxRetries < 0) {
+    throw new ConfigError(`maxRetries must be an integer >= 0, got ${merged.maxRetries}`, {
+      context: { field: 'maxRetries' },
+    });
+  }
+  if (!(merged.relevanceThreshold > 0 && merged.relevanceThreshold <= 1)) {
+    throw new ConfigError(`relevanceThreshold must be in (0, 1], got ${merged.relevanceThreshold}`, {
+      context: { field: 'relevanceThreshold' },
+    });
+  }
+  if (merged.siteMode !== 'domain' && merged.siteMode !== 'host') {
+    throw new ConfigError(`siteMode must be "domain" or "host", got "${merged.siteMode}"`, {
+      context: { field: 'siteMode' },
+    });
+  }
+  if (!options.judge && !options.keywords?.length) {
+    throw new ConfigError(
+      'a relevance judge is needed: pass `judge` (a trained model) or `keywords` (topic words)',
+      {
+        context: { field: 'judge' },
+      },
+    );
+  }
+  const limit = merged.maxPagesPerDomain;
+  return {
+    ...merged,
+    outDir: options.outDir,
+    maxPagesPerDomain: typeof limit === 'object' ? limit : parseDomainLimit(limit),
+    net: options.net ?? {},
+    urlFilter: options.urlFilter ?? {},
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

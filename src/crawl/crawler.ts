@@ -1,0 +1,380 @@
+/**
+ * The crawl loop. K fetches in flight; whenever a slot frees, the strategy is asked for the next
+ * URL among hosts that may be fetched now; `observe` is called as each page completes. With
+ * K = 1 and no delays this is exactly the sequential MDP of the TRES papers.
+ *
+ * Every attempt is recorded in the crawl store before it counts. The loop alone decides what
+ * happens after an error: retry later (RetryLaterError, up to maxRetries), skip (anything else,
+ * recorded with its code), or stop (StopCrawlError, store failures).
+ */
+import { EventEmitter } from 'node:events';
+import { type Clock, systemClock } from '../common/clock.js';
+import { ConfigError, errorCode, RetryLaterError, StopCrawlError } from '../common/errors.js';
+import { createRng, type Rng } from '../common/rng.js';
+import { retryDelayMs, WebClient } from '../net/index.js';
+import { CrawlStore } from '../store/index.js';
+import { createStrategy } from '../strategies/registry.js';
+import type { Action, SelectionContext, Strategy } from '../strategies/strategy.js';
+import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions } from './crawl-options.js';
+import { CrawlState } from './crawl-state.js';
+import { domainLimitAt } from './domain-limit.js';
+import type { CrawlerEvents, CrawlProgress, CrawlSummary, StopReason } from './events.js';
+import type { PageJudge } from './judge.js';
+import { KeywordJudge } from './keyword-judge.js';
+import { LinkProcessor } from './link-processor.js';
+import { processFetch } from './process-fetch.js';
+
+interface PendingRetry {
+  action: Action;
+  attempt: number;
+  notBeforeMs: number;
+}
+
+/** A focused crawler: construct with one options object, `await run(seeds)`, listen to events. */
+export class Crawler extends EventEmitter<CrawlerEvents> {
+  readonly options: ResolvedCrawlerOptions;
+  private readonly clock: Clock;
+  private readonly rng: Rng;
+  private readonly state = new CrawlState();
+  private readonly retries: PendingRetry[] = [];
+  private strategy!: Strategy;
+  private judge!: PageJudge;
+  private store!: CrawlStore;
+  private client!: WebClient;
+  private links!: LinkProcessor;
+  private readonly abort = new AbortController();
+  private stopReason: StopReason | undefined;
+  private fatal: unknown;
+  private wake: (() => void) | undefined;
+  private startedMs = 0;
+  private lastProgressMs = 0;
+
+  constructor(options: CrawlerOptions) {
+    super();
+    this.options = resolveCrawlerOptions(options);
+    this.clock = this.options.clock ?? systemClock;
+    this.rng = createRng(this.options.seed);
+  }
+
+  /**
+   * Crawls from `seeds` (ignored when resuming: the stored seeds are used) until a budget is
+   * spent, the frontier is empty, or `stop()` is called. Resolves to the summary.
+   * @throws ConfigError for bad seeds or a bad output folder; StopCrawlError if the store fails.
+   */
+  async run(seeds: string[] = []): Promise<CrawlSummary> {
+    const o = this.options;
+    this.links = new LinkProcessor({ siteMode: o.siteMode, urlFilter: o.urlFilter, maxDepth: o.maxDepth });
+    this.strategy =
+      typeof o.strategy === 'string'
+        ? createStrategy(o.strategy, { rng: this.rng.fork('strategy') })
+        : o.strategy;
+    this.judge = o.judge ?? new KeywordJudge({ keywords: o.keywords ?? [] });
+    this.store = CrawlStore.open(o.outDir, {
+      mode: o.isResume ? 'resume' : 'create',
+      clock: this.clock,
+      warc: o.shouldWriteWarc,
+    });
+    this.client = new WebClient(
+      { ...o.net, isUrlAllowed: (url) => this.links.isUrlAllowed(url) },
+      { clock: this.clock },
+    );
+    this.startedMs = this.clock.monotonicMs();
+    let status: 'finished' | 'interrupted' | 'failed' = 'failed';
+    try {
+      if (o.isResume) this.replayStore();
+      else this.seedCrawl(seeds);
+      await this.loop();
+      const reason = this.stopReason ?? 'frontier-empty';
+      status = reason === 'interrupted' ? 'interrupted' : 'finished';
+      const summary = this.summary(reason);
+      this.emit('done', summary);
+      return summary;
+    } finally {
+      await this.client.close();
+      this.store.close({ status });
+    }
+  }
+
+  /** Stops gracefully: no new fetches; fetches in flight finish and are recorded. */
+  stop(reason: StopReason = 'interrupted'): void {
+    this.stopReason ??= reason;
+    this.wake?.();
+  }
+
+  /** Stops now: fetches in flight are aborted (and fetched again on resume). */
+  abortNow(): void {
+    this.stop('interrupted');
+    this.abort.abort(new Error('crawl aborted'));
+  }
+
+  private seedCrawl(seeds: string[]): void {
+    const links = this.links.seeds(seeds);
+    this.store.setMeta(
+      'seeds',
+      links.map((l) => l.url),
+    );
+    this.store.setMeta('config', this.describeConfig());
+    this.strategy.seed(links);
+  }
+
+  private replayStore(): void {
+    this.strategy.seed(this.store.seeds());
+    for (const page of this.store.replay()) {
+      this.state.record(page.url, page.finalUrl, page.domain, page.isPage, page.reward);
+      const action: Action = { url: page.url, host: page.host, domain: page.domain, depth: page.depth };
+      if (page.parentUrl !== undefined) action.parentUrl = page.parentUrl;
+      this.strategy.observe({
+        action,
+        finalUrl: page.finalUrl,
+        isPage: page.isPage,
+        reward: page.reward,
+        probability: page.probability,
+        links: page.outlinks,
+        isReplay: true,
+        ...(page.errorCode === undefined ? {} : { errorCode: page.errorCode }),
+      });
+    }
+  }
+
+  private async loop(): Promise<void> {
+    const o = this.options;
+    const running = new Set<Promise<void>>();
+    for (;;) {
+      this.maybeProgress(false);
+      if (this.stopReason === undefined) this.checkBudgets();
+      if (this.stopReason !== undefined && running.size === 0) break;
+      while (this.stopReason === undefined && running.size < o.maxConcurrency) {
+        // Retries due come first; they already hold their share of the page budget.
+        const next =
+          this.takeRetry() ?? (this.hasBudgetFor(running.size) ? this.takeFromStrategy() : undefined);
+        if (!next) break;
+        const task = this.execute(next.action, next.attempt)
+          .catch((error: unknown) => {
+            // Only StopCrawlError and ConfigError get here: end the crawl after the others land.
+            this.fatal ??= error;
+            this.stop('interrupted');
+          })
+          .finally(() => {
+            running.delete(task);
+            this.wake?.();
+          });
+        running.add(task);
+      }
+      if (running.size === 0 && this.retries.length === 0) {
+        if (this.strategy.stats()['frontier/size'] === 0 || !this.hasBudgetFor(0)) break;
+      }
+      // Nothing more can start now: wait for a fetch to finish or a host to become ready.
+      await this.sleepUntilWoken(running.size > 0 ? 1000 : 20);
+    }
+    this.maybeProgress(true);
+    if (this.fatal !== undefined) throw this.fatal;
+  }
+
+  private selection(): SelectionContext {
+    const o = this.options;
+    const b = domainLimitAt(
+      o.maxPagesPerDomain,
+      this.state.counters.steps,
+      o.maxPages === false ? Number.POSITIVE_INFINITY : o.maxPages,
+    );
+    return {
+      step: this.state.counters.steps,
+      isHostReady: (host) => !this.state.isHostBusy(host) && this.client.isHostReady(host),
+      isDomainOpen: (domain) => this.state.domainLoad(domain) < b,
+      isDomainClosed: (domain) => this.state.domainCount(domain) >= b,
+      isFetched: (url) => this.state.isFetchedOrInFlight(url),
+    };
+  }
+
+  private takeFromStrategy(): { action: Action; attempt: number } | undefined {
+    const action = this.strategy.next(this.selection());
+    return action ? { action, attempt: 0 } : undefined;
+  }
+
+  private takeRetry(): { action: Action; attempt: number } | undefined {
+    const now = this.clock.monotonicMs();
+    const i = this.retries.findIndex(
+      (r) =>
+        r.notBeforeMs <= now &&
+        !this.state.isHostBusy(r.action.host) &&
+        this.client.isHostReady(r.action.host),
+    );
+    if (i < 0) return undefined;
+    const [retry] = this.retries.splice(i, 1);
+    return retry;
+  }
+
+  private hasBudgetFor(inFlight: number): boolean {
+    const max = this.options.maxPages;
+    return max === false || this.state.counters.steps + inFlight + this.retries.length < max;
+  }
+
+  private checkBudgets(): void {
+    const o = this.options;
+    if (o.timeLimitMs !== false && this.clock.monotonicMs() - this.startedMs >= o.timeLimitMs)
+      this.stop('time-limit');
+    if (o.maxPages !== false && this.state.counters.steps >= o.maxPages) this.stop('max-pages');
+  }
+
+  private async execute(action: Action, attempt: number): Promise<void> {
+    this.state.start(action.url, action.host, action.domain);
+    try {
+      const fetched = await this.client.fetchPage(action.url, { signal: this.abort.signal });
+      const result = await processFetch(fetched, action, {
+        judge: this.judge,
+        threshold: this.options.relevanceThreshold,
+        links: this.links,
+        shouldFollowNofollow: this.options.shouldFollowNofollow,
+        withLinkContext: this.options.withLinkContext,
+        isKnown: (url) => this.state.isFetchedOrInFlight(url),
+      });
+      this.commit(action, result.record, result.outcome, result.warc);
+    } catch (error) {
+      if (this.abort.signal.aborted) return; // not recorded: fetched again on resume
+      if (error instanceof StopCrawlError || error instanceof ConfigError) throw error;
+      if (error instanceof RetryLaterError && this.stopReason === undefined) {
+        const delay = retryDelayMs(error, attempt + 1, {
+          maxRetries: this.options.maxRetries,
+          rng: this.rng.fork(`retry/${action.url}`),
+        });
+        if (delay !== false) {
+          this.retries.push({ action, attempt: attempt + 1, notBeforeMs: this.clock.monotonicMs() + delay });
+          this.emit('retry', {
+            url: action.url,
+            code: errorCode(error),
+            attempt: attempt + 1,
+            delayMs: delay,
+          });
+          return;
+        }
+      }
+      const code = errorCode(error);
+      const status = (error as { context?: { status?: number } }).context?.status ?? 0;
+      const record = {
+        url: action.url,
+        status,
+        host: action.host,
+        domain: action.domain,
+        depth: action.depth,
+        reward: 0,
+        probability: 0,
+        errorCode: code,
+        isPage: false,
+        ...(action.parentUrl === undefined ? {} : { parentUrl: action.parentUrl }),
+      };
+      this.commit(
+        action,
+        record,
+        {
+          action,
+          finalUrl: action.url,
+          isPage: false,
+          reward: 0,
+          probability: 0,
+          links: [],
+          errorCode: code,
+        },
+        undefined,
+      );
+      this.emit('failure', {
+        url: action.url,
+        code,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      this.state.finish(action.url, action.host, action.domain);
+    }
+  }
+
+  private commit(
+    action: Action,
+    record: Parameters<CrawlStore['recordPage']>[0],
+    outcome: Parameters<Strategy['observe']>[0],
+    warc: Parameters<CrawlStore['recordPage']>[1],
+  ): void {
+    try {
+      this.store.recordPage(record, warc);
+    } catch (error) {
+      throw new StopCrawlError(
+        'TRES_STORE_WRITE',
+        `cannot record ${action.url} in the crawl store: ${String(error)}`,
+        {
+          cause: error,
+          context: { url: action.url },
+        },
+      );
+    }
+    this.state.record(action.url, outcome.finalUrl, action.domain, outcome.isPage, outcome.reward);
+    const c = this.state.counters;
+    this.emit('page', {
+      url: action.url,
+      finalUrl: outcome.finalUrl,
+      status: record.status,
+      isPage: outcome.isPage,
+      reward: outcome.reward,
+      probability: outcome.probability,
+      domain: action.domain,
+      depth: action.depth,
+      step: c.steps,
+      newLinks: outcome.links.length,
+      ...(record.title === undefined ? {} : { title: record.title }),
+      ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
+    });
+    this.strategy.observe(outcome);
+  }
+
+  private sleepUntilWoken(maxMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, maxMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = undefined;
+        done();
+      };
+    });
+  }
+
+  private maybeProgress(force: boolean): void {
+    const now = this.clock.monotonicMs();
+    if (!force && now - this.lastProgressMs < this.options.progressIntervalMs) return;
+    this.lastProgressMs = now;
+    this.emit('progress', this.progress());
+  }
+
+  /** Current numbers of the crawl (also sent as 'progress' events). */
+  progress(): CrawlProgress {
+    const c = this.state.counters;
+    const elapsedMs = this.clock.monotonicMs() - this.startedMs;
+    const stats = this.strategy?.stats() ?? { 'frontier/size': 0 };
+    return {
+      ...c,
+      harvestRate: c.steps === 0 ? 0 : c.relevant / c.steps,
+      inFlight: this.state.inFlightCount,
+      frontierSize: stats['frontier/size'],
+      elapsedMs,
+      pagesPerSec: elapsedMs > 0 ? (c.steps * 1000) / elapsedMs : 0,
+      strategyStats: stats,
+    };
+  }
+
+  private summary(reason: StopReason): CrawlSummary {
+    return {
+      ...this.progress(),
+      stopReason: reason,
+      outDir: this.options.outDir,
+      strategy: this.strategy.name,
+    };
+  }
+
+  private describeConfig(): Record<string, unknown> {
+    const { judge, clock, strategy, ...rest } = this.options;
+    return {
+      ...rest,
+      strategy: typeof strategy === 'string' ? strategy : strategy.name,
+      judge: this.judge.name,
+    };
+  }
+}

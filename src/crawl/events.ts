@@ -1,0 +1,67 @@
+/** Events of a crawl: one source for the store, progress line, dashboard and benchmarks. */
+
+/** Why a crawl ended. */
+export type StopReason = 'max-pages' | 'time-limit' | 'frontier-empty' | 'interrupted';
+
+/** One recorded attempt (page or failure). */
+export interface PageEvent {
+  url: string;
+  finalUrl: string;
+  status: number;
+  isPage: boolean;
+  reward: number;
+  probability: number;
+  domain: string;
+  depth: number;
+  /** Step t after this page (attempts recorded so far). */
+  step: number;
+  /** New outlinks handed to the strategy. */
+  newLinks: number;
+  title?: string;
+  errorCode?: string;
+}
+
+export interface FailureEvent {
+  url: string;
+  code: string;
+  message: string;
+}
+
+export interface RetryEvent {
+  url: string;
+  code: string;
+  attempt: number;
+  delayMs: number;
+}
+
+/** Running numbers of a crawl. Metric names in `strategyStats` are the stable ones. */
+export interface CrawlProgress {
+  steps: number;
+  pages: number;
+  relevant: number;
+  relevantDomains: number;
+  failures: number;
+  /** Relevant pages / attempts (`crawl/harvest_rate`). */
+  harvestRate: number;
+  inFlight: number;
+  frontierSize: number;
+  elapsedMs: number;
+  /** Attempts per second since the start (`crawl/pages_per_sec`). */
+  pagesPerSec: number;
+  strategyStats: Record<string, number>;
+}
+
+export interface CrawlSummary extends CrawlProgress {
+  stopReason: StopReason;
+  outDir: string;
+  strategy: string;
+}
+
+/** Event map of {@link Crawler}. */
+export interface CrawlerEvents {
+  page: [PageEvent];
+  failure: [FailureEvent];
+  retry: [RetryEvent];
+  progress: [CrawlProgress];
+  done: [CrawlSummary];
+}

@@ -1,0 +1,95 @@
+/**
+ * From a finished fetch to what gets recorded and observed: parse the page once, judge it,
+ * turn its links into frontier candidates, and build the WARC payload.
+ */
+import { parseHtml } from '../html/index.js';
+import type { FetchResult, PageFetch } from '../net/index.js';
+import type { PageRecord, WarcPayload } from '../store/index.js';
+import type { Action, DiscoveredLink, Outcome } from '../strategies/strategy.js';
+import { normalizeUrl } from '../url/index.js';
+import type { PageJudge } from './judge.js';
+import type { LinkProcessor } from './link-processor.js';
+
+export interface ProcessFetchOptions {
+  judge: PageJudge;
+  threshold: number;
+  links: LinkProcessor;
+  shouldFollowNofollow: boolean;
+  withLinkContext: boolean;
+  isKnown: (url: string) => boolean;
+}
+
+export interface ProcessedFetch {
+  record: PageRecord;
+  outcome: Outcome;
+  warc: { warc: WarcPayload } | undefined;
+}
+
+/** Parses, judges and prepares one fetched response. Never throws on page content. */
+export async function processFetch(
+  fetched: PageFetch,
+  action: Action,
+  o: ProcessFetchOptions,
+): Promise<ProcessedFetch> {
+  const result = fetched.result;
+  const finalUrl = normalizeUrl(fetched.finalUrl) ?? fetched.finalUrl;
+  const isPage = result.status >= 200 && result.status < 300 && result.text !== undefined;
+  let title = '';
+  let probability = 0;
+  let links: DiscoveredLink[] = [];
+  if (isPage) {
+    const page = parseHtml(result.text ?? '', fetched.finalUrl, { withContext: o.withLinkContext });
+    title = page.title;
+    probability = (await o.judge.judge([{ url: finalUrl, title, text: page.text }]))[0] ?? 0;
+    if (!page.metaRobots.isNofollow || o.shouldFollowNofollow) {
+      const raw = page.metaRefreshUrl
+        ? [...page.links, { url: page.metaRefreshUrl, anchorText: '', isNofollow: false }]
+        : page.links;
+      links = o.links.pageLinks(raw, action.depth + 1, {
+        shouldFollowNofollow: o.shouldFollowNofollow,
+        isKnown: o.isKnown,
+      });
+    }
+  }
+  const reward = isPage && probability >= o.threshold ? 1 : 0;
+  const record: PageRecord = {
+    url: action.url,
+    finalUrl,
+    status: result.status,
+    contentType: result.contentType,
+    host: action.host,
+    domain: action.domain,
+    depth: action.depth,
+    reward,
+    probability,
+    title,
+    isPage,
+    fetchedAt: result.fetchedAt,
+    durationMs: result.durationMs,
+    bytes: result.body.length,
+    outlinks: links,
+  };
+  if (action.parentUrl !== undefined) record.parentUrl = action.parentUrl;
+  if (!isPage) record.errorCode = result.status >= 300 ? `TRES_HTTP_${result.status}` : 'TRES_NOT_HTML';
+  const outcome: Outcome = { action, finalUrl, isPage, reward, probability, links };
+  if (record.errorCode !== undefined) outcome.errorCode = record.errorCode;
+  return { record, outcome, warc: { warc: toWarcPayload(result) } };
+}
+
+/** The WARC request/response pair of the final hop (redirect hops are not archived). */
+function toWarcPayload(hop: FetchResult): WarcPayload {
+  let rawHeaders = '';
+  for (let i = 0; i + 1 < hop.rawHeaders.length; i += 2)
+    rawHeaders += `${hop.rawHeaders[i]}: ${hop.rawHeaders[i + 1]}\r\n`;
+  const payload: WarcPayload = {
+    url: hop.url,
+    requestHeaders: hop.requestHeaders,
+    statusLine: `HTTP/${hop.httpVersion} ${hop.status} ${hop.statusText}`.trim(),
+    responseHeaders: rawHeaders,
+    body: hop.body,
+    fetchDate: hop.fetchedAt,
+  };
+  if (hop.remoteAddress !== undefined) payload.remoteIp = hop.remoteAddress;
+  if (hop.isTruncated) payload.truncated = 'length';
+  return payload;
+}

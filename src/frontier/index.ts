@@ -1,0 +1,2 @@
+export { BinaryHeap } from './binary-heap.js';
+export { type FrontierItem, HostQueueFrontier } from './host-queue-frontier.js';

@@ -1,0 +1,59 @@
+/**
+ * Shared pieces of the fault sites: their options and the index page each one serves at `/`.
+ */
+import type { ServerResponse } from 'node:http';
+import { escapeHtml, htmlDocument, sendHtml } from './responses.js';
+
+/** Options of {@link faultSites}; sizes are small enough by default for tests to use as-is. */
+export interface FaultSitesOptions {
+  /** Delay in milliseconds of `slow.fault.test/page` when the URL has no `?ms=`. @default 3000 */
+  defaultSlowMs?: number;
+  /** Largest delay in milliseconds `?ms=` may ask for (larger values are clamped). @default 60_000 */
+  maxSlowMs?: number;
+  /** Milliseconds between two bytes of `stall-body.fault.test`. @default 2000 */
+  dripIntervalMs?: number;
+  /** Body size in bytes of the pages of `huge.fault.test`. @default 50 MiB (52_428_800) */
+  hugeBodyBytes?: number;
+  /** Decompressed size in bytes of `bomb.fault.test/bomb.html`. @default 1 GiB */
+  bombBytes?: number;
+}
+
+/** Defaults of {@link FaultSitesOptions}. */
+export const FAULT_SITES_DEFAULTS: Required<FaultSitesOptions> = {
+  defaultSlowMs: 3000,
+  maxSlowMs: 60_000,
+  dripIntervalMs: 2000,
+  hugeBodyBytes: 50 * 1024 * 1024,
+  bombBytes: 1024 ** 3,
+};
+
+/** A link of a fault index page: target (path or absolute URL) and anchor text. */
+export type FaultLink = readonly [href: string, text: string];
+
+/** HTML of a fault site's index page: what the fault is, and links that trigger it. */
+export function faultIndexHtml(host: string, description: string, links: readonly FaultLink[]): string {
+  const items = links.map(([href, text]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>`);
+  return htmlDocument(
+    `${host}: fault test site`,
+    `<h1>${escapeHtml(host)}</h1>\n<p>${escapeHtml(description)}</p>\n<ul>\n${items.join('\n')}\n</ul>\n` +
+      `<p><a href="http://index.fault.test/">All fault sites</a></p>`,
+  );
+}
+
+/** Sends the index page of a fault site. */
+export function sendFaultIndex(
+  res: ServerResponse,
+  host: string,
+  description: string,
+  links: readonly FaultLink[],
+): void {
+  sendHtml(res, 200, faultIndexHtml(host, description, links));
+}
+
+/** A plain, valid page (the "good" answer of flaky or rate-limited sites). */
+export function okPageHtml(host: string, path: string, note: string): string {
+  return htmlDocument(
+    `${host}${path}`,
+    `<h1>${escapeHtml(path)}</h1>\n<p>${escapeHtml(note)}</p>\n<p><a href="/">Back to the index</a></p>`,
+  );
+}

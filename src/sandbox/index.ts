@@ -1,0 +1,48 @@
+/**
+ * The sandbox room: webs to crawl without the Internet. A replay server on loopback serving many
+ * sites by Host header and URL prefix (folders or handlers), fault sites for every way a site can
+ * misbehave, and a seeded procedural synthetic web with ground-truth labels.
+ */
+export { CHARSET_PAGES, type CharsetPage, decodeWindows1252, encodeWindows1252 } from './charset-pages.js';
+export { contentTypeOf } from './content-type.js';
+export {
+  BROKEN_HTML_PAGES,
+  type BrokenHtmlPage,
+  FAULT_ROBOTS_TXT,
+  ROBOTS_VIOLATION_MARKER,
+  TINY_PDF,
+  TINY_PNG,
+} from './fault-content.js';
+export { FAULT_SITES_DEFAULTS, type FaultSitesOptions } from './fault-page.js';
+export { FAULT_INDEX_URL, faultSites } from './fault-sites.js';
+export { gzipBomb } from './gzip-bomb.js';
+export type { HostTable } from './host-table.js';
+export type { LinkTarget } from './page-links.js';
+export {
+  REPLAY_SERVER_DEFAULTS,
+  type ReplayServer,
+  type ReplayServerOptions,
+  type ReplayServerStats,
+  startReplayServer,
+} from './replay-server.js';
+export { sandboxResolveRules } from './sandbox-rules.js';
+export { type Sandbox, type ServeSandboxOptions, serveSandbox } from './serve-sandbox.js';
+export { type Route, SiteRouter } from './site-router.js';
+export type { FolderSite, HandlerSite, SiteHandler, SiteSource } from './site-source.js';
+export {
+  LABELS_TSV,
+  type MaterializeOptions,
+  materializeWeb,
+  SITES_DIR,
+  WEB_JSON,
+  writeLabelsFile,
+} from './synthetic-files.js';
+export { loadSyntheticWeb, materializedSites } from './synthetic-load.js';
+export {
+  resolveSyntheticOptions,
+  SYNTHETIC_WEB_DEFAULTS,
+  type SyntheticWebOptions,
+} from './synthetic-options.js';
+export { type SyntheticWebStats, syntheticWebStats } from './synthetic-stats.js';
+export { createSyntheticWeb, type PageLabel, type SyntheticWeb } from './synthetic-web.js';
+export type { PageRef } from './web-model.js';

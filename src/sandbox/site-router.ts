@@ -1,0 +1,109 @@
+/**
+ * Chooses the site for a request: by the Host header (port stripped, lowercased, trailing dot
+ * dropped), then by the longest URL path prefix among that host's sites. Pure: no I/O.
+ */
+import { ConfigError } from '../common/errors.js';
+import { type NormalizedSite, normalizeSite, type SiteSource } from './site-source.js';
+
+/** What the server does with a request. */
+export type Route =
+  /** Serve from `site`; `relPath` is the raw path after the prefix, no leading slash. */
+  | { kind: 'site'; site: NormalizedSite; relPath: string; query: string }
+  /** Answer 301 with this Location (a path, same host). */
+  | { kind: 'redirect'; location: string }
+  /** Answer `/robots.txt` with this body. */
+  | { kind: 'robots'; body: string }
+  /** The host is known but no site holds this path. */
+  | { kind: 'not-found' }
+  /** No site has this host. */
+  | { kind: 'unknown-host'; host: string };
+
+/** Host of a Host header value: port and trailing dot removed, lowercased; '' if absent. */
+export function hostOfHeader(header: string | undefined): string {
+  if (!header) return '';
+  let host = header.trim().toLowerCase();
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    host = end < 0 ? host : host.slice(0, end + 1);
+  } else {
+    const colon = host.indexOf(':');
+    if (colon >= 0) host = host.slice(0, colon);
+  }
+  return host.endsWith('.') ? host.slice(0, -1) : host;
+}
+
+/** Splits a request target (origin-form `/a?b` or absolute-form `http://h/a?b`) into path and query. */
+export function splitTarget(target: string): { path: string; query: string } {
+  let rest = target;
+  if (!rest.startsWith('/')) {
+    const scheme = rest.indexOf('://');
+    if (scheme >= 0) {
+      const slash = rest.indexOf('/', scheme + 3);
+      rest = slash < 0 ? '/' : rest.slice(slash);
+    } else {
+      rest = `/${rest}`;
+    }
+  }
+  const hash = rest.indexOf('#');
+  if (hash >= 0) rest = rest.slice(0, hash);
+  const q = rest.indexOf('?');
+  return q < 0 ? { path: rest, query: '' } : { path: rest.slice(0, q), query: rest.slice(q) };
+}
+
+/** Routing table of a replay server. */
+export class SiteRouter {
+  /** Sites per host, longest prefix first. */
+  private readonly byHost = new Map<string, NormalizedSite[]>();
+  /** First site of each host in the order given (for the `/` redirect). */
+  private readonly firstByHost = new Map<string, NormalizedSite>();
+  private readonly robotsByHost = new Map<string, string>();
+
+  /**
+   * @throws ConfigError if a site is invalid or two sites have the same host and prefix.
+   */
+  constructor(sites: readonly SiteSource[]) {
+    sites.forEach((raw, index) => {
+      const site = normalizeSite(raw, index);
+      const list = this.byHost.get(site.host) ?? [];
+      if (list.some((other) => other.prefix === site.prefix)) {
+        throw new ConfigError(`sites[${index}]: two sites serve http://${site.host}${site.prefix}`, {
+          context: { field: `sites[${index}].prefix`, host: site.host },
+        });
+      }
+      list.push(site);
+      this.byHost.set(site.host, list);
+      if (!this.firstByHost.has(site.host)) this.firstByHost.set(site.host, site);
+      if (site.robotsTxt !== undefined && !this.robotsByHost.has(site.host)) {
+        this.robotsByHost.set(site.host, site.robotsTxt);
+      }
+    });
+    for (const list of this.byHost.values()) list.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  /** Every host with at least one site, sorted. */
+  hosts(): string[] {
+    return [...this.byHost.keys()].sort();
+  }
+
+  /** Route for a request with this Host header and request target. */
+  route(hostHeader: string | undefined, target: string): Route {
+    const host = hostOfHeader(hostHeader);
+    const sites = this.byHost.get(host);
+    if (!sites) return { kind: 'unknown-host', host };
+    const { path, query } = splitTarget(target);
+    const match = sites.find((site) => path.startsWith(site.prefix));
+    if (path === '/robots.txt') {
+      const body = this.robotsByHost.get(host);
+      if (body !== undefined) return { kind: 'robots', body };
+      // Only a folder at the host root may hold its own robots.txt; a handler site never gets
+      // it, so a stalling or failing fault handler cannot break the robots fetch by accident.
+      if (!match || 'handle' in match) return { kind: 'not-found' };
+    }
+    if (match) return { kind: 'site', site: match, relPath: path.slice(match.prefix.length), query };
+    const parent = sites.find((site) => `${path}/` === site.prefix);
+    if (parent) return { kind: 'redirect', location: parent.prefix + query };
+    if (path === '/')
+      return { kind: 'redirect', location: (this.firstByHost.get(host) as NormalizedSite).prefix };
+    return { kind: 'not-found' };
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * A seeded, deterministic, procedural topical web. Only the host table and the vocabularies live
+ * in memory; a page is rendered on request from (seed, host, index), so a web of millions of
+ * pages costs a few megabytes. Ground truth: a page is relevant iff its topic is `relevantTopic`.
+ *
+ * Shape (see `synthetic-options.ts` for every knob and `page-links.ts` for the link model):
+ * Zipf host sizes; hosts mostly of one topic, some mixed; log-normal (heavy-tailed) out-degree;
+ * ~80% of links stay on the host and ~80% keep the topic; a few hubs link across hosts; ~1.5% of
+ * links are broken (404 or dead host); every page reachable from any home page.
+ */
+import { createRng } from '../common/rng.js';
+import { buildHostTable, type HostTable, hostTableBytes } from './host-table.js';
+import { type LinkTarget, outLinks } from './page-links.js';
+import { renderPageHtml } from './page-render.js';
+import { htmlDocument, sendHtml, sendStatus } from './responses.js';
+import type { HandlerSite } from './site-source.js';
+import { type MaterializeOptions, materializeWeb, writeLabelsFile } from './synthetic-files.js';
+import { resolveSyntheticOptions, type SyntheticWebOptions } from './synthetic-options.js';
+import { buildVocabulary } from './vocabulary.js';
+import { type PageRef, WebModel } from './web-model.js';
+
+/** One page of the ground truth. */
+export interface PageLabel {
+  url: string;
+  isRelevant: boolean;
+  topic: string;
+}
+
+/** A synthetic web: its hosts, pages, labels, and sites for the replay server. */
+export interface SyntheticWeb {
+  /** The options it was made from, defaults filled in (what `web.json` holds). */
+  readonly options: Readonly<SyntheticWebOptions>;
+  /** Hostnames, host 0 (the largest) first. */
+  readonly hosts: readonly string[];
+  /** Total pages, home pages included. */
+  readonly pageCount: number;
+  /** The host table (for statistics and benchmarks; do not modify). */
+  readonly table: Readonly<HostTable>;
+  /**
+   * The page at `path` (query and fragment ignored) of `host`: 200 with its HTML, 404 with an
+   * error page if the host exists but the page does not, undefined for an unknown host.
+   */
+  renderPage(host: string, path: string): { status: number; html: string } | undefined;
+  /** True if the URL's page is relevant, false if not, undefined if it is not a page of this web. */
+  labelOf(url: string): boolean | undefined;
+  /** Topic name of the URL's page, undefined if it is not a page of this web. */
+  topicOf(url: string): string | undefined;
+  /** Host and internal index of the URL's page, undefined if it is not a page of this web. */
+  locate(url: string): PageRef | undefined;
+  /** Topic name of page (host index, internal index). */
+  topicAt(host: number, index: number): string;
+  /** The page with this global id (0..pageCount-1, host by host in table order). */
+  pageAt(id: number): PageRef;
+  /** True if the page is a hub (many out-links, mostly to other hosts). */
+  isHub(host: number, index: number): boolean;
+  /** URL of page (host index, internal index); index 0 is the home page. */
+  urlOf(host: number, index: number): string;
+  /** Out-links of a page, as the generator made them (the rendered page also links `/` from its header). */
+  outLinks(host: number, index: number): LinkTarget[];
+  /** Label of every page, host by host, home page first, then `/p/0.html`, `/p/1.html`, ... */
+  labels(): Generator<PageLabel>;
+  /**
+   * `n` home-page URLs of distinct hosts, in a seeded order: of hosts whose main topic is the
+   * relevant one (`relevant: true`), is not (`false`), or any (omitted). Fewer if too few hosts.
+   */
+  seedUrls(n: number, filter?: { relevant?: boolean }): string[];
+  /** One handler site per host, for {@link startReplayServer}. */
+  sites(): HandlerSite[];
+  /** Approximate bytes held in memory: the host table and the vocabularies (pages are not held). */
+  memoryBytes(): number;
+  /** Streams `url\tlabel\ttopic` (label 1 or 0) for every page to `path`, after a header line. */
+  writeLabels(path: string): Promise<number>;
+  /** Writes `web.json`, `labels.tsv` and (small webs) the pages as files under `dir`. */
+  materialize(dir: string, options?: MaterializeOptions): Promise<void>;
+}
+
+class ProceduralWeb implements SyntheticWeb {
+  readonly options: Readonly<SyntheticWebOptions>;
+  readonly hosts: readonly string[];
+  readonly pageCount: number;
+  readonly table: HostTable;
+  private readonly model: WebModel;
+  private readonly relevant: number;
+
+  constructor(options: SyntheticWebOptions) {
+    this.options = Object.freeze(options);
+    const vocabulary = buildVocabulary(options);
+    this.table = buildHostTable(options, vocabulary);
+    this.model = new WebModel(options, vocabulary, this.table);
+    this.hosts = Object.freeze([...this.table.names]);
+    this.pageCount = options.pageCount;
+    this.relevant = options.topics.indexOf(options.relevantTopic);
+  }
+
+  renderPage(host: string, path: string): { status: number; html: string } | undefined {
+    const h = this.table.byName.get(host.toLowerCase());
+    if (h === undefined) return undefined;
+    const index = this.model.indexOfPath(h, path);
+    if (index === undefined) {
+      return {
+        status: 404,
+        html: htmlDocument('404 Not Found', `<h1>Not Found</h1>\n<p><a href="/">Home</a></p>`),
+      };
+    }
+    return { status: 200, html: renderPageHtml(this.model, h, index) };
+  }
+
+  locate(url: string): PageRef | undefined {
+    return this.model.locate(url);
+  }
+
+  labelOf(url: string): boolean | undefined {
+    const page = this.model.locate(url);
+    return page && this.model.topicOf(page.host, page.index) === this.relevant;
+  }
+
+  topicOf(url: string): string | undefined {
+    const page = this.model.locate(url);
+    return page && this.options.topics[this.model.topicOf(page.host, page.index)];
+  }
+
+  urlOf(host: number, index: number): string {
+    return this.model.urlOf(host, index);
+  }
+
+  topicAt(host: number, index: number): string {
+    return this.options.topics[this.model.topicOf(host, index)] as string;
+  }
+
+  pageAt(id: number): PageRef {
+    return this.model.pageOfGlobalId(id);
+  }
+
+  isHub(host: number, index: number): boolean {
+    return this.model.isHub(host, index);
+  }
+
+  outLinks(host: number, index: number): LinkTarget[] {
+    return outLinks(this.model, host, index);
+  }
+
+  *labels(): Generator<PageLabel> {
+    const { topics } = this.options;
+    for (let h = 0; h < this.model.hostCount; h++) {
+      const base = `http://${this.table.names[h]}`;
+      const mainTopic = this.table.mainTopic[h] as number;
+      yield { url: `${base}/`, isRelevant: mainTopic === this.relevant, topic: topics[mainTopic] as string };
+      const permutation = this.model.permutationOf(h);
+      for (let n = 0; n < permutation.n; n++) {
+        const t = this.model.topicOf(h, permutation.inverse(n) + 1);
+        yield { url: `${base}/p/${n}.html`, isRelevant: t === this.relevant, topic: topics[t] as string };
+      }
+    }
+  }
+
+  seedUrls(n: number, filter: { relevant?: boolean } = {}): string[] {
+    const candidates = [...this.table.names.keys()].filter(
+      (h) => filter.relevant === undefined || (this.table.mainTopic[h] === this.relevant) === filter.relevant,
+    );
+    createRng(`${this.options.seed}`).fork('seed-urls').shuffle(candidates);
+    return candidates.slice(0, Math.max(0, n)).map((h) => this.model.urlOf(h, 0));
+  }
+
+  sites(): HandlerSite[] {
+    return this.table.names.map((host) => ({
+      host,
+      handle: (req, res, relPath) => {
+        if (req.method !== 'GET' && req.method !== 'HEAD') return sendStatus(req, res, 405);
+        const page = this.renderPage(host, `/${relPath}`);
+        if (!page) return sendStatus(req, res, 404);
+        sendHtml(res, page.status, page.html);
+      },
+    }));
+  }
+
+  memoryBytes(): number {
+    const { topicWords, commonWords } = this.model.vocabulary;
+    let wordBytes = 0;
+    for (const word of [...topicWords.flat(), ...commonWords]) wordBytes += 40 + 2 * word.length;
+    return hostTableBytes(this.table) + wordBytes;
+  }
+
+  writeLabels(path: string): Promise<number> {
+    return writeLabelsFile(this, path);
+  }
+
+  materialize(dir: string, options?: MaterializeOptions): Promise<void> {
+    return materializeWeb(this, dir, options);
+  }
+}
+
+/**
+ * Creates a procedural synthetic web. Cost: O(hostCount) time and memory, independent of pageCount.
+ * @throws ConfigError naming the option that is out of range or inconsistent.
+ */
+export function createSyntheticWeb(options: Partial<SyntheticWebOptions> = {}): SyntheticWeb {
+  return new ProceduralWeb(resolveSyntheticOptions(options));
+}
