@@ -122,7 +122,7 @@ export function registerCrawlCommand(program: Command): void {
     .option('--allow-loopback', 'allow fetching from 127.0.0.0/8 and ::1 (sandbox webs); refused by default')
     .option('--no-robots', 'ignore robots.txt (only for your own sites)')
     .option('--no-warc', 'do not write WARC records')
-    .option('--quiet', 'no progress line')
+    .option('--quiet', 'no progress line (the summary is still printed)')
     .addHelpText(
       'after',
       `
@@ -136,7 +136,7 @@ Ctrl-C stops gracefully (fetches in flight finish); a second Ctrl-C stops at onc
     )
     .action(async (flags: CrawlCliOptions, command: Command) => {
       const summary = await runCrawlCommand(flags, command);
-      if (summary && !flags.quiet) printSummary(summary);
+      if (summary) printSummary(summary);
     });
 }
 

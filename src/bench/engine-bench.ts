@@ -1,0 +1,121 @@
+/**
+ * Engine benchmark: pages per second and peak memory of tres crawling a generated web of at
+ * least 100k pages on loopback with K = 16, against Crawlee's CheerioCrawler on the same web in
+ * the same run. Each crawler runs in its own child process (so its peak RSS is its own) while
+ * this process serves the web. Both crawl breadth-first with no politeness delay.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createSyntheticWeb, sandboxResolveRules, startReplayServer } from '../sandbox/index.js';
+import { keywordsOf } from '../sandbox/vocabulary.js';
+import { benchEnv, writeResults } from './bench-env.js';
+
+export interface EngineBenchOptions {
+  /** Pages in the generated web. @default 100_000 */
+  webPages: number;
+  /** Hosts in the generated web. @default 500 */
+  webHosts: number;
+  /** Page budget of each crawl. @default 20_000 */
+  maxPages: number;
+  /** Fetches in flight. @default 16 */
+  concurrency: number;
+  /** Folder for results. */
+  resultsDir: string;
+}
+
+export const DEFAULT_ENGINE_BENCH_OPTIONS: Omit<EngineBenchOptions, 'resultsDir'> = {
+  webPages: 100_000,
+  webHosts: 500,
+  maxPages: 20_000,
+  concurrency: 16,
+};
+
+interface WorkerResult {
+  pages: number;
+  seconds: number;
+  pagesPerSec: number;
+  maxRssBytes: number;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+function runWorker(script: string, args: unknown): Promise<WorkerResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(here, script), JSON.stringify(args)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !line.startsWith('{'))
+        reject(new Error(`${script} exited with ${code}: ${out.slice(-500)}`));
+      else resolve(JSON.parse(line) as WorkerResult);
+    });
+  });
+}
+
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+
+/** Runs the engine benchmark, prints a table, writes JSON and Markdown. */
+export async function runEngineBench(options: EngineBenchOptions): Promise<void> {
+  const o = options;
+  const web = createSyntheticWeb({ seed: 'engine-bench', pageCount: o.webPages, hostCount: o.webHosts });
+  const server = await startReplayServer({ sites: web.sites(), unknownHost: 'misdirected' });
+  const seeds = web.seedUrls(10);
+  const work = mkdtempSync(join(tmpdir(), 'tres-engine-bench-'));
+  const env = benchEnv();
+  console.log(
+    `engine bench: web of ${web.pageCount} pages on ${web.hosts.length} hosts, ${o.maxPages} pages per crawl, K = ${o.concurrency}`,
+  );
+  const results: Record<string, WorkerResult> = {};
+  try {
+    const common = {
+      seeds,
+      maxPages: o.maxPages,
+      concurrency: o.concurrency,
+      keywords: keywordsOf(web.options.relevantTopic),
+    };
+    for (const [name, warc] of [
+      ['tres (WARC on)', true],
+      ['tres (WARC off)', false],
+    ] as const) {
+      console.log(`running ${name} ...`);
+      results[name] = await runWorker('tres-worker.js', {
+        ...common,
+        resolveRules: sandboxResolveRules(server),
+        outDir: join(work, name.replace(/\W+/g, '-')),
+        shouldWriteWarc: warc,
+      });
+    }
+    console.log('running crawlee CheerioCrawler ...');
+    results.crawlee = await runWorker('crawlee-worker.js', { ...common, proxyUrl: server.url });
+  } finally {
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  const crawlee = results.crawlee!;
+  const rows = Object.entries(results).map(([name, r]) => ({
+    name,
+    ...r,
+    speedVsCrawlee: r.pagesPerSec / crawlee.pagesPerSec,
+  }));
+  const table = [
+    '| crawler | pages | seconds | pages/s | peak RSS (MiB) | speed vs Crawlee |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(0)} | ${mib(r.maxRssBytes)} | ${r.speedVsCrawlee.toFixed(2)}x |`,
+    ),
+  ].join('\n');
+  console.log(`\n${table}\n`);
+  const md = `# Engine benchmark\n\nGenerated web: ${web.pageCount} pages on ${web.hosts.length} hosts (seed engine-bench), served on loopback by the replay server in the parent process. Each crawler in its own child process, breadth-first, K = ${o.concurrency}, no politeness delay, ${o.maxPages} pages per crawl. tres fetches and obeys robots.txt, parses every page, judges it (keyword judge) and records it in SQLite (+ WARC when on); Crawlee (CheerioCrawler, in-memory storage) parses with cheerio and enqueues every link.\n\n${table}\n\nCommand: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.\n`;
+  const paths = writeResults(o.resultsDir, 'engine', { env, options: o, results: rows }, md);
+  console.log(`results: ${paths.json}, ${paths.md}`);
+}

@@ -1,0 +1,35 @@
+/**
+ * `npm run bench -- [PART ...] [--quick]`: the benchmarks (never part of `npm test`). Parts:
+ * `engine` (throughput and memory against Crawlee). Results go to results/<part>.json and .md.
+ */
+import { join } from 'node:path';
+import { DEFAULT_ENGINE_BENCH_OPTIONS, runEngineBench } from './engine-bench.js';
+
+const PARTS = ['engine'] as const;
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const isQuick = args.includes('--quick');
+  const parts = args.filter((a) => !a.startsWith('--'));
+  const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (unknown.length > 0) {
+    console.error(`unknown benchmark part(s): ${unknown.join(', ')}; known: ${PARTS.join(', ')}`);
+    process.exit(2);
+  }
+  const selected = parts.length > 0 ? parts : [...PARTS];
+  const resultsDir = join(process.cwd(), 'results');
+  for (const part of selected) {
+    if (part === 'engine') {
+      await runEngineBench({
+        ...DEFAULT_ENGINE_BENCH_OPTIONS,
+        ...(isQuick ? { webPages: 5_000, webHosts: 50, maxPages: 500 } : {}),
+        resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
+      });
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

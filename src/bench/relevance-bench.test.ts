@@ -1,0 +1,32 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runRelevanceBench } from './relevance-bench.js';
+
+const work = mkdtempSync(join(tmpdir(), 'tres-relbench-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('runRelevanceBench', () => {
+  it('runs end to end on a tiny budget and writes JSON and Markdown results', async () => {
+    const lines: string[] = [];
+    const results = await runRelevanceBench({
+      outDir: work,
+      relevantPages: 6,
+      folds: 2,
+      models: ['kwbilstm', 'fast', 'nb'],
+      datasets: ['synthetic-words'],
+      backends: ['wasm'],
+      config: {
+        bilstm: { maxEpochs: 1, units: 4, denseUnits: 4, keywordDenseUnits: 4, maxLen: 10 },
+        fast: { maxEpochs: 2 },
+      },
+      log: (l) => lines.push(l),
+    });
+    expect(results[0]?.evaluations.map((e) => e.model)).toEqual(['kwbilstm', 'fast', 'nb']);
+    expect(results[0]?.throughput.every((t) => t.pagesPerSec > 0 && t.anchorsPerSec > 0)).toBe(true);
+    expect(results[0]?.crawlPagesPerSec).toBeGreaterThan(0);
+    expect(existsSync(join(work, 'relevance-bench.json'))).toBe(true);
+    expect(existsSync(join(work, 'relevance-bench.md'))).toBe(true);
+  }, 120_000);
+});

@@ -1,0 +1,40 @@
+/**
+ * Child process of the engine benchmark: tres crawling a sandbox web breadth-first with K
+ * fetches in flight and no politeness delay (robots.txt still fetched and obeyed).
+ * Prints one JSON line: { pages, seconds, pagesPerSec, maxRssBytes }.
+ */
+import { Crawler } from '../crawl/crawler.js';
+
+interface WorkerArgs {
+  resolveRules: string[];
+  seeds: string[];
+  maxPages: number;
+  concurrency: number;
+  outDir: string;
+  shouldWriteWarc: boolean;
+  keywords: string[];
+}
+
+async function main(): Promise<void> {
+  const args = JSON.parse(process.argv[2] ?? '{}') as WorkerArgs;
+  const crawler = new Crawler({
+    outDir: args.outDir,
+    strategy: 'bfs',
+    keywords: args.keywords,
+    maxPages: args.maxPages,
+    maxConcurrency: args.concurrency,
+    shouldWriteWarc: args.shouldWriteWarc,
+    net: { minDelayMs: 0, resolveRules: args.resolveRules, allowLoopback: true },
+  });
+  const start = performance.now();
+  const summary = await crawler.run(args.seeds);
+  const seconds = (performance.now() - start) / 1000;
+  const maxRssBytes = process.resourceUsage().maxRSS * 1024;
+  const pages = summary.steps;
+  process.stdout.write(`${JSON.stringify({ pages, seconds, pagesPerSec: pages / seconds, maxRssBytes })}\n`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

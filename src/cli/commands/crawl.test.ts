@@ -1,0 +1,126 @@
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WARCParser } from 'warcio';
+import type { ReplayServer } from '../../sandbox/index.js';
+import {
+  createSyntheticWeb,
+  type HandlerSite,
+  sandboxResolveRules,
+  startReplayServer,
+} from '../../sandbox/index.js';
+import { keywordsOf } from '../../sandbox/vocabulary.js';
+import { runCli, spawnCli } from '../test-cli.js';
+
+const TOPIC = 'computer hardware';
+
+describe('tres crawl', () => {
+  let server: ReplayServer;
+  let base: string;
+  let seedsFile: string;
+  const requests = new Map<string, number>();
+
+  beforeAll(async () => {
+    const web = createSyntheticWeb({
+      seed: 3,
+      hostCount: 60,
+      pageCount: 20_000,
+      topics: [TOPIC, 'cooking recipes'],
+      relevantTopic: TOPIC,
+    });
+    // Count every page request the server answers, to check nothing is fetched twice.
+    const sites: HandlerSite[] = web.sites().map((site) => ({
+      ...site,
+      handle: (req: IncomingMessage, res, rel) => {
+        const key = `${req.headers.host}${req.url}`;
+        requests.set(key, (requests.get(key) ?? 0) + 1);
+        return site.handle(req, res, rel);
+      },
+    }));
+    server = await startReplayServer({ sites });
+    base = mkdtempSync(join(tmpdir(), 'tres-cli-'));
+    seedsFile = join(base, 'seeds.txt');
+    writeFileSync(seedsFile, `# seeds\n${web.seedUrls(4, { relevant: true }).join('\n')}\n`);
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  function crawlArgs(out: string, extra: string[] = []): string[] {
+    return [
+      'crawl',
+      '--seeds',
+      seedsFile,
+      '--out',
+      out,
+      '--keywords',
+      keywordsOf(TOPIC).join(','),
+      '--min-delay-ms',
+      '0',
+      '--allow-loopback',
+      '--resolve',
+      sandboxResolveRules(server).join(','),
+      ...extra,
+    ];
+  }
+
+  it('resumes a crawl killed with SIGKILL: no page lost, none fetched twice', async () => {
+    const out = join(base, 'killed');
+    const budget = 400;
+    const child = spawnCli(crawlArgs(out, ['--max-pages', String(budget), '--concurrency', '2', '--quiet']));
+    const jsonl = join(out, 'pages.jsonl');
+    const lines = () => (existsSync(jsonl) ? readFileSync(jsonl, 'utf8').split('\n').length - 1 : 0);
+    const deadline = Date.now() + 60_000;
+    while (lines() < 120 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('close', r));
+    const before = lines();
+    expect(before).toBeGreaterThanOrEqual(120);
+    expect(before).toBeLessThan(budget);
+
+    const resumed = await runCli(['crawl', '--resume', out, '--quiet']);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(`pages fetched   ${budget}`);
+
+    const db = new Database(join(out, 'crawl.sqlite'), { readonly: true });
+    const rows = db.prepare('SELECT url, status FROM pages ORDER BY id').all() as {
+      url: string;
+      status: number;
+    }[];
+    db.close();
+    expect(rows).toHaveLength(budget);
+    expect(new Set(rows.map((r) => r.url)).size).toBe(budget);
+    expect(lines()).toBe(budget);
+    // Every stored response is in the WARC, once.
+    const parser = new WARCParser(createReadStream(join(out, 'pages.warc.gz')));
+    const responses: string[] = [];
+    for await (const record of parser) {
+      if (record.warcType === 'response') responses.push(record.warcTargetURI ?? '');
+    }
+    expect(responses.length).toBe(rows.filter((r) => r.status > 0).length);
+    expect(new Set(responses).size).toBe(responses.length);
+    // Only the fetches in flight at the kill (at most K = 2) reached the server twice.
+    const twice = [...requests.values()].filter((n) => n > 1).length;
+    expect(twice).toBeLessThanOrEqual(2);
+  }, 120_000);
+
+  it('explains bad arguments in one line and exits with code 2', async () => {
+    const noSeeds = await runCli(['crawl', '--out', join(base, 'x')]);
+    expect(noSeeds.code).toBe(2);
+    expect(noSeeds.stderr.trim()).toBe('tres: missing --seeds <file> (one seed URL per line)');
+    const badLimit = await runCli(crawlArgs(join(base, 'y'), ['--domain-limit', 'lots']));
+    expect(badLimit.code).toBe(2);
+    expect(badLimit.stderr).toContain('"lots" is not a domain limit');
+    const badRule = await runCli(crawlArgs(join(base, 'z'), ['--resolve', 'nonsense']));
+    expect(badRule.code).toBe(2);
+    expect(badRule.stderr).toContain('Bad resolve rule "nonsense"');
+    const noResume = await runCli(['crawl', '--resume', join(base, 'nothing-here')]);
+    expect(noResume.code).toBe(2);
+    expect(noResume.stderr).toContain('no crawl found there');
+  }, 60_000);
+});

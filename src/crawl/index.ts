@@ -1,0 +1,10 @@
+export {
+  type CrawlerOptions,
+  DEFAULT_CRAWLER_OPTIONS,
+  type ResolvedCrawlerOptions,
+} from './crawl-options.js';
+export { Crawler } from './crawler.js';
+export { type DomainLimit, domainLimitAt, formatDomainLimit, parseDomainLimit } from './domain-limit.js';
+export type * from './events.js';
+export type { PageJudge, PageToJudge } from './judge.js';
+export { KeywordJudge, type KeywordJudgeOptions } from './keyword-judge.js';
