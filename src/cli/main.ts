@@ -7,12 +7,18 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, TresError } from '../common/errors.js';
 import { registerCrawlCommand } from './commands/crawl.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerDocwebCommand } from './commands/docweb.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 
 /** A sub-command module: adds itself to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-const commands: RegisterCommand[] = [registerDemoCommand, registerCrawlCommand, registerSandboxCommand];
+const commands: RegisterCommand[] = [
+  registerDemoCommand,
+  registerCrawlCommand,
+  registerSandboxCommand,
+  registerDocwebCommand,
+];
 
 /** Builds the program with every sub-command. Exported for tests. */
 export function buildProgram(): Command {

@@ -1,0 +1,191 @@
+/**
+ * `tres docweb`: the DocWeb, a real web of about 90k documentation pages on 75 sites built from
+ * Debian packages. Sub-commands: `build` (download, extract, index), `serve` (replay server on
+ * loopback), `topic` (what a topic file labels, and its seed check), `sample` (training data for
+ * a topic's classifier).
+ */
+import type { Command } from 'commander';
+import { ConfigError } from '../../common/errors.js';
+import {
+  buildDocweb,
+  type DocwebBuildSummary,
+  DocwebDb,
+  defaultCacheDir,
+  formatTopicReport,
+  loadTopic,
+  SAMPLE_DEFAULTS,
+  sampleTrainingData,
+  startDocweb,
+  topicReport,
+} from '../../sandbox/docweb/index.js';
+
+const wholeNumber = (name: string, min: number) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min)
+    throw new ConfigError(`--${name} must be a whole number >= ${min}, got "${value}"`);
+  return n;
+};
+const positive = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!(n > 0) || !Number.isFinite(n))
+    throw new ConfigError(`--${name} must be a number > 0, got "${value}"`);
+  return n;
+};
+
+const CACHE_HELP = 'DocWeb cache folder (default $TRES_CACHE_DIR/docweb or ~/.cache/tres/docweb)';
+
+/** Adds `tres docweb build|serve|topic|sample` to the program. */
+export function registerDocwebCommand(program: Command): void {
+  const docweb = program
+    .command('docweb')
+    .description('DocWeb: a real web of Debian documentation sites, served on loopback for benchmarks');
+
+  docweb
+    .command('build')
+    .description('download (apt-get download), extract (dpkg-deb -x) and index the DocWeb; resumable')
+    .option('--cache <dir>', CACHE_HELP)
+    .option(
+      '--exclude-heavy',
+      'leave out the heavy packages (rust-doc, openjdk-17-doc, scala-doc, ghc-doc, gnucash-docs)',
+    )
+    .option('--manifest <file>', 'sites manifest (default data/docweb/sites.json)')
+    .option('--topics <dir>', 'topic files used to label pages (default data/topics)')
+    .option('--reindex', 'rewrite the site and page tables even if nothing changed')
+    .addHelpText(
+      'after',
+      '\nNeeds about 0.85 GB of downloads and 4.8 GB on disk (3.1 GB with --exclude-heavy).\n' +
+        'Run as root or with apt access; runs `apt-get update` first when the package lists are missing.',
+    )
+    .action(
+      async (flags: {
+        cache?: string;
+        excludeHeavy?: boolean;
+        manifest?: string;
+        topics?: string;
+        reindex?: boolean;
+      }) => {
+        const summary = await buildDocweb({
+          cacheDir: flags.cache,
+          shouldExcludeHeavy: Boolean(flags.excludeHeavy),
+          shouldReindex: Boolean(flags.reindex),
+          ...(flags.manifest ? { manifestPath: flags.manifest } : {}),
+          ...(flags.topics ? { topicsDir: flags.topics } : {}),
+        });
+        console.log(formatBuildSummary(summary).join('\n'));
+      },
+    );
+
+  docweb
+    .command('serve')
+    .description('serve a built DocWeb on 127.0.0.1 (sites by Host header); Ctrl-C stops')
+    .option('--cache <dir>', CACHE_HELP)
+    .option('--port <n>', 'TCP port (default 0: any free port)', wholeNumber('port', 0))
+    .action(async (flags: { cache?: string; port?: number }) => {
+      const server = await startDocweb({ cacheDir: flags.cache, port: flags.port ?? 0 });
+      console.log(
+        [
+          `DocWeb: ${server.siteCount} sites, ${server.pageCount} pages on http://127.0.0.1:${server.port}`,
+          `crawl it with: tres crawl ${server.crawlFlags.map((f) => (f.includes('*') ? `'${f}'` : f)).join(' ')} ...`,
+          `try: curl -H 'Host: docs.kernel.org' http://127.0.0.1:${server.port}/hwmon/index.html`,
+        ].join('\n'),
+      );
+      await new Promise<void>((resolveStop) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void server.close().then(resolveStop);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    });
+
+  docweb
+    .command('topic')
+    .description(
+      'what a topic file labels relevant in the DocWeb (per site and rule) and whether its seeds link to each other',
+    )
+    .requiredOption('--topic <file>', 'topic file (YAML), e.g. data/topics/hardware.yaml')
+    .option('--cache <dir>', CACHE_HELP)
+    .action((flags: { topic: string; cache?: string }) => {
+      const topic = loadTopic(flags.topic);
+      const db = new DocwebDb(flags.cache ?? defaultCacheDir());
+      try {
+        const report = topicReport(db, topic);
+        console.log(formatTopicReport(report).join('\n'));
+        if (!report.seeds.isIndependent) process.exitCode = 1;
+      } finally {
+        db.close();
+      }
+    });
+
+  docweb
+    .command('sample')
+    .description('write training data for a topic: relevant pages and ~RATIO times as many irrelevant ones')
+    .requiredOption('--topic <file>', 'topic file (YAML)')
+    .requiredOption('--out <dir>', 'output folder (relevant/, irrelevant/, manifest.tsv, keywords.txt)')
+    .option('--cache <dir>', CACHE_HELP)
+    .option(
+      '--relevant <n>',
+      `relevant pages wanted (default ${SAMPLE_DEFAULTS.relevant})`,
+      wholeNumber('relevant', 1),
+    )
+    .option(
+      '--ratio <r>',
+      `irrelevant pages per relevant page (default ${SAMPLE_DEFAULTS.ratio})`,
+      positive('ratio'),
+    )
+    .option('--seed <s>', `seed of the draw (default ${SAMPLE_DEFAULTS.seed})`)
+    .option('--from <where>', "irrelevant pages from 'other-sites' (default) or 'all' sites")
+    .option('--force', 'replace an existing sample in --out')
+    .addHelpText(
+      'after',
+      '\nThen: tres train --relevant OUT/relevant --irrelevant OUT/irrelevant --keywords OUT/keywords.txt ...',
+    )
+    .action(
+      (flags: {
+        topic: string;
+        out: string;
+        cache?: string;
+        relevant?: number;
+        ratio?: number;
+        seed?: string;
+        from?: string;
+        force?: boolean;
+      }) => {
+        const report = sampleTrainingData({
+          topic: loadTopic(flags.topic),
+          outDir: flags.out,
+          cacheDir: flags.cache,
+          ...(flags.relevant === undefined ? {} : { relevant: flags.relevant }),
+          ...(flags.ratio === undefined ? {} : { ratio: flags.ratio }),
+          ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+          ...(flags.from === undefined ? {} : { irrelevantFrom: flags.from as 'other-sites' | 'all' }),
+          shouldOverwrite: Boolean(flags.force),
+        });
+        console.log(
+          `wrote ${report.relevant} relevant pages (from ${report.relevantSites} sites, ${report.relevantAvailable} labelled) ` +
+            `and ${report.irrelevant} irrelevant pages (from ${report.irrelevantSites} sites, pool ${report.irrelevantAvailable}) ` +
+            `to ${report.outDir}; ${report.passedOver} drawn pages passed over (too short or not English)`,
+        );
+      },
+    );
+}
+
+/** Lines printed at the end of `tres docweb build`. */
+export function formatBuildSummary(s: DocwebBuildSummary): string[] {
+  const f = s.fetch;
+  const lines = [
+    `DocWeb built in ${(s.elapsedMs / 1000).toFixed(1)} s: ${s.cacheDir}`,
+    `  packages   ${f.downloaded} downloaded (${(f.downloadBytes / 1e6).toFixed(1)} MB), ${f.extracted} extracted, ${f.alreadyExtracted} already there`,
+    `  sites      ${s.counts.sites}`,
+    `  pages      ${s.counts.pages} (${s.counts.excludedPages} more in excluded giant trees)`,
+    ...Object.entries(s.counts.labelled).map(([topic, n]) => `  relevant   ${n} pages for topic ${topic}`),
+    `  tables     ${s.dbPath}${s.isIndexReused ? ' (unchanged)' : ''}`,
+  ];
+  if (s.missingRoots.length > 0)
+    lines.push(
+      `  WARNING    no site folder in ${s.missingRoots.join(', ')}: fix rootInPackage in the manifest`,
+    );
+  return lines;
+}

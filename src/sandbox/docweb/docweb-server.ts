@@ -1,0 +1,96 @@
+/**
+ * `tres docweb serve`: the replay server over a built DocWeb. Each site of the table becomes a
+ * folder site (Host header + longest prefix; a folder URL serves its index.html; `/` redirects
+ * to the host's first prefix; unknown hosts are reset at once, like dead sites). Each excluded
+ * giant tree becomes a small handler site at its own, longer prefix that answers 404, so the
+ * server and the page table agree on what exists.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ConfigError } from '../../common/errors.js';
+import { type ReplayServer, startReplayServer } from '../replay-server.js';
+import { sendStatus } from '../responses.js';
+import type { SiteSource } from '../site-source.js';
+import { defaultCacheDir } from './cache-layout.js';
+import { DocwebDb } from './docweb-db.js';
+
+/** Options of {@link startDocweb}. */
+export interface DocwebServeOptions {
+  /** A built DocWeb cache. @default `$TRES_CACHE_DIR/docweb` or `~/.cache/tres/docweb` */
+  cacheDir?: string;
+  /** TCP port on 127.0.0.1; 0 picks a free one. @default 0 */
+  port?: number;
+  /** What requests for hosts outside the DocWeb get: a reset connection or 421. @default 'reset' */
+  unknownHost?: 'reset' | 'misdirected';
+}
+
+/** Defaults of {@link DocwebServeOptions} (the cache folder is computed from the environment). */
+export const DOCWEB_SERVE_DEFAULTS = { port: 0, unknownHost: 'reset' } as const;
+
+/** A running DocWeb server. */
+export interface DocwebServer extends ReplayServer {
+  /** Number of sites served (excluded-tree handlers not counted). */
+  siteCount: number;
+  /** Pages in the page table. */
+  pageCount: number;
+  /** Flags that point `tres crawl` at this server. */
+  crawlFlags: string[];
+}
+
+/** The path form of a relative folder as it appears in a request (percent-encoded). */
+function encodedPath(prefix: string, rel: string): string {
+  const escaped = rel.replace(/%/g, '%25').replace(/\?/g, '%3F').replace(/#/g, '%23');
+  return new URL(prefix + escaped, 'http://docweb.invalid').pathname;
+}
+
+const answer404 = (req: IncomingMessage, res: ServerResponse) => sendStatus(req, res, 404);
+
+/** The replay server's sites for a built DocWeb: folder sites plus 404 handlers for excluded trees. */
+export function docwebSiteSources(db: DocwebDb): SiteSource[] {
+  const sources: SiteSource[] = [];
+  for (const site of db.sites()) {
+    sources.push({
+      host: site.host,
+      prefix: site.prefix,
+      dir: db.siteDir(site),
+      ...(site.robotsTxt === undefined ? {} : { robotsTxt: site.robotsTxt }),
+    });
+    for (const tree of site.excludedTrees)
+      sources.push({ host: site.host, prefix: encodedPath(site.prefix, tree), handle: answer404 });
+  }
+  return sources;
+}
+
+/**
+ * Starts the replay server over the DocWeb in `cacheDir`, on 127.0.0.1.
+ * @throws ConfigError if the cache holds no build or the port is invalid; the listen error
+ *   (EADDRINUSE) if the port is taken.
+ */
+export async function startDocweb(options: DocwebServeOptions = {}): Promise<DocwebServer> {
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const port = options.port ?? DOCWEB_SERVE_DEFAULTS.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`port must be an integer in 0..65535, got ${port}`, { context: { field: 'port' } });
+  const db = new DocwebDb(cacheDir);
+  let sources: SiteSource[];
+  let siteCount: number;
+  let pageCount: number;
+  try {
+    const sites = db.sites();
+    siteCount = sites.length;
+    pageCount = sites.reduce((n, s) => n + s.pages, 0);
+    sources = docwebSiteSources(db);
+  } finally {
+    db.close();
+  }
+  const server = await startReplayServer({
+    sites: sources,
+    port,
+    unknownHost: options.unknownHost ?? DOCWEB_SERVE_DEFAULTS.unknownHost,
+  });
+  return {
+    ...server,
+    siteCount,
+    pageCount,
+    crawlFlags: ['--resolve', `*=127.0.0.1:${server.port}`, '--https-as-http', '--allow-loopback'],
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * Steps 1 and 2 of a DocWeb build: download the packages (`apt-get download`) and extract them
+ * (`dpkg-deb -x`), each only if not done yet. A package counts as extracted when its marker file
+ * exists; extraction goes to `<package>.partial` and is renamed when complete, so an interrupted
+ * build resumes where it stopped. Extraction of one package overlaps the download of the next.
+ */
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type CommandRunner,
+  type DebDownload,
+  downloadDeb,
+  extractDeb,
+  planDownloads,
+  runCommand,
+} from './apt.js';
+import { type CacheLayout, EXTRACTED_MARKER, packageDir } from './cache-layout.js';
+import { sanitizeLinks } from './sanitize-links.js';
+
+/** Options of {@link fetchPackages}. */
+export interface FetchPackagesOptions {
+  /** Where debs and extracted folders go. */
+  layout: CacheLayout;
+  /** Packages to have extracted. */
+  packages: readonly string[];
+  /** Runs apt-get and dpkg-deb. @default runCommand (the real commands) */
+  run?: CommandRunner;
+  /** Progress lines. @default no output */
+  log?: (line: string) => void;
+  /** apt's lists folder, checked to decide whether `apt-get update` is needed. @default '/var/lib/apt/lists' */
+  aptListsDir?: string;
+  /** Monotonic milliseconds, for the timings in progress lines. @default performance.now */
+  nowMs?: () => number;
+}
+
+/** What {@link fetchPackages} did. */
+export interface FetchReport {
+  /** Packages already extracted before this run (skipped without asking apt). */
+  alreadyExtracted: number;
+  /** Bytes of the packages that had to be downloaded in this run. */
+  downloadBytes: number;
+  /** Packages downloaded in this run. */
+  downloaded: number;
+  /** Packages extracted in this run. */
+  extracted: number;
+  /** Time spent, in milliseconds. */
+  elapsedMs: number;
+}
+
+/** True if the package's extraction finished (marker present). */
+export function isExtracted(layout: CacheLayout, pkg: string): boolean {
+  return existsSync(join(packageDir(layout, pkg), EXTRACTED_MARKER));
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+function hasDeb(layout: CacheLayout, deb: DebDownload): boolean {
+  try {
+    return statSync(join(layout.debsDir, deb.fileName)).size === deb.sizeBytes;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Downloads and extracts every package not extracted yet, printing progress.
+ * @throws ConfigError if apt does not know a package; TresError if apt-get or dpkg-deb fail
+ *   (packages finished before the failure stay done).
+ */
+export async function fetchPackages(options: FetchPackagesOptions): Promise<FetchReport> {
+  const { layout } = options;
+  const run = options.run ?? runCommand;
+  const log = options.log ?? (() => {});
+  const nowMs = options.nowMs ?? (() => performance.now());
+  const start = nowMs();
+  mkdirSync(layout.debsDir, { recursive: true });
+  mkdirSync(layout.extractDir, { recursive: true });
+  const pending = options.packages.filter((p) => !isExtracted(layout, p));
+  const report: FetchReport = {
+    alreadyExtracted: options.packages.length - pending.length,
+    downloadBytes: 0,
+    downloaded: 0,
+    extracted: 0,
+    elapsedMs: 0,
+  };
+  if (pending.length === 0) {
+    log(`packages: all ${options.packages.length} already extracted in ${layout.extractDir}`);
+    report.elapsedMs = nowMs() - start;
+    return report;
+  }
+  const plan = await planDownloads(pending, run, log, options.aptListsDir);
+  const toDownload = plan.filter((d) => !hasDeb(layout, d));
+  report.downloadBytes = toDownload.reduce((sum, d) => sum + d.sizeBytes, 0);
+  const planBytes = plan.reduce((sum, d) => sum + d.sizeBytes, 0);
+  log(
+    `packages: ${options.packages.length} in the manifest, ${report.alreadyExtracted} already extracted; ` +
+      `will download ${mb(report.downloadBytes)} (${toDownload.length} package${toDownload.length === 1 ? '' : 's'}; ` +
+      `${plan.length - toDownload.length} already in ${layout.debsDir}) and extract ${plan.length} ` +
+      `(${mb(planBytes)} of debs)`,
+  );
+
+  let firstError: unknown;
+  let extractChain: Promise<void> = Promise.resolve();
+  let fetchedBytes = 0;
+  for (const [i, deb] of plan.entries()) {
+    if (firstError !== undefined) break;
+    const tag = `[${i + 1}/${plan.length}] ${deb.package}`;
+    if (!hasDeb(layout, deb)) {
+      const t0 = nowMs();
+      await downloadDeb(deb.package, layout.debsDir, run);
+      if (!hasDeb(layout, deb))
+        throw new Error(
+          `apt-get download ${deb.package} did not leave ${deb.fileName} of ${deb.sizeBytes} bytes`,
+        );
+      fetchedBytes += deb.sizeBytes;
+      report.downloaded++;
+      const seconds = (nowMs() - t0) / 1000;
+      log(
+        `download ${tag} ${mb(deb.sizeBytes)} in ${seconds.toFixed(1)} s ` +
+          `(${mb(fetchedBytes)} of ${mb(report.downloadBytes)})`,
+      );
+    }
+    extractChain = extractChain
+      .then(async () => {
+        if (firstError !== undefined) return;
+        const t0 = nowMs();
+        const links = await extractOne(layout, deb, run);
+        report.extracted++;
+        log(
+          `extract  ${tag} in ${((nowMs() - t0) / 1000).toFixed(1)} s` +
+            (links.rerooted + links.removed > 0
+              ? ` (symlinks: ${links.rerooted} kept inside, ${links.removed} leaving the package removed)`
+              : ''),
+        );
+      })
+      .catch((error: unknown) => {
+        firstError ??= error;
+      });
+  }
+  await extractChain;
+  if (firstError !== undefined) throw firstError;
+  report.elapsedMs = nowMs() - start;
+  return report;
+}
+
+async function extractOne(layout: CacheLayout, deb: DebDownload, run: CommandRunner) {
+  const final = packageDir(layout, deb.package);
+  const partial = `${final}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial, { recursive: true });
+  await extractDeb(join(layout.debsDir, deb.fileName), partial, run);
+  const links = await sanitizeLinks(partial);
+  writeFileSync(join(partial, EXTRACTED_MARKER), `${deb.fileName}\n`);
+  rmSync(final, { recursive: true, force: true });
+  renameSync(partial, final);
+  return links;
+}

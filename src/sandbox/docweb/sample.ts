@@ -1,0 +1,261 @@
+/**
+ * Training data for a topic's relevance classifier, drawn from the DocWeb: relevant pages (by
+ * the topic's rules) and about `ratio` times as many irrelevant pages from the other sites, as
+ * the TRES papers train on about nine irrelevant pages per relevant one. Written where
+ * `tres train --relevant DIR/relevant --irrelevant DIR/irrelevant` reads it.
+ *
+ * Draws are seeded and spread over sites: sites are visited round-robin in a seeded order and
+ * each gives its next page from a seeded shuffle, so one big site (statsmodels' 5.9k API pages)
+ * does not make up the whole sample. Pages `tres train` would reject (too few words, not
+ * English) are passed over, so the sample trains without `--skip-bad`.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../../common/errors.js';
+import { createRng, type Rng } from '../../common/rng.js';
+import { parseHtml } from '../../html/index.js';
+import { decodeText, detectCharset } from '../../net/charset.js';
+import { detectLanguage, pageTokens } from '../../text/index.js';
+import { defaultCacheDir } from './cache-layout.js';
+import { DocwebDb, type DocwebPageRow, type DocwebSiteRow } from './docweb-db.js';
+import type { Topic } from './topic.js';
+import { withDefaults } from './with-defaults.js';
+
+/** Options of {@link sampleTrainingData}. */
+export interface SampleOptions {
+  /** The topic whose rules label the pages. */
+  topic: Topic;
+  /** Output folder; gets `relevant/`, `irrelevant/`, `manifest.tsv`, `sample.json`, keyword files. */
+  outDir: string;
+  /** A built DocWeb cache. @default `$TRES_CACHE_DIR/docweb` or `~/.cache/tres/docweb` */
+  cacheDir?: string;
+  /** Relevant pages wanted (fewer if the topic has fewer usable pages). @default 500 */
+  relevant?: number;
+  /** Irrelevant pages per relevant page drawn. @default 9 */
+  ratio?: number;
+  /** Seed of the draw: the same seed and build give the same sample. @default '1' */
+  seed?: string;
+  /** Pages with fewer words (title and visible text) are passed over. @default 50 */
+  minWords?: number;
+  /**
+   * Where irrelevant pages come from: `'other-sites'` only sites without any relevant page;
+   * `'all'` also the irrelevant pages of mixed sites (e.g. non-hardware kernel docs).
+   * @default 'other-sites'
+   */
+  irrelevantFrom?: 'other-sites' | 'all';
+  /** Replace an existing sample in `outDir`; without it an existing sample is an error. @default false */
+  shouldOverwrite?: boolean;
+}
+
+type ResolvedSampleOptions = Required<Omit<SampleOptions, 'cacheDir'>>;
+
+/** Defaults of {@link SampleOptions}. */
+export const SAMPLE_DEFAULTS: Readonly<Omit<ResolvedSampleOptions, 'topic' | 'outDir'>> = {
+  relevant: 500,
+  ratio: 9,
+  seed: '1',
+  minWords: 50,
+  irrelevantFrom: 'other-sites',
+  shouldOverwrite: false,
+};
+
+/** What {@link sampleTrainingData} wrote. */
+export interface SampleReport {
+  outDir: string;
+  relevant: number;
+  irrelevant: number;
+  /** Pages labelled relevant in the build (before the word and language checks). */
+  relevantAvailable: number;
+  /** Pages in the irrelevant pool (before the checks). */
+  irrelevantAvailable: number;
+  /** Drawn pages passed over by the word and language checks. */
+  passedOver: number;
+  /** Sites the relevant / irrelevant pages came from. */
+  relevantSites: number;
+  irrelevantSites: number;
+}
+
+interface Drawn {
+  page: DocwebPageRow;
+  site: DocwebSiteRow;
+  bytes: Buffer;
+}
+
+function checkOptions(o: ResolvedSampleOptions): void {
+  const bad = (field: string, message: string) => {
+    throw new ConfigError(`sample option ${field} ${message}`, { context: { field } });
+  };
+  if (!Number.isInteger(o.relevant) || o.relevant < 1)
+    bad('relevant', `must be a whole number >= 1, got ${o.relevant}`);
+  if (!(o.ratio > 0) || !Number.isFinite(o.ratio)) bad('ratio', `must be a number > 0, got ${o.ratio}`);
+  if (!Number.isInteger(o.minWords) || o.minWords < 0)
+    bad('minWords', `must be a whole number >= 0, got ${o.minWords}`);
+  if (o.irrelevantFrom !== 'other-sites' && o.irrelevantFrom !== 'all')
+    bad('irrelevantFrom', `must be 'other-sites' or 'all', got '${o.irrelevantFrom}'`);
+}
+
+/**
+ * Draws the sample and writes it.
+ * @throws ConfigError for bad options, a missing build, no relevant page for the topic, or an
+ *   existing sample in `outDir` without `shouldOverwrite`.
+ */
+export function sampleTrainingData(options: SampleOptions): SampleReport {
+  const o: ResolvedSampleOptions = withDefaults(SAMPLE_DEFAULTS, options);
+  checkOptions(o);
+  const db = new DocwebDb(options.cacheDir ?? defaultCacheDir());
+  try {
+    const sites = new Map(db.sites().map((s) => [s.id, s]));
+    const relevantPool: DocwebPageRow[] = [];
+    const otherPool: DocwebPageRow[] = [];
+    const relevantSiteIds = new Set<number>();
+    for (const page of db.pages()) {
+      if (o.topic.labelOf(page.url)) {
+        relevantPool.push(page);
+        relevantSiteIds.add(page.siteId);
+      } else otherPool.push(page);
+    }
+    if (relevantPool.length === 0) {
+      throw new ConfigError(
+        `topic ${o.topic.name} (${o.topic.file}) labels no page of the DocWeb in ${db.cacheDir} relevant; check its relevant rules`,
+        { context: { file: o.topic.file, field: 'relevant' } },
+      );
+    }
+    const irrelevantPool =
+      o.irrelevantFrom === 'all' ? otherPool : otherPool.filter((p) => !relevantSiteIds.has(p.siteId));
+    const rng = createRng(o.seed).fork('docweb-sample');
+    let passedOver = 0;
+    const accept = (page: DocwebPageRow): Drawn | undefined => {
+      const site = sites.get(page.siteId) as DocwebSiteRow;
+      const drawn = usablePage(db, site, page, o.minWords);
+      if (!drawn) passedOver++;
+      return drawn;
+    };
+    const relevant = drawSpread(relevantPool, o.relevant, rng.fork('relevant'), accept);
+    const irrelevant = drawSpread(
+      irrelevantPool,
+      Math.round(relevant.length * o.ratio),
+      rng.fork('irrelevant'),
+      accept,
+    );
+    writeSample(o.outDir, o, relevant, irrelevant);
+    return {
+      outDir: o.outDir,
+      relevant: relevant.length,
+      irrelevant: irrelevant.length,
+      relevantAvailable: relevantPool.length,
+      irrelevantAvailable: irrelevantPool.length,
+      passedOver,
+      relevantSites: new Set(relevant.map((d) => d.site.id)).size,
+      irrelevantSites: new Set(irrelevant.map((d) => d.site.id)).size,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Up to `count` accepted pages, spread over sites: round-robin over the sites in a seeded order,
+ * each site giving its next page from a seeded shuffle.
+ */
+export function drawSpread<T>(
+  pool: readonly DocwebPageRow[],
+  count: number,
+  rng: Rng,
+  accept: (page: DocwebPageRow) => T | undefined,
+): T[] {
+  const bySite = new Map<number, DocwebPageRow[]>();
+  for (const page of pool) {
+    const list = bySite.get(page.siteId);
+    if (list) list.push(page);
+    else bySite.set(page.siteId, [page]);
+  }
+  // Sorted first so the order depends on the seed only, not on map insertion.
+  const queues = [...bySite.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, pages]) => rng.shuffle([...pages]));
+  rng.shuffle(queues);
+  const out: T[] = [];
+  while (out.length < count && queues.length > 0) {
+    for (let i = 0; i < queues.length && out.length < count; ) {
+      const page = (queues[i] as DocwebPageRow[]).pop();
+      if (page === undefined) {
+        queues.splice(i, 1);
+        continue;
+      }
+      const value = accept(page);
+      if (value !== undefined) out.push(value);
+      i++;
+    }
+  }
+  return out;
+}
+
+/** The page's bytes if `tres train` would accept it (enough words, English), else undefined. */
+function usablePage(
+  db: DocwebDb,
+  site: DocwebSiteRow,
+  page: DocwebPageRow,
+  minWords: number,
+): Drawn | undefined {
+  let raw: Buffer;
+  try {
+    raw = readFileSync(join(db.siteDir(site), page.path));
+  } catch {
+    return undefined;
+  }
+  const { charset } = detectCharset(raw, undefined, 'text/html');
+  const html = decodeText(raw, charset);
+  const parsed = parseHtml(html, page.url, { maxLinks: 0 });
+  if (pageTokens(parsed.title, parsed.text).length < Math.max(1, minWords)) return undefined;
+  if (!detectLanguage(`${parsed.title} ${parsed.text}`).isEnglish) return undefined;
+  // tres train reads files as UTF-8: keep UTF-8 bytes as they are, re-encode the others.
+  const bytes = charset === 'utf-8' ? raw : Buffer.from(html, 'utf8');
+  return { page, site, bytes };
+}
+
+function writeSample(
+  outDir: string,
+  o: ResolvedSampleOptions,
+  relevant: readonly Drawn[],
+  irrelevant: readonly Drawn[],
+): void {
+  for (const sub of ['relevant', 'irrelevant']) {
+    const dir = join(outDir, sub);
+    let isUsed = false;
+    try {
+      isUsed = readdirSync(dir).length > 0;
+    } catch {
+      // missing folder: fine
+    }
+    if (isUsed && !o.shouldOverwrite)
+      throw new ConfigError(
+        `${dir} already holds a sample; choose another --out or pass --force to replace it`,
+        {
+          context: { file: dir },
+        },
+      );
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+  }
+  const rows = ['file\tlabel\turl\tsite'];
+  const write = (list: readonly Drawn[], label: 'relevant' | 'irrelevant') =>
+    list.forEach((d, i) => {
+      const file = `${label}/${String(i + 1).padStart(5, '0')}.html`;
+      writeFileSync(join(outDir, file), d.bytes);
+      rows.push(`${file}\t${label}\t${d.page.url}\t${d.site.host}${d.site.prefix}`);
+    });
+  write(relevant, 'relevant');
+  write(irrelevant, 'irrelevant');
+  writeFileSync(join(outDir, 'manifest.tsv'), `${rows.join('\n')}\n`);
+  writeFileSync(join(outDir, 'keywords.txt'), `${o.topic.keywords.join('\n')}\n`);
+  writeFileSync(join(outDir, 'keyphrases.txt'), `${o.topic.keyphrases.join('\n')}\n`);
+  const { topic, ...rest } = o;
+  const info = {
+    ...rest,
+    topic: topic.name,
+    topicFile: topic.file,
+    relevantWritten: relevant.length,
+    irrelevantWritten: irrelevant.length,
+  };
+  writeFileSync(join(outDir, 'sample.json'), `${JSON.stringify(info, null, 2)}\n`);
+}
