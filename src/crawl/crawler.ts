@@ -225,7 +225,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         threshold: this.options.relevanceThreshold,
         links: this.links,
         shouldFollowNofollow: this.options.shouldFollowNofollow,
-        withLinkContext: this.options.withLinkContext,
+        withLinkContext: this.options.withLinkContext || this.strategy.needsLinkContext === true,
+        shouldScoreAnchors: this.strategy.needsAnchorScores === true,
         isKnown: (url) => this.state.isFetchedOrInFlight(url),
       });
       this.commit(action, result.record, result.outcome, result.warc);

@@ -6,5 +6,5 @@ export {
 export { Crawler } from './crawler.js';
 export { type DomainLimit, domainLimitAt, formatDomainLimit, parseDomainLimit } from './domain-limit.js';
 export type * from './events.js';
-export type { PageJudge, PageToJudge } from './judge.js';
+export type { AnchorToJudge, PageJudge, PageToJudge } from './judge.js';
 export { KeywordJudge, type KeywordJudgeOptions } from './keyword-judge.js';

@@ -1,20 +1,21 @@
 /**
- * A stand-in relevance judge until the trained classifiers of the relevance room are plugged in:
- * the share of the topic's keywords that occur in the page (title counted twice), squashed into
- * a probability. It is deliberately simple and is not the reward model of the papers.
+ * A stand-in relevance judge for when no trained classifier is given: keyword occurrences
+ * squashed into a probability, p = n / (n + halfAtCount). Pages count title words twice; links
+ * count their anchor text and the words of their URL. It is deliberately simple and is not the
+ * reward model of the papers (see the relevance room for those).
  */
-import type { PageJudge, PageToJudge } from './judge.js';
+import type { AnchorToJudge, PageJudge, PageToJudge } from './judge.js';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
 export interface KeywordJudgeOptions {
   /** Topic keywords (single words; case-insensitive). */
   keywords: string[];
-  /** Keyword occurrences at which the probability reaches 0.5. @default 3 */
+  /** Keyword occurrences at which a page's probability reaches 0.5. @default 3 */
   halfAtCount?: number;
 }
 
-/** Judges pages by keyword occurrences: p = n / (n + halfAtCount). */
+/** Judges pages and links by keyword occurrences. */
 export class KeywordJudge implements PageJudge {
   readonly name = 'keywords';
   private readonly keywords: Set<string>;
@@ -25,11 +26,20 @@ export class KeywordJudge implements PageJudge {
     this.halfAtCount = options.halfAtCount ?? 3;
   }
 
-  async judge(pages: PageToJudge[]): Promise<Float32Array> {
+  async scorePages(pages: readonly PageToJudge[]): Promise<Float32Array> {
     const out = new Float32Array(pages.length);
     pages.forEach((page, i) => {
       const n = this.count(page.title) * 2 + this.count(page.text);
       out[i] = n / (n + this.halfAtCount);
+    });
+    return out;
+  }
+
+  async scoreAnchors(anchors: readonly AnchorToJudge[]): Promise<Float32Array> {
+    const out = new Float32Array(anchors.length);
+    anchors.forEach((anchor, i) => {
+      const n = this.count(anchor.anchorText) + this.count(anchor.url);
+      out[i] = n / (n + 1);
     });
     return out;
   }

@@ -16,6 +16,8 @@ export interface ProcessFetchOptions {
   links: LinkProcessor;
   shouldFollowNofollow: boolean;
   withLinkContext: boolean;
+  /** Score every new link's anchor text with the judge (for strategies that use it). */
+  shouldScoreAnchors: boolean;
   isKnown: (url: string) => boolean;
 }
 
@@ -40,7 +42,7 @@ export async function processFetch(
   if (isPage) {
     const page = parseHtml(result.text ?? '', fetched.finalUrl, { withContext: o.withLinkContext });
     title = page.title;
-    probability = (await o.judge.judge([{ url: finalUrl, title, text: page.text }]))[0] ?? 0;
+    probability = (await o.judge.scorePages([{ url: finalUrl, title, text: page.text }]))[0] ?? 0;
     if (!page.metaRobots.isNofollow || o.shouldFollowNofollow) {
       const raw = page.metaRefreshUrl
         ? [...page.links, { url: page.metaRefreshUrl, anchorText: '', isNofollow: false }]
@@ -49,6 +51,12 @@ export async function processFetch(
         shouldFollowNofollow: o.shouldFollowNofollow,
         isKnown: o.isKnown,
       });
+      if (o.shouldScoreAnchors && links.length > 0) {
+        const scores = await o.judge.scoreAnchors(links);
+        links.forEach((link, i) => {
+          link.anchorProbability = scores[i] ?? 0;
+        });
+      }
     }
   }
   const reward = isPage && probability >= o.threshold ? 1 : 0;

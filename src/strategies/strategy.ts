@@ -18,6 +18,8 @@ export interface DiscoveredLink {
   context?: { tokens: string[]; offsets: Int8Array };
   /** Crawl depth the linked page would have (seeds are 0). */
   depth: number;
+  /** P(relevant) of the link from its anchor text and URL words, when the strategy asked for it. */
+  anchorProbability?: number;
 }
 
 /** What a strategy chose: one URL to fetch, with whatever the strategy wants back in `observe`. */
@@ -78,6 +80,10 @@ export interface StrategyStats {
 export interface Strategy {
   /** Short name used on the command line and in reports (`bfs`, `tres`, ...). */
   readonly name: string;
+  /** True if the loop must score each new link's anchor text (`DiscoveredLink.anchorProbability`). */
+  readonly needsAnchorScores?: boolean;
+  /** True if the loop must keep link context tokens (`DiscoveredLink.context`). */
+  readonly needsLinkContext?: boolean;
   /** Adds the seed URLs to the frontier. Called once before the first `next`. */
   seed(links: DiscoveredLink[]): void;
   /**
