@@ -28,10 +28,19 @@ export { DEFAULT_FETCHER_OPTIONS, type FetcherOptions, type FetchRequestOptions 
 /** Bytes of an unwanted body (3xx, 5xx) read to keep the connection reusable. */
 const DISCARD_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * Drops a body unread. undici's body then emits RequestAbortedError, which kills the process when
+ * nobody listens (easy to overlook: it only happens when the body is not already fully read).
+ */
+function abandon(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
 async function discard(body: Readable & { dump?: (o: { limit: number }) => Promise<void> }): Promise<void> {
   try {
     if (body.dump) await body.dump({ limit: DISCARD_LIMIT_BYTES });
-    else body.destroy();
+    else abandon(body);
   } catch {
     // The response is already decided; a broken tail only costs the connection.
   }
@@ -174,14 +183,14 @@ export class Fetcher {
         });
       };
       if (contentType.mime !== '' && !isAllowed(contentType.mime)) {
-        body.destroy(); // do not read what we will not use
+        abandon(body); // do not read what we will not use
         return refuse(contentType.mime);
       }
       const maxBodyBytes = request.maxBodyBytes ?? options.maxBodyBytes;
       const shouldTruncate = request.shouldTruncateBody ?? false;
       const declared = Number(headers['content-length']);
       if (!shouldTruncate && declared > maxBodyBytes) {
-        body.destroy();
+        abandon(body);
         throw new SkipUrlError(
           'TRES_BODY_TOO_LARGE',
           `Content-Length ${declared} of ${url} exceeds maxBodyBytes (${maxBodyBytes})`,
