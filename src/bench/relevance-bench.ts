@@ -17,6 +17,7 @@ import {
 } from '../relevance/cross-validation.js';
 import { DEFAULT_ANCHOR_MODEL, DEFAULT_PAGE_MODEL } from '../relevance/defaults.js';
 import { loadModel } from '../relevance/load-model.js';
+import { confusion, metricsOf } from '../relevance/metrics.js';
 import { ensureTfBackend, type TfBackendName } from '../relevance/tf-backend.js';
 import { trainModel } from '../relevance/training.js';
 import { MODEL_NAMES, type ModelName } from '../relevance/types.js';
@@ -65,6 +66,8 @@ export interface Throughput {
   trainMs: number;
   pagesPerSec: number;
   anchorsPerSec: number;
+  /** Macro F1 of anchor scores against the ground truth of the link targets. */
+  anchorMacroF1: number;
 }
 
 /** Everything one dataset gave. */
@@ -106,10 +109,12 @@ async function measureThroughput(
     await model.scorePages(data.documents);
     const pagesPerSec = data.documents.length / ((performance.now() - t) / 1000);
     t = performance.now();
-    await model.scoreAnchors(data.anchors);
+    const anchorProbs = await model.scoreAnchors(data.anchors);
     const anchorsPerSec = data.anchors.length / ((performance.now() - t) / 1000);
     model.dispose();
+    const anchorMacroF1 = metricsOf(confusion(data.anchorLabels, anchorProbs)).macroF1;
     out.push({
+      anchorMacroF1,
       model: name,
       backend: info?.name ?? null,
       trainMs: trained.trainMs,
@@ -150,10 +155,13 @@ function markdown(results: DatasetResult[], options: RelevanceBenchOptions): str
       '',
     );
     lines.push(formatTable1(r.evaluations, r.dataset), '');
-    lines.push('| Model | backend | train s (all pages) | pages/s | anchors/s |', '|---|---|---|---|---|');
+    lines.push(
+      '| Model | backend | train s (all pages) | pages/s | anchors/s | anchor F-macro (target labels) |',
+      '|---|---|---|---|---|---|',
+    );
     for (const t of r.throughput) {
       lines.push(
-        `| ${MODEL_TITLES[t.model]} | ${t.backend ?? '-'} | ${(t.trainMs / 1000).toFixed(1)} | ${Math.round(t.pagesPerSec)} | ${Math.round(t.anchorsPerSec)} |`,
+        `| ${MODEL_TITLES[t.model]} | ${t.backend ?? '-'} | ${(t.trainMs / 1000).toFixed(1)} | ${Math.round(t.pagesPerSec)} | ${Math.round(t.anchorsPerSec)} | ${(100 * t.anchorMacroF1).toFixed(1)} |`,
       );
     }
     lines.push(
@@ -211,7 +219,7 @@ export async function runRelevanceBench(
       for (const tp of await measureThroughput(data, model, options.backends, config)) {
         throughput.push(tp);
         log(
-          `  ${tp.model}${tp.backend ? ` (${tp.backend})` : ''}: ${Math.round(tp.pagesPerSec)} pages/s, ${Math.round(tp.anchorsPerSec)} anchors/s`,
+          `  ${tp.model}${tp.backend ? ` (${tp.backend})` : ''}: ${Math.round(tp.pagesPerSec)} pages/s, ${Math.round(tp.anchorsPerSec)} anchors/s, anchor F-macro ${(100 * tp.anchorMacroF1).toFixed(1)}`,
         );
       }
     }

@@ -22,6 +22,8 @@ export interface BenchDataset {
   name: BenchDatasetName;
   documents: LabeledDocument[];
   anchors: AnchorInput[];
+  /** Ground truth of each anchor's target page (1 relevant), for the anchor models' quality. */
+  anchorLabels: Int8Array;
   /** Seed keywords of the relevant topic (the words of its name). */
   seedKeywords: string[];
   relevantTopic: string;
@@ -82,6 +84,7 @@ export function cutDataset(
   ];
   const documents: LabeledDocument[] = [];
   const anchors: AnchorInput[] = [];
+  const anchorLabels: number[] = [];
   for (const url of picked) {
     const u = new URL(url);
     const page = web.renderPage(u.host, u.pathname);
@@ -94,12 +97,16 @@ export function cutDataset(
       label: web.labelOf(url) ? 1 : 0,
       source: url,
     });
-    for (const link of parsed.links) anchors.push({ url: link.url, anchorText: link.anchorText });
+    for (const link of parsed.links) {
+      anchors.push({ url: link.url, anchorText: link.anchorText });
+      anchorLabels.push(web.labelOf(link.url) === true ? 1 : 0);
+    }
   }
   return {
     name,
     documents,
     anchors,
+    anchorLabels: Int8Array.from(anchorLabels),
     seedKeywords: keywordsOf(web.options.relevantTopic),
     relevantTopic: web.options.relevantTopic,
     meanLinksPerPage: anchors.length / Math.max(1, documents.length),

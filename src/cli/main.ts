@@ -8,6 +8,9 @@ import { ConfigError, TresError } from '../common/errors.js';
 import { registerCrawlCommand } from './commands/crawl.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDocwebCommand } from './commands/docweb.js';
+import { registerEvaluateCommand } from './commands/evaluate.js';
+import { registerKeywordsCommand } from './commands/keywords.js';
+import { registerTrainCommand } from './commands/train.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 
 /** A sub-command module: adds itself to the program. */
@@ -18,6 +21,9 @@ const commands: RegisterCommand[] = [
   registerCrawlCommand,
   registerSandboxCommand,
   registerDocwebCommand,
+  registerKeywordsCommand,
+  registerTrainCommand,
+  registerEvaluateCommand,
 ];
 
 /** Builds the program with every sub-command. Exported for tests. */

@@ -1,0 +1,193 @@
+/**
+ * All hyperparameters of the relevance classifiers in one typed config, with the defaults in one
+ * exported constant (the CLI maps onto it; every saved model and every evaluation writes it out).
+ * Defaults are chosen to train in minutes on two cores.
+ */
+import { ConfigError } from '../common/errors.js';
+
+/** BiLSTM hyperparameters (KwBiLSTM and the vanilla ablation). */
+export interface BiLstmConfig {
+  /** Words kept per text (MAXLEN of the papers: the first words, only words with a vector). @default 80 */
+  maxLen: number;
+  /** LSTM units per direction. @default 24 */
+  units: number;
+  /** Width of the dense layer after mean pooling. @default 32 */
+  denseUnits: number;
+  /** Dropout rate after that dense layer; 0 turns it off. @default 0.2 */
+  dropout: number;
+  /** Width of the dense layer after concatenating the keyword inputs (KwBiLSTM). @default 16 */
+  keywordDenseUnits: number;
+  /** Adam learning rate (reference: 1e-3). @default 0.002 */
+  learningRate: number;
+  /** Examples per gradient step. @default 32 */
+  batchSize: number;
+  /** Upper bound on epochs; early stopping usually ends sooner. @default 12 */
+  maxEpochs: number;
+  /** Epochs without a better validation loss before stopping. @default 2 */
+  patience: number;
+  /** Pages scored per forward pass. @default 64 */
+  scoreBatchSize: number;
+}
+
+/** Linear SVM on TF-IDF (ACHE's page classifier), trained by SGD on the hinge loss. */
+export interface SvmConfig {
+  /** L2 regularisation strength lambda. @default 1e-4 */
+  lambda: number;
+  /** Initial step size of the 1/(1 + lambda eta0 t) schedule. @default 0.5 */
+  eta0: number;
+  /** Upper bound on passes over the data. @default 30 */
+  maxEpochs: number;
+  /** Epochs without a better validation hinge loss before stopping. @default 3 */
+  patience: number;
+}
+
+/** TF-IDF vocabulary (SVM) and bag-of-words vocabulary (naive Bayes). */
+export interface VocabularyConfig {
+  /** Words kept, most frequent by document frequency first. @default 20000 */
+  maxFeatures: number;
+  /** Minimum document frequency of a kept word. @default 2 */
+  minDocFreq: number;
+}
+
+/** Multinomial naive Bayes. */
+export interface NaiveBayesConfig {
+  /** Additive (Laplace) smoothing. @default 1 */
+  alpha: number;
+}
+
+/** The fast model: mean word vector + keyword features into logistic regression. */
+export interface FastConfig {
+  /** Adam learning rate. @default 0.01 */
+  learningRate: number;
+  /** L2 penalty on the weights. @default 1e-4 */
+  l2: number;
+  /** Examples per step. @default 32 */
+  batchSize: number;
+  /** Upper bound on epochs. @default 60 */
+  maxEpochs: number;
+  /** Epochs without a better validation loss before stopping. @default 5 */
+  patience: number;
+}
+
+/** Hyperparameters of every relevance classifier. */
+export interface RelevanceConfig {
+  /** Seed of every random choice (splits, shuffles, initial weights, dropout). @default 'tres' */
+  seed: string;
+  /** Share of the training documents held out for early stopping (stratified). @default 0.1 */
+  validationFraction: number;
+  /**
+   * Weight classes by inverse frequency in the loss ('balanced'), or not (false: the papers'
+   * plain cross-entropy on ~1:9 data). @default 'balanced' for linear models, false for BiLSTMs
+   */
+  linearClassWeight: 'balanced' | false;
+  /** Class weighting of the BiLSTMs. @default false */
+  bilstmClassWeight: 'balanced' | false;
+  /** P(relevant) at or above which a page is relevant (reward 1). @default 0.5 */
+  threshold: number;
+  bilstm: BiLstmConfig;
+  svm: SvmConfig;
+  vocabulary: VocabularyConfig;
+  naiveBayes: NaiveBayesConfig;
+  fast: FastConfig;
+}
+
+/** Defaults of {@link RelevanceConfig}. */
+export const DEFAULT_RELEVANCE_CONFIG: RelevanceConfig = {
+  seed: 'tres',
+  validationFraction: 0.1,
+  linearClassWeight: 'balanced',
+  bilstmClassWeight: false,
+  threshold: 0.5,
+  bilstm: {
+    maxLen: 80,
+    units: 24,
+    denseUnits: 32,
+    dropout: 0.2,
+    keywordDenseUnits: 16,
+    learningRate: 0.002,
+    batchSize: 32,
+    maxEpochs: 12,
+    patience: 2,
+    scoreBatchSize: 64,
+  },
+  svm: { lambda: 1e-4, eta0: 0.5, maxEpochs: 30, patience: 3 },
+  vocabulary: { maxFeatures: 20_000, minDocFreq: 2 },
+  naiveBayes: { alpha: 1 },
+  fast: { learningRate: 0.01, l2: 1e-4, batchSize: 32, maxEpochs: 60, patience: 5 },
+};
+
+/** A partial config: any field may be left out. */
+export type RelevanceConfigInput = Partial<
+  Omit<RelevanceConfig, 'bilstm' | 'svm' | 'vocabulary' | 'naiveBayes' | 'fast'>
+> & {
+  bilstm?: Partial<BiLstmConfig>;
+  svm?: Partial<SvmConfig>;
+  vocabulary?: Partial<VocabularyConfig>;
+  naiveBayes?: Partial<NaiveBayesConfig>;
+  fast?: Partial<FastConfig>;
+};
+
+function check(isOk: boolean, field: string, rule: string, value: unknown): void {
+  if (!isOk)
+    throw new ConfigError(`relevance config: ${field} must be ${rule}, got ${String(value)}`, {
+      context: { field },
+    });
+}
+
+/**
+ * Fills in defaults and checks ranges.
+ * @throws ConfigError naming the first bad field
+ */
+export function resolveRelevanceConfig(input: RelevanceConfigInput = {}): RelevanceConfig {
+  const d = DEFAULT_RELEVANCE_CONFIG;
+  const c: RelevanceConfig = {
+    ...d,
+    ...input,
+    bilstm: { ...d.bilstm, ...input.bilstm },
+    svm: { ...d.svm, ...input.svm },
+    vocabulary: { ...d.vocabulary, ...input.vocabulary },
+    naiveBayes: { ...d.naiveBayes, ...input.naiveBayes },
+    fast: { ...d.fast, ...input.fast },
+  };
+  check(
+    c.validationFraction > 0 && c.validationFraction < 0.5,
+    'validationFraction',
+    'in (0, 0.5)',
+    c.validationFraction,
+  );
+  check(c.threshold > 0 && c.threshold < 1, 'threshold', 'in (0, 1)', c.threshold);
+  const ints: [string, number][] = [
+    ['bilstm.maxLen', c.bilstm.maxLen],
+    ['bilstm.units', c.bilstm.units],
+    ['bilstm.denseUnits', c.bilstm.denseUnits],
+    ['bilstm.keywordDenseUnits', c.bilstm.keywordDenseUnits],
+    ['bilstm.batchSize', c.bilstm.batchSize],
+    ['bilstm.maxEpochs', c.bilstm.maxEpochs],
+    ['bilstm.scoreBatchSize', c.bilstm.scoreBatchSize],
+    ['svm.maxEpochs', c.svm.maxEpochs],
+    ['vocabulary.maxFeatures', c.vocabulary.maxFeatures],
+    ['vocabulary.minDocFreq', c.vocabulary.minDocFreq],
+    ['fast.batchSize', c.fast.batchSize],
+    ['fast.maxEpochs', c.fast.maxEpochs],
+  ];
+  for (const [field, v] of ints) check(Number.isInteger(v) && v >= 1, field, 'an integer >= 1', v);
+  for (const [field, v] of [
+    ['bilstm.patience', c.bilstm.patience],
+    ['svm.patience', c.svm.patience],
+    ['fast.patience', c.fast.patience],
+  ] as [string, number][]) {
+    check(Number.isInteger(v) && v >= 0, field, 'an integer >= 0', v);
+  }
+  check(c.bilstm.dropout >= 0 && c.bilstm.dropout < 1, 'bilstm.dropout', 'in [0, 1)', c.bilstm.dropout);
+  for (const [field, v] of [
+    ['bilstm.learningRate', c.bilstm.learningRate],
+    ['svm.lambda', c.svm.lambda],
+    ['svm.eta0', c.svm.eta0],
+    ['naiveBayes.alpha', c.naiveBayes.alpha],
+    ['fast.learningRate', c.fast.learningRate],
+  ] as [string, number][]) {
+    check(v > 0 && Number.isFinite(v), field, 'a positive number', v);
+  }
+  check(c.fast.l2 >= 0, 'fast.l2', '>= 0', c.fast.l2);
+  return c;
+}

@@ -1,0 +1,79 @@
+/**
+ * Classification metrics of Table 1 of the TRES papers: precision and recall of the relevant
+ * class and the macro-averaged F1 score (mean of the F1 of both classes).
+ */
+
+/** Counts of a binary confusion matrix (positive = relevant). */
+export interface Confusion {
+  tp: number;
+  fp: number;
+  tn: number;
+  fn: number;
+}
+
+/** Table-1 metrics, as fractions in [0, 1]. */
+export interface ClassificationMetrics {
+  /** Precision of the relevant class (0 if nothing was predicted relevant). */
+  precision: number;
+  /** Recall of the relevant class. */
+  recall: number;
+  /** Mean of the F1 scores of the relevant and the irrelevant class. */
+  macroF1: number;
+  /** Share of correct predictions. */
+  accuracy: number;
+}
+
+/**
+ * Confusion counts of `probabilities` thresholded at `threshold` (>= is relevant) against `labels`.
+ * @throws RangeError if the lengths differ
+ */
+export function confusion(
+  labels: ArrayLike<number>,
+  probabilities: ArrayLike<number>,
+  threshold = 0.5,
+): Confusion {
+  if (labels.length !== probabilities.length)
+    throw new RangeError('labels and probabilities differ in length');
+  const c: Confusion = { tp: 0, fp: 0, tn: 0, fn: 0 };
+  for (let i = 0; i < labels.length; i++) {
+    const isPredicted = (probabilities[i] as number) >= threshold;
+    const isRelevant = labels[i] === 1;
+    if (isPredicted && isRelevant) c.tp++;
+    else if (isPredicted) c.fp++;
+    else if (isRelevant) c.fn++;
+    else c.tn++;
+  }
+  return c;
+}
+
+function f1(tp: number, fp: number, fn: number): number {
+  const d = 2 * tp + fp + fn;
+  return d === 0 ? 0 : (2 * tp) / d;
+}
+
+/** Table-1 metrics of a confusion matrix. */
+export function metricsOf(c: Confusion): ClassificationMetrics {
+  const total = c.tp + c.fp + c.tn + c.fn;
+  return {
+    precision: c.tp + c.fp === 0 ? 0 : c.tp / (c.tp + c.fp),
+    recall: c.tp + c.fn === 0 ? 0 : c.tp / (c.tp + c.fn),
+    // F1 of the irrelevant class swaps the roles: its true positives are tn.
+    macroF1: (f1(c.tp, c.fp, c.fn) + f1(c.tn, c.fn, c.fp)) / 2,
+    accuracy: total === 0 ? 0 : (c.tp + c.tn) / total,
+  };
+}
+
+/** Sums confusion matrices (pooled over cross-validation folds). */
+export function addConfusion(a: Confusion, b: Confusion): Confusion {
+  return { tp: a.tp + b.tp, fp: a.fp + b.fp, tn: a.tn + b.tn, fn: a.fn + b.fn };
+}
+
+/** Mean binary cross-entropy of probabilities, clipped to [1e-7, 1 - 1e-7]. */
+export function logLoss(labels: ArrayLike<number>, probabilities: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < labels.length; i++) {
+    const p = Math.min(1 - 1e-7, Math.max(1e-7, probabilities[i] as number));
+    s -= labels[i] === 1 ? Math.log(p) : Math.log(1 - p);
+  }
+  return labels.length === 0 ? 0 : s / labels.length;
+}
