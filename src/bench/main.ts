@@ -1,11 +1,13 @@
 /**
  * `npm run bench -- [PART ...] [--quick]`: the benchmarks (never part of `npm test`). Parts:
- * `engine` (throughput and memory against Crawlee). Results go to results/<part>.json and .md.
+ * `engine` (throughput and memory against Crawlee), `relevance` (Table-1 metrics and
+ * throughput of the five classifiers). Results go to results/<part>.json and .md.
  */
 import { join } from 'node:path';
 import { DEFAULT_ENGINE_BENCH_OPTIONS, runEngineBench } from './engine-bench.js';
+import { runRelevanceBench } from './relevance-bench.js';
 
-const PARTS = ['engine'] as const;
+const PARTS = ['engine', 'relevance'] as const;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -24,6 +26,12 @@ async function main(): Promise<void> {
         ...DEFAULT_ENGINE_BENCH_OPTIONS,
         ...(isQuick ? { webPages: 5_000, webHosts: 50, maxPages: 500 } : {}),
         resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
+      });
+    }
+    if (part === 'relevance') {
+      await runRelevanceBench({
+        outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'relevance'),
+        ...(isQuick ? { relevantPages: 30, folds: 2 } : {}),
       });
     }
   }

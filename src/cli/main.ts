@@ -10,8 +10,8 @@ import { registerDemoCommand } from './commands/demo.js';
 import { registerDocwebCommand } from './commands/docweb.js';
 import { registerEvaluateCommand } from './commands/evaluate.js';
 import { registerKeywordsCommand } from './commands/keywords.js';
-import { registerTrainCommand } from './commands/train.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
+import { registerTrainCommand } from './commands/train.js';
 
 /** A sub-command module: adds itself to the program. */
 export type RegisterCommand = (program: Command) => void;

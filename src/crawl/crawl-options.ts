@@ -33,8 +33,13 @@ export interface CrawlerOptions {
   siteMode?: 'domain' | 'host';
   /** Relevance model that gives the reward. Required unless `keywords` is given. */
   judge?: PageJudge;
-  /** Topic keywords for the stand-in keyword judge when no `judge` is given. */
+  /**
+   * Topic keywords (expanded set): the stand-in keyword judge uses them when no `judge` is
+   * given, and strategies with keyword features (TRES) always do.
+   */
   keywords?: string[];
+  /** Topic keyphrases (never expanded), for strategies with keyword features. */
+  keyphrases?: string[];
   /** Reward = 1 when P(relevant) >= threshold. @default 0.5 */
   relevanceThreshold?: number;
   /** Follow links marked rel=nofollow or on pages with meta robots nofollow. @default false */
@@ -55,7 +60,7 @@ export interface CrawlerOptions {
 }
 
 type Resolved = Required<
-  Omit<CrawlerOptions, 'judge' | 'keywords' | 'net' | 'urlFilter' | 'clock' | 'strategy'>
+  Omit<CrawlerOptions, 'judge' | 'keywords' | 'keyphrases' | 'net' | 'urlFilter' | 'clock' | 'strategy'>
 >;
 
 /** Defaults of every optional field. */
@@ -86,6 +91,7 @@ export type ResolvedCrawlerOptions = Omit<Resolved, 'maxPagesPerDomain'> & {
   strategy: string | Strategy;
   judge?: PageJudge;
   keywords?: string[];
+  keyphrases?: string[];
   net: WebClientOptions;
   urlFilter: UrlFilterOptions;
   clock?: Clock;

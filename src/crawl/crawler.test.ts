@@ -169,6 +169,17 @@ describe('Crawler on the fault sites', () => {
     expect(code('http://huge.fault.test/chunked.html')).toBe('TRES_BODY_TOO_LARGE');
     expect(code('http://bomb.fault.test/bomb.html')).toBe('TRES_DECOMPRESSION_BOMB');
     expect(byPath.get('http://bomb.fault.test/small-gzip.html')?.status).toBe(200);
+    const stalled = [...byPath.values()].filter(
+      (r) =>
+        r.url.startsWith('http://stall-headers.fault.test/') && r.url !== 'http://stall-headers.fault.test/',
+    );
+    expect(stalled.length).toBeGreaterThan(0);
+    for (const r of stalled) expect(r.error_code).toMatch(/TRES_(HEADERS|TOTAL)_TIMEOUT/);
+    expect(byPath.get('http://slow.fault.test/page?ms=200')?.status).toBe(200);
+    expect(code('http://slow.fault.test/page?ms=60000')).toMatch(/TRES_(HEADERS|TOTAL)_TIMEOUT/);
+    expect(code('http://reset.fault.test/mid-body.html')).toMatch(
+      /TRES_CONNECTION_(RESET|CLOSED)|TRES_NETWORK|TRES_BODY/,
+    );
   });
 
   it('retries 5xx and 429 and records the final answer', () => {

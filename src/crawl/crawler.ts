@@ -15,6 +15,7 @@ import { retryDelayMs, WebClient } from '../net/index.js';
 import { CrawlStore } from '../store/index.js';
 import { createStrategy } from '../strategies/registry.js';
 import type { Action, SelectionContext, Strategy } from '../strategies/strategy.js';
+import { KeywordSet } from '../text/index.js';
 import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions } from './crawl-options.js';
 import { CrawlState } from './crawl-state.js';
 import { domainLimitAt } from './domain-limit.js';
@@ -66,7 +67,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.links = new LinkProcessor({ siteMode: o.siteMode, urlFilter: o.urlFilter, maxDepth: o.maxDepth });
     this.strategy =
       typeof o.strategy === 'string'
-        ? createStrategy(o.strategy, { rng: this.rng.fork('strategy') })
+        ? createStrategy(o.strategy, {
+            rng: this.rng.fork('strategy'),
+            keywords: new KeywordSet(o.keywords ?? [], o.keyphrases ?? []),
+          })
         : o.strategy;
     this.judge = o.judge ?? new KeywordJudge({ keywords: o.keywords ?? [] });
     this.store = CrawlStore.open(o.outDir, {

@@ -109,6 +109,30 @@ describe('tres crawl', () => {
     expect(twice).toBeLessThanOrEqual(2);
   }, 120_000);
 
+  it('stops gracefully on SIGINT: exit 0, status interrupted, everything recorded', async () => {
+    const out = join(base, 'interrupted');
+    const child = spawnCli(crawlArgs(out, ['--max-pages', '5000', '--concurrency', '2', '--quiet']));
+    let stdout = '';
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+    });
+    const jsonl = join(out, 'pages.jsonl');
+    const lines = () => (existsSync(jsonl) ? readFileSync(jsonl, 'utf8').split('\n').length - 1 : 0);
+    const deadline = Date.now() + 60_000;
+    while (lines() < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.once('close', r));
+    expect(code).toBe(0);
+    expect(stdout).toContain('crawl interrupted');
+    expect(stdout).toContain(`tres crawl --resume ${out}`);
+    const db = new Database(join(out, 'crawl.sqlite'), { readonly: true });
+    const status = db.prepare("SELECT value FROM meta WHERE key = 'status'").get() as { value: string };
+    const count = (db.prepare('SELECT COUNT(*) AS n FROM pages').get() as { n: number }).n;
+    db.close();
+    expect(JSON.parse(status.value)).toBe('interrupted');
+    expect(count).toBe(lines());
+  }, 120_000);
+
   it('explains bad arguments in one line and exits with code 2', async () => {
     const noSeeds = await runCli(['crawl', '--out', join(base, 'x')]);
     expect(noSeeds.code).toBe(2);

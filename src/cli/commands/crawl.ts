@@ -25,6 +25,8 @@ export interface CrawlCliOptions {
   concurrency?: number;
   keywords?: string[];
   keywordsFile?: string;
+  keyphrases?: string[];
+  model?: string;
   threshold?: number;
   seed?: string;
   siteMode?: string;
@@ -47,6 +49,8 @@ const CONFIG_SCHEMA: Record<string, OptionKind> = {
   concurrency: 'number',
   keywords: 'string[]',
   keywordsFile: 'string',
+  keyphrases: 'string[]',
+  model: 'string',
   threshold: 'number',
   seed: 'string',
   siteMode: 'string',
@@ -104,6 +108,8 @@ export function registerCrawlCommand(program: Command): void {
     )
     .option('--keywords <words>', 'topic keywords, comma separated (stand-in relevance judge)', collect)
     .option('--keywords-file <file>', 'topic keywords, one per line')
+    .option('--keyphrases <phrases>', 'topic keyphrases, comma separated (never expanded)', collect)
+    .option('--model <dir>', 'relevance model trained with `tres train` (default: a keyword judge)')
     .option('--threshold <p>', 'a page is relevant when P(relevant) >= p (default 0.5)', Number.parseFloat)
     .option('--seed <value>', 'run seed: the same seed repeats the same choices (default 1)')
     .addOption(new Option('--site-mode <mode>', 'what counts as one web site').choices(['domain', 'host']))
@@ -161,6 +167,11 @@ export async function runCrawlCommand(
   if (!flags.resume && !merged.seeds) throw new ConfigError('missing --seeds <file> (one seed URL per line)');
   const seeds = flags.resume ? [] : readSeeds(merged.seeds as string);
   const options = toCrawlerOptions(merged, outDir, Boolean(flags.resume));
+  if (merged.model) {
+    // Loaded on demand: the relevance room pulls in tfjs, which a keyword crawl does not need.
+    const { loadModel } = await import('../../relevance/index.js');
+    options.judge = await loadModel(merged.model);
+  }
   const crawler = new Crawler(options);
   if (!flags.resume) saveOptions(outDir, { ...merged, out: outDir });
   const line = new ProgressLine();
@@ -197,6 +208,7 @@ function toCrawlerOptions(o: CrawlCliOptions, outDir: string, isResume: boolean)
     timeLimitMs: o.timeLimit === undefined ? undefined : o.timeLimit * 1000,
     maxConcurrency: o.concurrency,
     keywords,
+    keyphrases: o.keyphrases ?? [],
     relevanceThreshold: o.threshold,
     seed: o.seed,
     siteMode: o.siteMode as 'domain' | 'host' | undefined,

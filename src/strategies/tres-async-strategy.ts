@@ -1,0 +1,154 @@
+/**
+ * `tres-async`: TRES's state-action features and Double DQN with the asynchronous frontier
+ * update of Han et al. (the journal's TRES_Async baseline): each new outlink is scored once, when
+ * it enters the frontier, with the Q-network of that moment; old scores are never updated; the
+ * best-scored URL is fetched next (best-first over stale scores). Cheap per step, but the scores
+ * of old samples drift away from what the agent has since learned.
+ */
+import type { Rng } from '../common/rng.js';
+import { type FrontierItem, HostQueueFrontier } from '../frontier/host-queue-frontier.js';
+import { DdqnAgent } from '../rl/ddqn.js';
+import type { DdqnConfig } from '../rl/ddqn-config.js';
+import {
+  childPathState,
+  DomainStats,
+  type PathState,
+  SEED_LINK_STATE,
+  StateFeatures,
+} from '../rl/state-features.js';
+import type { KeywordSet } from '../text/index.js';
+import type {
+  Action,
+  DiscoveredLink,
+  Outcome,
+  SelectionContext,
+  Strategy,
+  StrategyStats,
+} from './strategy.js';
+import { agentStats, toTransition } from './tres-shared.js';
+
+export interface TresAsyncOptions {
+  keywords: KeywordSet;
+  rng: Rng;
+  ddqn?: Partial<DdqnConfig>;
+}
+
+interface AsyncData {
+  x: Float32Array;
+  path: PathState;
+  isSeed: boolean;
+}
+
+interface Pending {
+  x: Float32Array;
+  reward: number;
+  candidates: Float32Array[];
+}
+
+export class TresAsyncStrategy implements Strategy {
+  readonly name = 'tres-async';
+  readonly needsAnchorScores = true;
+  private readonly features: StateFeatures;
+  private readonly domains = new DomainStats();
+  private readonly frontier = new HostQueueFrontier();
+  private readonly agent: DdqnAgent;
+  private pending: Pending[] = [];
+  private steps = 0;
+  private qEvaluations = 0;
+
+  constructor(options: TresAsyncOptions) {
+    this.features = new StateFeatures({ keywords: options.keywords, withDomainFeatures: true });
+    this.agent = new DdqnAgent({
+      config: { ...options.ddqn, featureCount: this.features.size },
+      rng: options.rng.fork('ddqn'),
+    });
+  }
+
+  seed(links: DiscoveredLink[]): void {
+    for (const link of links) {
+      const x = this.features.encodeSeed(link.url, link.domain, '', 0.5, this.domains);
+      const data: AsyncData = { x, path: SEED_LINK_STATE, isSeed: true };
+      // Seeds go first.
+      this.frontier.add({
+        url: link.url,
+        host: link.host,
+        domain: link.domain,
+        depth: 0,
+        key: Number.NEGATIVE_INFINITY,
+        data,
+      });
+    }
+  }
+
+  next(ctx: SelectionContext): Action | undefined {
+    const item = this.frontier.take(ctx);
+    if (!item) return undefined;
+    const { key: _key, ...action } = item;
+    const data = action.data as AsyncData;
+    for (const t of this.pending) {
+      t.candidates.push(data.x);
+      this.agent.observe(toTransition(t.x, t.reward, t.candidates));
+    }
+    if (this.pending.length > 0) this.agent.maybeTrain(this.steps);
+    this.pending = [];
+    return action;
+  }
+
+  observe(outcome: Outcome): void {
+    const { action, reward } = outcome;
+    this.steps++;
+    const data = action.data as AsyncData | undefined;
+    const x =
+      data === undefined || data.isSeed
+        ? this.features.encodeSeed(
+            action.url,
+            action.domain,
+            outcome.title ?? '',
+            outcome.probability,
+            this.domains,
+          )
+        : data.x;
+    this.domains.record(action.domain, reward);
+    const childState = childPathState(data?.path ?? SEED_LINK_STATE, reward);
+    const n = outcome.links.length;
+    if (n === 0) {
+      if (!outcome.isReplay) this.pending.push({ x, reward, candidates: [] });
+      return;
+    }
+    const size = this.features.size;
+    const xs = new Float32Array(n * size); // [links, features]
+    const vectors = outcome.links.map((link, i) => {
+      const v = this.features.encode(
+        childState,
+        { ...link, anchorProbability: link.anchorProbability ?? 0 },
+        this.domains,
+      );
+      xs.set(v, i * size);
+      return v;
+    });
+    // Asynchronous update: score only the new outlinks, once.
+    const q = this.agent.q(xs, n);
+    this.qEvaluations += n;
+    outcome.links.forEach((link: DiscoveredLink, i) => {
+      const item: FrontierItem = {
+        url: link.url,
+        host: link.host,
+        domain: link.domain,
+        depth: link.depth,
+        parentUrl: action.url,
+        key: -(q[i] as number),
+        data: { x: vectors[i] as Float32Array, path: childState, isSeed: false } satisfies AsyncData,
+      };
+      this.frontier.add(item);
+    });
+    if (!outcome.isReplay) this.pending.push({ x, reward, candidates: vectors });
+  }
+
+  stats(): StrategyStats {
+    return {
+      'frontier/size': this.frontier.size,
+      'rl/q_evaluations': this.qEvaluations,
+      ...agentStats(this.agent),
+    };
+  }
+}

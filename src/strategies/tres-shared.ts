@@ -1,0 +1,28 @@
+/** Small pieces shared by the TRES strategies. */
+import type { DdqnAgent } from '../rl/ddqn.js';
+import type { Transition } from '../rl/replay-buffer.js';
+
+/**
+ * A replay transition from the vector of the action taken, its reward, and the next-action set:
+ * the fetched page's outlinks plus, last in `candidates`, the action chosen next. The chosen one
+ * goes first in `nextXs` so that a cap on candidates always keeps it.
+ */
+export function toTransition(
+  x: Float32Array,
+  reward: number,
+  candidates: readonly Float32Array[],
+): Transition {
+  const size = x.length;
+  const n = candidates.length;
+  const nextXs = new Float32Array(n * size); // [n, features]
+  if (n > 0) nextXs.set(candidates[n - 1] as Float32Array, 0);
+  for (let i = 0; i < n - 1; i++) nextXs.set(candidates[i] as Float32Array, (i + 1) * size);
+  return { x, reward, nextXs, isDone: false };
+}
+
+/** The agent's metrics as numbers (NaN before the first training step). */
+export function agentStats(agent: DdqnAgent): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, value] of Object.entries(agent.stats())) out[key] = value ?? Number.NaN;
+  return out;
+}

@@ -1,0 +1,275 @@
+/**
+ * TRES (Kontogiannis et al., journal sections 2.4 to 2.6) and the variants that share its
+ * machinery, as crawl strategies:
+ * - `tres`: Double DQN over state-action features; each step the Tree-Frontier draws one
+ *   representative per non-empty leaf and the agent takes the one with the highest Q.
+ * - `tres-nh`: the same without the two hub (domain) features.
+ * - `tree-random`: the same tree, but a random leaf and a random sample in it (no Q).
+ * - `synchronous`: exact argmax of Q over the whole frontier every step (Theorem 1's
+ *   synchronous method), for comparison on moderate frontier sizes.
+ *
+ * One step of the MDP: `next` chooses the action a_t; `observe` receives the page, its reward
+ * r_t and its outlinks. The transition (x_t, r_t, next-action set) is complete only when the next
+ * action is chosen, because the journal text puts the Tree-Frontier's next choice into the
+ * double-Q candidate set along with the page's outlinks; so transitions wait in `pending` until
+ * the next `next` call. With K = 1 that is exactly the paper's sequence.
+ *
+ * Domain features change after a sample was routed. We refresh them on the representatives at
+ * selection time (so Q sees current values, as the authors' code does) and, unlike that code,
+ * re-route a refreshed sample whose leaf changed, so the tree stays consistent over time.
+ */
+import type { Rng } from '../common/rng.js';
+import { TreeFrontier } from '../frontier/tree-frontier.js';
+import { DdqnAgent } from '../rl/ddqn.js';
+import type { DdqnConfig } from '../rl/ddqn-config.js';
+import {
+  childPathState,
+  DomainStats,
+  type PathState,
+  SEED_LINK_STATE,
+  StateFeatures,
+} from '../rl/state-features.js';
+import type { KeywordSet } from '../text/index.js';
+import type {
+  Action,
+  DiscoveredLink,
+  Outcome,
+  SelectionContext,
+  Strategy,
+  StrategyStats,
+} from './strategy.js';
+import { agentStats, toTransition } from './tres-shared.js';
+
+export type TresVariant = 'tres' | 'tres-nh' | 'tree-random' | 'synchronous';
+
+export interface TresOptions {
+  variant: TresVariant;
+  /** The topic's expanded keywords and keyphrases (features 3 to 5). */
+  keywords: KeywordSet;
+  rng: Rng;
+  /** Double DQN hyperparameters (reference values by default). */
+  ddqn?: Partial<DdqnConfig>;
+  /** Tree limits (reference values by default: depth 18, 5 experiences to split). */
+  tree?: { maxDepth?: number; minSamplesToSplit?: number; minSideFraction?: number };
+  /** Steps of random leaf choice before the agent chooses. @default 300 (the agent's warm-up) */
+  warmupSteps?: number;
+  /** Feature bucketing (off by default, as in the authors' last code). */
+  buckets?: number | false;
+}
+
+/** A frontier sample: a URL reached by one link, with that link's state-action vector. */
+interface Sample {
+  x: Float32Array;
+  url: string;
+  host: string;
+  domain: string;
+  depth: number;
+  parentUrl: string | undefined;
+  /** The web-path state of the link (what its parent page passed on). */
+  path: PathState;
+  isSeed: boolean;
+}
+
+/** What a chosen action carries back to `observe`. */
+interface ActionData {
+  x: Float32Array;
+  path: PathState;
+  isSeed: boolean;
+}
+
+interface PendingTransition {
+  x: Float32Array;
+  reward: number;
+  /** Vectors of the page's outlinks; the next chosen action is appended. */
+  candidates: Float32Array[];
+}
+
+/** Gives up drawing representatives after this many rounds of purging stale samples. */
+const MAX_DRAW_ROUNDS = 8;
+
+export class TresStrategy implements Strategy {
+  readonly name: string;
+  readonly needsAnchorScores = true;
+  private readonly features: StateFeatures;
+  private readonly domains = new DomainStats();
+  private readonly tree: TreeFrontier<Sample>;
+  private readonly agent: DdqnAgent;
+  private readonly rng: Rng;
+  private readonly warmupSteps: number;
+  private pending: PendingTransition[] = [];
+  private steps = 0;
+  private qEvaluations = 0;
+  private lastQEvaluations = 0;
+
+  constructor(private readonly options: TresOptions) {
+    this.name = options.variant;
+    this.rng = options.rng.fork('choice');
+    this.features = new StateFeatures({
+      keywords: options.keywords,
+      withDomainFeatures: options.variant !== 'tres-nh',
+      buckets: options.buckets ?? false,
+    });
+    const isSynchronous = options.variant === 'synchronous';
+    this.tree = new TreeFrontier<Sample>({
+      featureCount: this.features.size,
+      maxDepth: isSynchronous ? 0 : (options.tree?.maxDepth ?? 18),
+      minSamplesToSplit: options.tree?.minSamplesToSplit ?? 5,
+      minSideFraction: options.tree?.minSideFraction ?? 0,
+    });
+    this.agent = new DdqnAgent({
+      config: { ...options.ddqn, featureCount: this.features.size },
+      rng: options.rng.fork('ddqn'),
+    });
+    this.warmupSteps = options.warmupSteps ?? this.agent.config.warmupSteps;
+  }
+
+  seed(links: DiscoveredLink[]): void {
+    for (const link of links) {
+      const x = this.features.encodeSeed(link.url, link.domain, '', 0.5, this.domains);
+      this.tree.addSample({ ...this.sampleOf(link, undefined, SEED_LINK_STATE), x, isSeed: true });
+    }
+  }
+
+  next(ctx: SelectionContext): Action | undefined {
+    const candidates = this.drawCandidates(ctx);
+    if (candidates.length === 0) return undefined;
+    const chosen = this.choose(candidates, ctx.step);
+    this.tree.removeSample(chosen);
+    this.completePending(chosen.x);
+    const data: ActionData = { x: chosen.x, path: chosen.path, isSeed: chosen.isSeed };
+    const action: Action = {
+      url: chosen.url,
+      host: chosen.host,
+      domain: chosen.domain,
+      depth: chosen.depth,
+      data,
+    };
+    if (chosen.parentUrl !== undefined) action.parentUrl = chosen.parentUrl;
+    return action;
+  }
+
+  observe(outcome: Outcome): void {
+    const { action, reward } = outcome;
+    this.steps++;
+    // Other samples of this URL (found from other parents) must never be chosen again.
+    this.tree.purgeUrl(action.url);
+    if (outcome.finalUrl !== action.url) this.tree.purgeUrl(outcome.finalUrl);
+    const data = action.data as ActionData | undefined;
+    // Seeds: zero state features and the seed's own action features, now that its title is known.
+    const x =
+      data === undefined || data.isSeed
+        ? this.features.encodeSeed(
+            action.url,
+            action.domain,
+            outcome.title ?? '',
+            outcome.probability,
+            this.domains,
+          )
+        : data.x;
+    const linkState = data?.path ?? SEED_LINK_STATE;
+    this.domains.record(action.domain, reward);
+    this.tree.addExperience(x, reward);
+    const childState = childPathState(linkState, reward);
+    const candidates: Float32Array[] = [];
+    for (const link of outcome.links) {
+      const sample = this.sampleOf(link, action.url, childState);
+      this.tree.addSample(sample);
+      candidates.push(sample.x);
+    }
+    if (!outcome.isReplay) this.pending.push({ x, reward, candidates });
+  }
+
+  stats(): StrategyStats {
+    return {
+      'frontier/size': this.tree.size,
+      'frontier/leaves': this.tree.leafCount,
+      'frontier/nonempty_leaves': this.tree.nonEmptyLeafCount,
+      'frontier/depth': this.tree.depth,
+      'rl/q_evaluations': this.qEvaluations,
+      'rl/q_evaluations_last_step': this.lastQEvaluations,
+      ...agentStats(this.agent),
+    };
+  }
+
+  private sampleOf(link: DiscoveredLink, parentUrl: string | undefined, path: PathState): Sample {
+    const x = this.features.encode(
+      path,
+      { ...link, anchorProbability: link.anchorProbability ?? 0 },
+      this.domains,
+    );
+    return {
+      x,
+      url: link.url,
+      host: link.host,
+      domain: link.domain,
+      depth: link.depth,
+      parentUrl,
+      path,
+      isSeed: false,
+    };
+  }
+
+  /**
+   * The action set of this step: one representative per non-empty leaf (all samples for the
+   * synchronous method), without stale samples (URL fetched, domain closed for good: purged) and
+   * without samples that cannot be fetched right now (host busy, domain full with fetches in
+   * flight: kept for later).
+   */
+  private drawCandidates(ctx: SelectionContext): Sample[] {
+    for (let round = 0; round < MAX_DRAW_ROUNDS; round++) {
+      const drawn =
+        this.options.variant === 'synchronous'
+          ? [...this.tree.samples()]
+          : this.tree.representatives(this.rng);
+      let purged = 0;
+      const ok: Sample[] = [];
+      for (const s of drawn) {
+        if (ctx.isFetched(s.url)) purged += this.tree.purgeUrl(s.url);
+        else if (ctx.isDomainClosed(s.domain)) purged += this.tree.purgeDomain(s.domain);
+        else if (ctx.isHostReady(s.host) && ctx.isDomainOpen(s.domain)) ok.push(s);
+      }
+      if (ok.length > 0 || purged === 0) return ok;
+    }
+    return [];
+  }
+
+  private choose(candidates: Sample[], step: number): Sample {
+    if (this.options.variant === 'tree-random' || step < this.warmupSteps) {
+      // Warm-up (and Tree-Random): a random leaf's representative.
+      return candidates[this.rng.int(candidates.length)] as Sample;
+    }
+    for (const s of candidates) {
+      if (this.features.refreshDomainFeatures(s.x, s.domain, this.domains)) this.tree.reroute(s);
+    }
+    const n = candidates.length;
+    const size = this.features.size;
+    const xs = new Float32Array(n * size); // [n, features]
+    candidates.forEach((s, i) => xs.set(s.x, i * size));
+    const q = this.agent.q(xs, n);
+    this.qEvaluations += n;
+    this.lastQEvaluations = n;
+    let best = 0;
+    for (let i = 1; i < n; i++) {
+      const qi = q[i] as number;
+      const qb = q[best] as number;
+      // Ties broken by URL, never by draw order.
+      if (qi > qb || (qi === qb && (candidates[i] as Sample).url < (candidates[best] as Sample).url))
+        best = i;
+    }
+    return candidates[best] as Sample;
+  }
+
+  /** Adds the chosen action to the candidate sets of the waiting transitions and learns from them. */
+  private completePending(chosenX: Float32Array): void {
+    if (this.options.variant === 'tree-random') {
+      this.pending = []; // no Q-network to train
+      return;
+    }
+    for (const t of this.pending) {
+      t.candidates.push(chosenX);
+      this.agent.observe(toTransition(t.x, t.reward, t.candidates));
+    }
+    if (this.pending.length > 0) this.agent.maybeTrain(this.steps);
+    this.pending = [];
+  }
+}
