@@ -244,7 +244,7 @@ export class TresStrategy implements Strategy {
     const n = candidates.length;
     const size = this.features.size;
     const xs = new Float32Array(n * size); // [n, features]
-    candidates.forEach((s, i) => xs.set(s.x, i * size));
+    for (let i = 0; i < n; i++) xs.set((candidates[i] as Sample).x, i * size);
     const q = this.agent.q(xs, n);
     this.qEvaluations += n;
     this.lastQEvaluations = n;
