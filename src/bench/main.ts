@@ -4,10 +4,11 @@
  * throughput of the five classifiers). Results go to results/<part>.json and .md.
  */
 import { join } from 'node:path';
+import { DEFAULT_DECISION_BENCH_OPTIONS, runDecisionBench } from './decision-bench.js';
 import { DEFAULT_ENGINE_BENCH_OPTIONS, runEngineBench } from './engine-bench.js';
 import { runRelevanceBench } from './relevance-bench.js';
 
-const PARTS = ['engine', 'relevance'] as const;
+const PARTS = ['engine', 'decision', 'relevance'] as const;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -25,6 +26,13 @@ async function main(): Promise<void> {
       await runEngineBench({
         ...DEFAULT_ENGINE_BENCH_OPTIONS,
         ...(isQuick ? { webPages: 5_000, webHosts: 50, maxPages: 500 } : {}),
+        resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
+      });
+    }
+    if (part === 'decision') {
+      await runDecisionBench({
+        ...DEFAULT_DECISION_BENCH_OPTIONS,
+        ...(isQuick ? { steps: 600, synchronousBudgetSec: 10, webPages: 50_000 } : {}),
         resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
       });
     }

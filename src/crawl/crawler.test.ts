@@ -225,3 +225,50 @@ describe('Crawler on the fault sites', () => {
     for (const r of charset) expect(r.status).toBe(200);
   });
 });
+
+describe('TRES on the crawl loop', () => {
+  let sandbox: Sandbox;
+  let base: string;
+  const topic = 'astronomy telescopes';
+
+  beforeAll(async () => {
+    sandbox = await serveSandbox({
+      web: {
+        seed: 11,
+        hostCount: 40,
+        pageCount: 6000,
+        topics: [topic, 'cooking recipes', 'football league'],
+        relevantTopic: topic,
+      },
+    });
+    base = mkdtempSync(join(tmpdir(), 'tres-rl-'));
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it('repeats a seeded tres crawl exactly with K = 1, past warm-up and training', async () => {
+    const run = async (name: string) => {
+      const crawler = new Crawler({
+        outDir: join(base, name),
+        strategy: 'tres',
+        seed: 5,
+        keywords: keywordsOf(topic),
+        maxPages: 420,
+        maxConcurrency: 1,
+        shouldWriteWarc: false,
+        net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
+      });
+      const summary = await crawler.run(sandbox.web!.seedUrls(1, { relevant: true }));
+      return { urls: rows(join(base, name)).map((r) => r.url), stats: summary.strategyStats };
+    };
+    const a = await run('tres-a');
+    const b = await run('tres-b');
+    expect(a.urls).toHaveLength(420);
+    expect(b.urls).toEqual(a.urls);
+    expect(a.stats['rl/train_steps']).toBeGreaterThan(0);
+    expect(a.stats['frontier/leaves']).toBeGreaterThan(1);
+    expect(b.stats['rl/td_loss']).toBe(a.stats['rl/td_loss']);
+  });
+});
