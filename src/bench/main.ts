@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { DEFAULT_DECISION_BENCH_OPTIONS, runDecisionBench } from './decision-bench.js';
 import { DEFAULT_ENGINE_BENCH_OPTIONS, runEngineBench } from './engine-bench.js';
 import { runRelevanceBench } from './relevance-bench.js';
+import { runRlBench } from './rl-bench.js';
 
-const PARTS = ['engine', 'decision', 'relevance'] as const;
+const PARTS = ['engine', 'decision', 'rl', 'relevance'] as const;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
         resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
       });
     }
+    if (part === 'rl') runRlBench({ resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir });
     if (part === 'relevance') {
       await runRelevanceBench({
         outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'relevance'),
