@@ -8,8 +8,9 @@ import { DEFAULT_DECISION_BENCH_OPTIONS, runDecisionBench } from './decision-ben
 import { DEFAULT_ENGINE_BENCH_OPTIONS, runEngineBench } from './engine-bench.js';
 import { runRelevanceBench } from './relevance-bench.js';
 import { runRlBench } from './rl-bench.js';
+import { runTreeFrontierBench } from './tree-frontier-bench.js';
 
-const PARTS = ['engine', 'decision', 'rl', 'relevance'] as const;
+const PARTS = ['engine', 'decision', 'tree', 'rl', 'relevance'] as const;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -35,6 +36,12 @@ async function main(): Promise<void> {
         ...DEFAULT_DECISION_BENCH_OPTIONS,
         ...(isQuick ? { steps: 600, synchronousBudgetSec: 10, webPages: 50_000 } : {}),
         resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
+      });
+    }
+    if (part === 'tree') {
+      runTreeFrontierBench({
+        resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
+        ...(isQuick ? { steps: 2_000 } : {}),
       });
     }
     if (part === 'rl') runRlBench({ resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir });

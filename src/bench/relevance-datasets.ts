@@ -1,13 +1,20 @@
 /**
- * Labelled datasets for the relevance benchmark, cut from seeded synthetic webs of the sandbox:
- * pages rendered by the generator, parsed by the crawler's HTML parser, labelled by the web's
- * ground truth, irrelevant pages about nine times the relevant ones (as in the papers).
- * Two flavours: topic vocabularies of real English words (GloVe neighbours of each topic's
- * name, so word-vector models have something to read) and the generator's pseudo-words.
+ * Labelled datasets for the relevance benchmark, irrelevant pages about nine times the relevant
+ * ones (as in the papers), every page parsed by the crawler's HTML parser:
+ * - cut from seeded synthetic webs of the sandbox, labelled by the web's ground truth, in two
+ *   flavours: topic vocabularies of real English words (GloVe neighbours of each topic's name,
+ *   so word-vector models have something to read) and the generator's pseudo-words;
+ * - cut from the DocWeb (real documentation pages written by people) for the hardware and
+ *   statistics topics, drawn by `sampleTrainingData` with the bench seed and labelled by the
+ *   topic's rules. They need a built DocWeb cache and are skipped without one.
  */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRng } from '../common/rng.js';
 import { parseHtml } from '../html/parse-html.js';
 import type { AnchorInput, LabeledDocument } from '../relevance/types.js';
+import { cacheLayout, DEFAULT_TOPICS_DIR, loadTopic, sampleTrainingData } from '../sandbox/docweb/index.js';
 import { SYNTHETIC_WEB_DEFAULTS } from '../sandbox/synthetic-options.js';
 import { createSyntheticWeb } from '../sandbox/synthetic-web.js';
 import { keywordsOf } from '../sandbox/vocabulary.js';
@@ -15,7 +22,20 @@ import { isStopword } from '../text/stopwords.js';
 import type { WordVectors } from '../text/word-vectors.js';
 
 /** Names of the benchmark datasets. */
-export type BenchDatasetName = 'synthetic-words' | 'synthetic-pseudo';
+export type BenchDatasetName = 'synthetic-words' | 'synthetic-pseudo' | 'docweb-hardware' | 'docweb-statistics';
+
+/** Every dataset, in report order. */
+export const BENCH_DATASET_NAMES: readonly BenchDatasetName[] = [
+  'synthetic-words',
+  'synthetic-pseudo',
+  'docweb-hardware',
+  'docweb-statistics',
+];
+
+/** True for the datasets cut from the DocWeb (they need its cache). */
+export function isDocwebDataset(name: BenchDatasetName): boolean {
+  return name.startsWith('docweb-');
+}
 
 /** A labelled dataset and the anchors of its pages. */
 export interface BenchDataset {
@@ -24,9 +44,13 @@ export interface BenchDataset {
   anchors: AnchorInput[];
   /** Ground truth of each anchor's target page (1 relevant), for the anchor models' quality. */
   anchorLabels: Int8Array;
-  /** Seed keywords of the relevant topic (the words of its name). */
+  /** Seed keywords of the relevant topic (synthetic: the words of its name; DocWeb: the topic file's). */
   seedKeywords: string[];
+  /** Keyphrases of the topic (never expanded); [] for the synthetic webs. */
+  keyphrases: string[];
   relevantTopic: string;
+  /** Page i's out-links are `anchors[anchorStart[i] .. anchorStart[i + 1])`; length documents + 1. */
+  anchorStart: Int32Array;
   /** Mean out-links per page (for the crawl-rate estimate). */
   meanLinksPerPage: number;
 }
@@ -58,8 +82,8 @@ export function realWordVocabularies(
  * Cuts a dataset of `relevantPages` relevant and `9 * relevantPages` irrelevant pages.
  * @param vectors needed for 'synthetic-words'
  */
-export function cutDataset(
-  name: BenchDatasetName,
+export function cutSyntheticDataset(
+  name: 'synthetic-words' | 'synthetic-pseudo',
   relevantPages: number,
   seed: string,
   vectors: WordVectors | undefined,
@@ -85,11 +109,13 @@ export function cutDataset(
   const documents: LabeledDocument[] = [];
   const anchors: AnchorInput[] = [];
   const anchorLabels: number[] = [];
+  const anchorStart: number[] = [];
   for (const url of picked) {
     const u = new URL(url);
     const page = web.renderPage(u.host, u.pathname);
     if (page === undefined || page.status !== 200) continue;
     const parsed = parseHtml(page.html, url);
+    anchorStart.push(anchors.length);
     documents.push({
       url,
       title: parsed.title,
@@ -102,13 +128,106 @@ export function cutDataset(
       anchorLabels.push(web.labelOf(link.url) === true ? 1 : 0);
     }
   }
+  anchorStart.push(anchors.length);
   return {
     name,
     documents,
     anchors,
     anchorLabels: Int8Array.from(anchorLabels),
     seedKeywords: keywordsOf(web.options.relevantTopic),
+    keyphrases: [],
     relevantTopic: web.options.relevantTopic,
+    anchorStart: Int32Array.from(anchorStart),
     meanLinksPerPage: anchors.length / Math.max(1, documents.length),
   };
+}
+
+/**
+ * Why the DocWeb datasets cannot be cut from `cacheDir` (no built cache there), or undefined
+ * if they can.
+ */
+export function docwebUnavailable(cacheDir: string): string | undefined {
+  const { dbPath } = cacheLayout(cacheDir);
+  if (existsSync(dbPath)) return undefined;
+  return `no DocWeb build in ${cacheDir} (${dbPath} missing): build it with \`tres docweb build\` or pass --cache DIR`;
+}
+
+/**
+ * Cuts a DocWeb dataset: `sampleTrainingData` draws `relevantPages` pages the topic labels
+ * relevant and nine times as many from sites without a relevant page (seeded, spread over
+ * sites), written to a temporary folder that is removed afterwards. Pages keep their DocWeb
+ * URL (the "keyword in URL" input sees what the crawl sees) and their whole text: the BiLSTMs
+ * read only the first `maxLen` words anyway, and the linear models are linear in the text.
+ * Each page's distinct out-links are its anchors, labelled by the topic's rules.
+ * @throws ConfigError from the sampler (no build, bad topic file)
+ */
+export function cutDocwebDataset(
+  name: 'docweb-hardware' | 'docweb-statistics',
+  relevantPages: number,
+  seed: string,
+  cacheDir: string,
+): BenchDataset {
+  const topic = loadTopic(join(DEFAULT_TOPICS_DIR, `${name.slice('docweb-'.length)}.yaml`));
+  const outDir = mkdtempSync(join(tmpdir(), `tres-bench-${name}-`));
+  try {
+    sampleTrainingData({ topic, outDir, cacheDir, relevant: relevantPages, ratio: 9, seed });
+    // manifest.tsv: file, label, url, site; relevant pages first.
+    const rows = readFileSync(join(outDir, 'manifest.tsv'), 'utf8').trim().split('\n').slice(1);
+    const documents: LabeledDocument[] = [];
+    const anchors: AnchorInput[] = [];
+    const anchorLabels: number[] = [];
+    const anchorStart: number[] = [];
+    for (const row of rows) {
+      const [file, label, url] = row.split('\t') as [string, string, string];
+      const parsed = parseHtml(readFileSync(join(outDir, file), 'utf8'), url);
+      anchorStart.push(anchors.length);
+      documents.push({
+        url,
+        title: parsed.title,
+        text: parsed.text,
+        label: label === 'relevant' ? 1 : 0,
+        source: url,
+      });
+      const seen = new Set<string>();
+      for (const link of parsed.links) {
+        if (seen.has(link.url)) continue;
+        seen.add(link.url);
+        anchors.push({ url: link.url, anchorText: link.anchorText });
+        anchorLabels.push(topic.labelOf(link.url) ? 1 : 0);
+      }
+    }
+    anchorStart.push(anchors.length);
+    return {
+      name,
+      documents,
+      anchors,
+      anchorLabels: Int8Array.from(anchorLabels),
+      seedKeywords: topic.keywords,
+      keyphrases: topic.keyphrases,
+      relevantTopic: topic.name,
+      anchorStart: Int32Array.from(anchorStart),
+      meanLinksPerPage: anchors.length / Math.max(1, documents.length),
+    };
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Cuts any benchmark dataset (see {@link cutSyntheticDataset} and {@link cutDocwebDataset}).
+ * @param vectors needed for 'synthetic-words'
+ * @param docwebCacheDir DocWeb cache, needed for the DocWeb datasets
+ */
+export function cutDataset(
+  name: BenchDatasetName,
+  relevantPages: number,
+  seed: string,
+  vectors: WordVectors | undefined,
+  docwebCacheDir?: string,
+): BenchDataset {
+  if (name === 'docweb-hardware' || name === 'docweb-statistics') {
+    if (docwebCacheDir === undefined) throw new RangeError(`dataset ${name} needs the DocWeb cache folder`);
+    return cutDocwebDataset(name, relevantPages, seed, docwebCacheDir);
+  }
+  return cutSyntheticDataset(name, relevantPages, seed, vectors);
 }

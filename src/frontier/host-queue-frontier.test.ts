@@ -28,7 +28,13 @@ describe('HostQueueFrontier', () => {
     f.add(item('http://a.test/a', 1));
     const order: string[] = [];
     for (let x = f.take(ctx()); x; x = f.take(ctx())) order.push(x.url);
-    expect(order).toEqual(['http://b.test/0', 'http://a.test/1', 'http://a.test/a', 'http://a.test/x', 'http://b.test/2']);
+    expect(order).toEqual([
+      'http://b.test/0',
+      'http://a.test/1',
+      'http://a.test/a',
+      'http://a.test/x',
+      'http://b.test/2',
+    ]);
     expect(f.size).toBe(0);
     expect(f.hostCount).toBe(0);
   });

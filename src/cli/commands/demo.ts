@@ -49,7 +49,7 @@ export function registerDemoCommand(program: Command): void {
       `comma-separated, from: ${strategyNames()
         .map((s) => s.name)
         .join(', ')}`,
-      'best-first,bfs,random',
+      'tres,tree-random,random,best-first',
     )
     .option('--seed <value>', 'run seed', '1')
     .option('--out <dir>', 'keep the crawl stores in this folder (default: a temporary folder, removed)')

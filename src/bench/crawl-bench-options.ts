@@ -1,0 +1,132 @@
+/**
+ * Options of the crawl benchmark (`tres bench crawl`), their defaults in one constant, and the
+ * one place they are checked. The setting follows section 3 of the TRES paper: single-seed runs,
+ * the sequential MDP (K = 1), domain limits none / 100 / 10 / 5 / 5_2.
+ */
+import { basename, extname, join } from 'node:path';
+import { ConfigError } from '../common/errors.js';
+import { formatDomainLimit, parseDomainLimit } from '../crawl/domain-limit.js';
+import { strategyNames } from '../strategies/registry.js';
+
+export interface CrawlBenchOptions {
+  /** Topic file (YAML): keywords, seeds, ground truth, and the web it lives on. Required. */
+  topicFile: string;
+  /** Strategy names, each run in turn. @default every registered strategy */
+  strategies?: string[];
+  /** Page budget T of each run (fetch attempts, failures included). @default 3000 */
+  maxPages?: number;
+  /** Single-seed runs per strategy and domain limit; run i starts from seed i mod seeds. @default 5 */
+  runs?: number;
+  /** Domain limits b (`none`, a number, `B_F`), each run for every strategy. @default ['none'] */
+  domainLimits?: string[];
+  /** Fetches in flight K; 1 is the papers' sequential MDP (and repeats exactly). @default 1 */
+  concurrency?: number;
+  /** Folder of a trained relevance model as the crawler's judge; false: the topic's keywords. @default false */
+  modelDir?: string | false;
+  /** Results folder. @default `results/crawl-<topic file name>` */
+  outDir?: string;
+  /** DocWeb cache folder, for topics on the DocWeb. @default the DocWeb default cache */
+  cacheDir?: string;
+  /** A page is relevant to the crawler when its judge's P >= this. @default 0.5 */
+  relevanceThreshold?: number;
+  /** Points per curve: one every maxPages / curvePoints pages. @default 100 */
+  curvePoints?: number;
+  /** Discard finished runs in the out folder instead of keeping and skipping them. @default false */
+  isFresh?: boolean;
+  /** The command line that started the benchmark, written into the report. @default the process argv */
+  command?: string;
+  /** Where progress lines go (one per finished run); false for silence. @default console.log */
+  log?: ((line: string) => void) | false;
+}
+
+/** Options after defaults are filled in and checked. */
+export type ResolvedCrawlBenchOptions = Required<Omit<CrawlBenchOptions, 'cacheDir' | 'log'>> & {
+  cacheDir: string | undefined;
+  log: (line: string) => void;
+};
+
+/** Defaults of every optional field (strategies and outDir are computed). */
+export const DEFAULT_CRAWL_BENCH_OPTIONS = {
+  maxPages: 3000,
+  runs: 5,
+  domainLimits: ['none'],
+  concurrency: 1,
+  modelDir: false,
+  relevanceThreshold: 0.5,
+  curvePoints: 100,
+  isFresh: false,
+} as const satisfies Partial<CrawlBenchOptions>;
+
+/** The five domain limits of the paper's Table 3. */
+export const PAPER_DOMAIN_LIMITS = ['none', '100', '10', '5', '5_2'] as const;
+
+function positiveInt(value: number, field: string): void {
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigError(`${field} must be a positive whole number, got ${value}`, { context: { field } });
+}
+
+/**
+ * Fills in defaults and checks every field once.
+ * @throws ConfigError naming the field: unknown strategy, bad domain limit, a budget below 1.
+ */
+export function resolveCrawlBenchOptions(options: CrawlBenchOptions): ResolvedCrawlBenchOptions {
+  if (!options.topicFile)
+    throw new ConfigError('topicFile is required (a topic YAML file, e.g. data/topics/hardware.yaml)', {
+      context: { field: 'topicFile' },
+    });
+  const d = DEFAULT_CRAWL_BENCH_OPTIONS;
+  const known = strategyNames().map((s) => s.name);
+  const strategies = unique(options.strategies?.length ? options.strategies : known, 'strategies');
+  for (const name of strategies)
+    if (!known.includes(name))
+      throw new ConfigError(`strategies: unknown strategy "${name}"; registered: ${known.join(', ')}`, {
+        context: { field: 'strategies' },
+      });
+  const domainLimits = unique(
+    (options.domainLimits?.length ? options.domainLimits : d.domainLimits).map((text) =>
+      formatDomainLimit(parseDomainLimit(text, 'domainLimits')),
+    ),
+    'domainLimits',
+  );
+  const resolved: ResolvedCrawlBenchOptions = {
+    topicFile: options.topicFile,
+    strategies,
+    maxPages: options.maxPages ?? d.maxPages,
+    runs: options.runs ?? d.runs,
+    domainLimits,
+    concurrency: options.concurrency ?? d.concurrency,
+    modelDir: options.modelDir || d.modelDir,
+    outDir:
+      options.outDir ?? join('results', `crawl-${basename(options.topicFile, extname(options.topicFile))}`),
+    cacheDir: options.cacheDir,
+    relevanceThreshold: options.relevanceThreshold ?? d.relevanceThreshold,
+    curvePoints: options.curvePoints ?? d.curvePoints,
+    isFresh: options.isFresh ?? d.isFresh,
+    command: options.command ?? process.argv.join(' '),
+    log: options.log === false ? () => {} : (options.log ?? ((line) => console.log(line))),
+  };
+  positiveInt(resolved.maxPages, 'maxPages');
+  positiveInt(resolved.runs, 'runs');
+  positiveInt(resolved.concurrency, 'concurrency');
+  positiveInt(resolved.curvePoints, 'curvePoints');
+  if (!(resolved.relevanceThreshold > 0 && resolved.relevanceThreshold <= 1))
+    throw new ConfigError(`relevanceThreshold must be in (0, 1], got ${resolved.relevanceThreshold}`, {
+      context: { field: 'relevanceThreshold' },
+    });
+  return resolved;
+}
+
+function unique(values: string[], field: string): string[] {
+  const seen = new Set<string>();
+  for (const v of values) {
+    if (seen.has(v))
+      throw new ConfigError(`${field}: "${v}" is listed twice`, { context: { field } });
+    seen.add(v);
+  }
+  return values;
+}
+
+/** How a run is named in files and tables: `bfs`, `bfs_100`, `tres_5_2` (the paper's TRES_5_2). */
+export function configLabel(strategy: string, domainLimit: string): string {
+  return domainLimit === 'none' ? strategy : `${strategy}_${domainLimit}`;
+}

@@ -1,0 +1,186 @@
+/**
+ * One benchmark run: one strategy, one domain limit, one seed URL, T pages. Every fetched page is
+ * judged twice: by the topic's ground truth (`labelOf(finalUrl)`, the measure of record) and by
+ * the crawler's own classifier (its reward), as the paper reports both (section 3.5). Numbers
+ * are recorded every T / curvePoints pages for the curves.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Crawler } from '../crawl/crawler.js';
+import type { PageJudge } from '../crawl/judge.js';
+import type { WebClientOptions } from '../net/index.js';
+import type { BenchTopic } from './crawl-bench-topic.js';
+
+/** Numbers of a run at one step (a point of its curves). */
+export interface CurvePoint {
+  /** Fetch attempts so far (the step t). */
+  step: number;
+  /** Ground-truth relevant pages / attempts. */
+  harvestRate: number;
+  /** Distinct domains with at least one ground-truth relevant page. */
+  relevantDomains: number;
+  /** Classifier-judged relevant pages (reward 1) / attempts. */
+  classifierHarvestRate: number;
+  /** Every number the strategy reports (`frontier/size`, `frontier/leaves`, ...). */
+  stats: Record<string, number>;
+}
+
+/** What one run measured. Everything but `timing` repeats exactly for the same seed at K = 1. */
+export interface RunResult {
+  topic: string;
+  strategy: string;
+  /** Domain limit as written (`none`, `10`, `5_2`). */
+  domainLimit: string;
+  /** Run index i, also the crawler's RNG seed. */
+  run: number;
+  /** The one seed URL: `seeds[i mod seeds.length]`. */
+  seedUrl: string;
+  /** Page budget T. */
+  maxPages: number;
+  stopReason: string;
+  /** Fetch attempts made (T unless the frontier ran dry). */
+  steps: number;
+  /** Attempts that gave an HTML page. */
+  pages: number;
+  failures: number;
+  /** Ground-truth relevant pages. */
+  relevant: number;
+  /** Ground truth: relevant pages / attempts (`crawl/harvest_rate`). */
+  harvestRate: number;
+  /** Ground truth: distinct domains with a relevant page (`crawl/relevant_domains`). */
+  relevantDomains: number;
+  /** Pages the crawler's classifier judged relevant. */
+  classifierRelevant: number;
+  classifierHarvestRate: number;
+  classifierRelevantDomains: number;
+  /** Pages relevant by both judgements (precision = both / classifierRelevant, recall = both / relevant). */
+  bothRelevant: number;
+  /** `frontier/size` and the other strategy numbers at the end. */
+  finalStats: Record<string, number>;
+  curve: CurvePoint[];
+  timing: { elapsedMs: number; pagesPerSec: number };
+}
+
+/** Inputs of {@link runOnce}. */
+export interface RunSpec {
+  topic: BenchTopic;
+  strategy: string;
+  domainLimit: string;
+  run: number;
+  maxPages: number;
+  concurrency: number;
+  curvePoints: number;
+  relevanceThreshold: number;
+  /** Network options of the topic's web. */
+  net: WebClientOptions;
+  /** The crawler's classifier; undefined: the keyword judge with the topic's keywords. */
+  judge: PageJudge | undefined;
+}
+
+/** Which seed URL run `run` starts from (the paper: one seed per run). */
+export function seedOfRun(seeds: readonly string[], run: number): string {
+  return seeds[run % seeds.length]!;
+}
+
+/**
+ * Runs one crawl in a temporary store (removed afterwards) and measures it.
+ * @throws whatever the crawl throws (a StopCrawlError, a ConfigError).
+ */
+export async function runOnce(spec: RunSpec): Promise<RunResult> {
+  const seedUrl = seedOfRun(spec.topic.seeds, spec.run);
+  const outDir = mkdtempSync(join(tmpdir(), 'tres-bench-crawl-'));
+  const crawler = new Crawler({
+    outDir,
+    strategy: spec.strategy,
+    seed: spec.run,
+    maxPages: spec.maxPages,
+    maxPagesPerDomain: spec.domainLimit,
+    maxConcurrency: spec.concurrency,
+    relevanceThreshold: spec.relevanceThreshold,
+    ...(spec.judge ? { judge: spec.judge } : { keywords: spec.topic.keywords }),
+    shouldWriteWarc: false,
+    progressIntervalMs: 60_000,
+    net: spec.net,
+  });
+  const every = Math.max(1, Math.floor(spec.maxPages / spec.curvePoints));
+  const gtDomains = new Set<string>();
+  const clfDomains = new Set<string>();
+  let relevant = 0;
+  let classifierRelevant = 0;
+  let bothRelevant = 0;
+  let lastStep = 0;
+  const curve: CurvePoint[] = [];
+  const addPoint = (step: number) => {
+    const stats = crawler.progress().strategyStats;
+    curve.push({
+      step,
+      harvestRate: relevant / step,
+      relevantDomains: gtDomains.size,
+      classifierHarvestRate: classifierRelevant / step,
+      stats: { ...stats },
+    });
+  };
+  crawler.on('page', (e) => {
+    const isRelevant = e.isPage && spec.topic.labelOf(e.finalUrl);
+    const isJudgedRelevant = e.isPage && e.reward > 0;
+    if (isRelevant) {
+      relevant++;
+      gtDomains.add(e.domain);
+    }
+    if (isJudgedRelevant) {
+      classifierRelevant++;
+      clfDomains.add(e.domain);
+    }
+    if (isRelevant && isJudgedRelevant) bothRelevant++;
+    lastStep = e.step;
+    if (e.step % every === 0) {
+      const step = e.step;
+      const snapshot = { relevant, classifierRelevant, domains: gtDomains.size };
+      // 'page' is emitted just before the strategy observes the page; read its stats once the
+      // observation (same synchronous turn) is done, so the point shows the frontier after step t.
+      queueMicrotask(() => {
+        const stats = crawler.progress().strategyStats;
+        curve.push({
+          step,
+          harvestRate: snapshot.relevant / step,
+          relevantDomains: snapshot.domains,
+          classifierHarvestRate: snapshot.classifierRelevant / step,
+          stats: { ...stats },
+        });
+      });
+    }
+  });
+  try {
+    const summary = await crawler.run([seedUrl]);
+    // A run that stopped early (frontier empty) still ends its curve at its last step.
+    if (lastStep > 0 && curve[curve.length - 1]?.step !== lastStep) addPoint(lastStep);
+    const steps = summary.steps;
+    return {
+      topic: spec.topic.name,
+      strategy: spec.strategy,
+      domainLimit: spec.domainLimit,
+      run: spec.run,
+      seedUrl,
+      maxPages: spec.maxPages,
+      stopReason: summary.stopReason,
+      steps,
+      pages: summary.pages,
+      failures: summary.failures,
+      relevant,
+      harvestRate: steps === 0 ? 0 : relevant / steps,
+      relevantDomains: gtDomains.size,
+      classifierRelevant,
+      classifierHarvestRate: steps === 0 ? 0 : classifierRelevant / steps,
+      classifierRelevantDomains: clfDomains.size,
+      bothRelevant,
+      finalStats: { ...summary.strategyStats },
+      curve,
+      timing: { elapsedMs: Math.round(summary.elapsedMs), pagesPerSec: round2(summary.pagesPerSec) },
+    };
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+const round2 = (v: number) => Math.round(v * 100) / 100;

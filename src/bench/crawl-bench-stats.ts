@@ -1,0 +1,125 @@
+/**
+ * From runs to the numbers of the report: mean and spread over single-seed runs per strategy and
+ * domain limit (the rows of the paper's Table 3), mean curves, and the Pareto front of harvest
+ * rate against relevant domains (the paper's Figure 3).
+ */
+import { configLabel } from './crawl-bench-options.js';
+import type { RunResult } from './crawl-bench-run.js';
+
+/** Mean and sample standard deviation (n - 1; 0 for a single run). */
+export interface Spread {
+  mean: number;
+  std: number;
+}
+
+/** One row of the Table-3 layout: a strategy at a domain limit, over its runs. */
+export interface ConfigRow {
+  /** `strategy` or `strategy_limit`, as the paper names them (TRES_5_2). */
+  label: string;
+  strategy: string;
+  domainLimit: string;
+  runs: number;
+  /** Ground truth, as fractions. */
+  harvestRate: Spread;
+  relevantDomains: Spread;
+  /** Judged by the crawler's classifier. */
+  classifierHarvestRate: Spread;
+  classifierRelevantDomains: Spread;
+  /** Classifier minus ground truth, harvest rate (fraction; positive: the classifier is optimistic). */
+  harvestRateGap: Spread;
+  /** Over all runs pooled: relevant by both / judged relevant, and / relevant. NaN if undefined. */
+  classifierPrecision: number;
+  classifierRecall: number;
+  /** Fetch attempts per run (T unless the frontier ran dry). */
+  steps: Spread;
+  pagesPerSec: Spread;
+  /** On the Pareto front of (harvest rate, relevant domains) means. */
+  isParetoOptimal: boolean;
+}
+
+/** Mean and sample standard deviation of `values` (NaN mean for none). */
+export function spread(values: readonly number[]): Spread {
+  const n = values.length;
+  if (n === 0) return { mean: Number.NaN, std: Number.NaN };
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (n === 1) return { mean, std: 0 };
+  const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1);
+  return { mean, std: Math.sqrt(variance) };
+}
+
+/**
+ * Indices of the points no other point dominates, maximising both coordinates (a point is
+ * dominated when another is at least as good in both and better in one).
+ */
+export function paretoFront(points: readonly { x: number; y: number }[]): number[] {
+  return points
+    .map((p, i) => ({ p, i }))
+    .filter(
+      ({ p, i }) =>
+        !points.some((q, j) => j !== i && q.x >= p.x && q.y >= p.y && (q.x > p.x || q.y > p.y)),
+    )
+    .map(({ i }) => i);
+}
+
+/**
+ * Rows in the order of `strategies` then `domainLimits` (configurations without runs are left out).
+ */
+export function summarizeRuns(
+  runs: readonly RunResult[],
+  strategies: readonly string[],
+  domainLimits: readonly string[],
+): ConfigRow[] {
+  const rows: ConfigRow[] = [];
+  for (const strategy of strategies) {
+    for (const domainLimit of domainLimits) {
+      const group = runs
+        .filter((r) => r.strategy === strategy && r.domainLimit === domainLimit)
+        .sort((a, b) => a.run - b.run);
+      if (group.length === 0) continue;
+      const pick = (f: (r: RunResult) => number) => spread(group.map(f));
+      const sum = (f: (r: RunResult) => number) => group.reduce((a, r) => a + f(r), 0);
+      rows.push({
+        label: configLabel(strategy, domainLimit),
+        strategy,
+        domainLimit,
+        runs: group.length,
+        harvestRate: pick((r) => r.harvestRate),
+        relevantDomains: pick((r) => r.relevantDomains),
+        classifierHarvestRate: pick((r) => r.classifierHarvestRate),
+        classifierRelevantDomains: pick((r) => r.classifierRelevantDomains),
+        harvestRateGap: pick((r) => r.classifierHarvestRate - r.harvestRate),
+        classifierPrecision: sum((r) => r.bothRelevant) / sum((r) => r.classifierRelevant),
+        classifierRecall: sum((r) => r.bothRelevant) / sum((r) => r.relevant),
+        steps: pick((r) => r.steps),
+        pagesPerSec: pick((r) => r.timing.pagesPerSec),
+        isParetoOptimal: false,
+      });
+    }
+  }
+  const front = new Set(
+    paretoFront(rows.map((r) => ({ x: r.relevantDomains.mean, y: r.harvestRate.mean }))),
+  );
+  rows.forEach((r, i) => {
+    r.isParetoOptimal = front.has(i);
+  });
+  return rows;
+}
+
+/** A mean curve: one [step, mean] pair per step that at least one run reached. */
+export function meanCurve(
+  runs: readonly RunResult[],
+  value: (point: RunResult['curve'][number]) => number | undefined,
+): [number, number][] {
+  const sums = new Map<number, { total: number; n: number }>();
+  for (const run of runs) {
+    for (const point of run.curve) {
+      const v = value(point);
+      if (v === undefined || !Number.isFinite(v)) continue;
+      const s = sums.get(point.step) ?? { total: 0, n: 0 };
+      s.total += v;
+      s.n++;
+      sums.set(point.step, s);
+    }
+  }
+  return [...sums.entries()].sort((a, b) => a[0] - b[0]).map(([step, s]) => [step, s.total / s.n]);
+}

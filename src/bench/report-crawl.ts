@@ -1,0 +1,157 @@
+/**
+ * The Markdown report of a crawl benchmark: what was run, the outcome in a few sentences, the
+ * paper's Table 3 layout (rows: strategy and domain limit; harvest rate and relevant domains,
+ * mean ± standard deviation over single-seed runs, plus the classifier-judged harvest rate), the
+ * plots, every run, and how to repeat it (command, versions, commit, seeds).
+ */
+import type { RunResult } from './crawl-bench-run.js';
+import type { ConfigRow, Spread } from './crawl-bench-stats.js';
+import type { ChartFile } from './report-crawl-charts.js';
+
+/** Everything the report says. */
+export interface CrawlReportInput {
+  topic: string;
+  topicFile: string;
+  webDescription: string;
+  /** `keyword judge (topic keywords: ...)` or the model folder. */
+  judgeDescription: string;
+  strategies: readonly string[];
+  domainLimits: readonly string[];
+  maxPages: number;
+  runsPerConfig: number;
+  concurrency: number;
+  seeds: readonly string[];
+  rows: readonly ConfigRow[];
+  runs: readonly RunResult[];
+  charts: readonly ChartFile[];
+  command: string;
+  env: { commit: string; node: string; cpu: string; cores: number; date: string; version: string };
+  /** Commits of the stored runs (more than one when a benchmark was resumed after a change). */
+  runCommits: readonly string[];
+}
+
+const pct = (s: Spread) => `${(s.mean * 100).toFixed(1)} ± ${(s.std * 100).toFixed(1)}`;
+const num = (s: Spread) => `${s.mean.toFixed(1)} ± ${s.std.toFixed(1)}`;
+const pts = (v: number) => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)}`;
+const ratio = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : 'n/a');
+
+/** Table 3 of the paper, for one topic: one row per strategy and domain limit. */
+export function table3(rows: readonly ConfigRow[]): string {
+  const bestHr = Math.max(...rows.map((r) => r.harvestRate.mean));
+  const bestDomains = Math.max(...rows.map((r) => r.relevantDomains.mean));
+  const bold = (text: string, isBest: boolean) => (isBest ? `**${text}**` : text);
+  return [
+    '| crawler | HR % (truth) | relevant domains | HR % (classifier) | classifier − truth (pts) | classifier precision / recall | Pareto | runs |',
+    '|---|---:|---:|---:|---:|---:|:-:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.label} | ${bold(pct(r.harvestRate), r.harvestRate.mean === bestHr)} | ${bold(num(r.relevantDomains), r.relevantDomains.mean === bestDomains)} | ${pct(r.classifierHarvestRate)} | ${pts(r.harvestRateGap.mean)} | ${ratio(r.classifierPrecision)} / ${ratio(r.classifierRecall)} | ${r.isParetoOptimal ? '★' : ''} | ${r.runs} |`,
+    ),
+  ].join('\n');
+}
+
+/** A few sentences a reader can take away without reading the table. */
+export function outcomeSentences(rows: readonly ConfigRow[], runs: readonly RunResult[]): string[] {
+  if (rows.length === 0) return ['No run has finished yet.'];
+  const byHr = [...rows].sort((a, b) => b.harvestRate.mean - a.harvestRate.mean);
+  const byDomains = [...rows].sort((a, b) => b.relevantDomains.mean - a.relevantDomains.mean);
+  const out = [
+    `Highest harvest rate: **${byHr[0]!.label}** at ${pct(byHr[0]!.harvestRate)}%` +
+      (byHr[1] ? ` (next: ${byHr[1].label}, ${pct(byHr[1].harvestRate)}%).` : '.'),
+    `Most relevant domains: **${byDomains[0]!.label}** with ${num(byDomains[0]!.relevantDomains)}` +
+      (byDomains[1] ? ` (next: ${byDomains[1].label}, ${num(byDomains[1].relevantDomains)}).` : '.'),
+    `Pareto front (harvest rate against relevant domains): ${rows
+      .filter((r) => r.isParetoOptimal)
+      .map((r) => r.label)
+      .join(', ')}.`,
+  ];
+  const limits = [...new Set(rows.map((r) => r.domainLimit))];
+  const strategies = new Set(rows.map((r) => r.strategy));
+  if (strategies.size > 1)
+    for (const limit of limits) {
+      const at = byHr.filter((r) => r.domainLimit === limit);
+      if (at.length > 1)
+        out.push(
+          `At domain limit ${limit}: best harvest rate ${at[0]!.strategy} (${pct(at[0]!.harvestRate)}%), worst ${at[at.length - 1]!.strategy} (${pct(at[at.length - 1]!.harvestRate)}%).`,
+        );
+    }
+  const gaps = rows.map((r) => r.harvestRateGap.mean);
+  const meanGap = gaps.reduce((a, b) => a + b, 0) / gaps.length;
+  const both = runs.reduce((a, r) => a + r.bothRelevant, 0);
+  const judged = runs.reduce((a, r) => a + r.classifierRelevant, 0);
+  const truth = runs.reduce((a, r) => a + r.relevant, 0);
+  out.push(
+    `Classifier against ground truth: the crawler's own judge puts the harvest rate ${pts(meanGap)} points off on average (from ${pts(Math.min(...gaps))} to ${pts(Math.max(...gaps))} per row); over all fetched pages its precision is ${ratio(both / judged)} and its recall ${ratio(both / truth)}.`,
+  );
+  const early = runs.filter((r) => r.stopReason !== 'max-pages');
+  if (early.length > 0)
+    out.push(
+      `${early.length} run(s) stopped before the page budget (${[...new Set(early.map((r) => r.stopReason))].join(', ')}): ${early
+        .slice(0, 6)
+        .map((r) => `${r.strategy}/${r.domainLimit}/run ${r.run} at ${r.steps} pages`)
+        .join('; ')}${early.length > 6 ? '; ...' : ''}. Their rates are over the pages they fetched.`,
+    );
+  return out;
+}
+
+function runsTable(runs: readonly RunResult[]): string {
+  return [
+    '| strategy | limit | run | seed URL | pages | HR % | domains | HR % (classifier) | frontier | stop | pages/s |',
+    '|---|---|---:|---|---:|---:|---:|---:|---:|---|---:|',
+    ...runs.map(
+      (r) =>
+        `| ${r.strategy} | ${r.domainLimit} | ${r.run} | ${r.seedUrl} | ${r.steps} | ${(r.harvestRate * 100).toFixed(1)} | ${r.relevantDomains} | ${(r.classifierHarvestRate * 100).toFixed(1)} | ${r.finalStats['frontier/size'] ?? ''} | ${r.stopReason} | ${r.timing.pagesPerSec.toFixed(0)} |`,
+    ),
+  ].join('\n');
+}
+
+/** The whole report as Markdown (charts referenced by file name, next to the report). */
+export function crawlReport(input: CrawlReportInput): string {
+  const i = input;
+  const total = i.strategies.length * i.domainLimits.length * i.runsPerConfig;
+  const isComplete = i.runs.length >= total;
+  const figure = (c: ChartFile) => `![${c.caption}](${c.file})\n\n*${c.caption}*\n`;
+  const pareto = i.charts.filter((c) => c.domainLimit === undefined);
+  const sections = i.domainLimits
+    .map((limit) => ({ limit, charts: i.charts.filter((c) => c.domainLimit === limit) }))
+    .filter((s) => s.charts.length > 0)
+    .map((s) => `### Domain limit ${s.limit}\n\n${s.charts.map(figure).join('\n')}`);
+  return `# Crawl benchmark: ${i.topic}
+
+${isComplete ? '' : `> **Incomplete:** ${i.runs.length} of ${total} runs have finished; the numbers below cover those.\n\n`}Every strategy crawled ${i.webDescription} from one seed URL per run (run *i* starts from seed *i* mod ${i.seeds.length} and uses *i* as its random seed), ${i.maxPages.toLocaleString('en-US')} fetch attempts per run, K = ${i.concurrency} fetch${i.concurrency === 1 ? ' (the papers\u2019 sequential MDP; runs repeat exactly)' : 'es in flight'}, ${i.runsPerConfig} runs per strategy and domain limit. Strategies: ${i.strategies.join(', ')}. Domain limits: ${i.domainLimits.join(', ')}. The crawler's reward came from: ${i.judgeDescription}.
+
+## Outcome
+
+${outcomeSentences(i.rows, i.runs)
+  .map((s) => `- ${s}`)
+  .join('\n')}
+
+## Table 3 layout
+
+Harvest rate (HR) = pages relevant by the topic's ground-truth labels / fetch attempts (failures count, as every attempt spends budget); relevant domains = registrable domains with at least one ground-truth relevant page. Mean ± sample standard deviation over runs. \`crawler_b\` is the crawler at domain limit b (\`5_2\`: 5 pages per domain, halved at T/3 and 2T/3, never below 2). "classifier" columns judge the same pages by the crawler's own relevance judge (its reward), as the paper reports both; precision / recall compare it with the ground truth over all fetched pages of the row. Bold: best in column; ★: on the Pareto front.
+
+${i.rows.length > 0 ? table3(i.rows) : '(no finished runs)'}
+
+## Plots
+
+${pareto.map(figure).join('\n')}
+${sections.join('\n')}
+## Every run
+
+<details><summary>${i.runs.length} runs (also in runs.csv; curves in curves.csv)</summary>
+
+${runsTable(i.runs)}
+
+</details>
+
+## How to repeat
+
+\`\`\`
+${i.command}
+\`\`\`
+
+- topic file: \`${i.topicFile}\`; seed URLs: ${i.seeds.map((s, n) => `${n}: ${s}`).join(', ')}
+- tres ${i.env.version}, commit ${i.env.commit}${i.runCommits.length > 1 || (i.runCommits[0] && i.runCommits[0] !== i.env.commit) ? ` (runs made at ${i.runCommits.join(', ')})` : ''}, Node ${i.env.node}, ${i.env.cores} x ${i.env.cpu}, report written ${i.env.date}
+- files: \`results.json\` (setting, rows, every run with its curve), \`runs.csv\`, \`curves.csv\`, \`table.csv\`, \`runs/\` (one file per finished run; a restarted benchmark skips them)
+`;
+}
