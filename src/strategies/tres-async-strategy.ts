@@ -31,6 +31,8 @@ export interface TresAsyncOptions {
   keywords: KeywordSet;
   rng: Rng;
   ddqn?: Partial<DdqnConfig>;
+  /** Name to report. @default 'tres-async' */
+  name?: string;
 }
 
 interface AsyncData {
@@ -46,7 +48,7 @@ interface Pending {
 }
 
 export class TresAsyncStrategy implements Strategy {
-  readonly name = 'tres-async';
+  readonly name: string;
   readonly needsAnchorScores = true;
   private readonly features: StateFeatures;
   private readonly domains = new DomainStats();
@@ -57,6 +59,7 @@ export class TresAsyncStrategy implements Strategy {
   private qEvaluations = 0;
 
   constructor(options: TresAsyncOptions) {
+    this.name = options.name ?? 'tres-async';
     this.features = new StateFeatures({ keywords: options.keywords, withDomainFeatures: true });
     this.agent = new DdqnAgent({
       config: { ...options.ddqn, featureCount: this.features.size },

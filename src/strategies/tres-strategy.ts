@@ -55,6 +55,8 @@ export interface TresOptions {
   warmupSteps?: number;
   /** Feature bucketing (off by default, as in the authors' last code). */
   buckets?: number | false;
+  /** Name to report. @default the variant */
+  name?: string;
 }
 
 /** A frontier sample: a URL reached by one link, with that link's state-action vector. */
@@ -102,7 +104,7 @@ export class TresStrategy implements Strategy {
   private lastQEvaluations = 0;
 
   constructor(private readonly options: TresOptions) {
-    this.name = options.variant;
+    this.name = options.name ?? options.variant;
     this.rng = options.rng.fork('choice');
     this.features = new StateFeatures({
       keywords: options.keywords,
