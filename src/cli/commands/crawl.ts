@@ -90,8 +90,8 @@ export function registerCrawlCommand(program: Command): void {
     .option('--resume <dir>', 'continue the crawl stored in this folder (after a crash or Ctrl-C)')
     .option('--config <file>', 'YAML or JSON file with any of these options in camelCase (flags win)')
     .option(
-      '--strategy <name>',
-      `how to choose the next URL: ${strategyNames()
+      '--strategy <spec>',
+      `how to choose the next URL (RL ones take overrides, e.g. tres:gamma=0.5): ${strategyNames()
         .map((s) => s.name)
         .join(', ')}`,
     )
