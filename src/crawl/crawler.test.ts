@@ -271,4 +271,24 @@ describe('TRES on the crawl loop', () => {
     expect(a.stats['frontier/leaves']).toBeGreaterThan(1);
     expect(b.stats['rl/td_loss']).toBe(a.stats['rl/td_loss']);
   });
+
+  it('resumes a tres crawl from its store: the frontier is rebuilt and nothing is fetched twice', async () => {
+    const options = {
+      outDir: join(base, 'tres-resume'),
+      strategy: 'tres',
+      seed: 9,
+      keywords: keywordsOf(topic),
+      maxConcurrency: 1,
+      shouldWriteWarc: false,
+      net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
+    };
+    await new Crawler({ ...options, maxPages: 150 }).run(sandbox.web!.seedUrls(1, { relevant: true }));
+    const resumed = new Crawler({ ...options, maxPages: 400, isResume: true });
+    const summary = await resumed.run();
+    expect(summary.steps).toBe(400);
+    const urls = rows(join(base, 'tres-resume')).map((r) => r.url);
+    expect(urls).toHaveLength(400);
+    expect(new Set(urls).size).toBe(400);
+    expect(summary.strategyStats['frontier/size']).toBeGreaterThan(1000);
+  });
 });

@@ -99,6 +99,8 @@ export class TresStrategy implements Strategy {
   private readonly rng: Rng;
   private readonly warmupSteps: number;
   private pending: PendingTransition[] = [];
+  /** Path states of replayed pages while resuming (cleared at the first live page). */
+  private readonly replayPaths = new Map<string, PathState>();
   private steps = 0;
   private qEvaluations = 0;
   private lastQEvaluations = 0;
@@ -135,7 +137,7 @@ export class TresStrategy implements Strategy {
   next(ctx: SelectionContext): Action | undefined {
     const candidates = this.drawCandidates(ctx);
     if (candidates.length === 0) return undefined;
-    const chosen = this.choose(candidates, ctx.step);
+    const chosen = this.choose(candidates, this.steps);
     this.tree.removeSample(chosen);
     this.completePending(chosen.x);
     const data: ActionData = { x: chosen.x, path: chosen.path, isSeed: chosen.isSeed };
@@ -152,10 +154,12 @@ export class TresStrategy implements Strategy {
 
   observe(outcome: Outcome): void {
     const { action, reward } = outcome;
+    if (outcome.isReplay) {
+      this.observeReplay(outcome);
+      return;
+    }
+    this.replayPaths.clear();
     this.steps++;
-    // Other samples of this URL (found from other parents) must never be chosen again.
-    this.tree.purgeUrl(action.url);
-    if (outcome.finalUrl !== action.url) this.tree.purgeUrl(outcome.finalUrl);
     const data = action.data as ActionData | undefined;
     // Seeds: zero state features and the seed's own action features, now that its title is known.
     const x =
@@ -168,7 +172,44 @@ export class TresStrategy implements Strategy {
             this.domains,
           )
         : data.x;
-    const linkState = data?.path ?? SEED_LINK_STATE;
+    const candidates = this.learnFrom(outcome, x, data?.path ?? SEED_LINK_STATE);
+    this.pending.push({ x, reward, candidates });
+  }
+
+  /**
+   * Resuming a crawl: rebuild the frontier, the tree and the path states from the stored pages.
+   * Parents come before children in fetch order, so a page's path state is its parent's; the
+   * anchor text of the link is not stored, so replayed experiences have no anchor features.
+   * The Q-network is not stored either: it learns again, after a new warm-up.
+   */
+  private observeReplay(outcome: Outcome): void {
+    const { action } = outcome;
+    const parentState = action.parentUrl === undefined ? undefined : this.replayPaths.get(action.parentUrl);
+    const linkState = parentState ?? SEED_LINK_STATE;
+    const x =
+      parentState === undefined
+        ? this.features.encodeSeed(
+            action.url,
+            action.domain,
+            outcome.title ?? '',
+            outcome.probability,
+            this.domains,
+          )
+        : this.features.encode(
+            linkState,
+            { url: action.url, domain: action.domain, anchorText: '', anchorProbability: 0 },
+            this.domains,
+          );
+    this.learnFrom(outcome, x, linkState);
+    this.replayPaths.set(action.url, childPathState(linkState, outcome.reward));
+  }
+
+  /** The tree's side of a transition: experience, purge of the URL, new samples. Returns their vectors. */
+  private learnFrom(outcome: Outcome, x: Float32Array, linkState: PathState): Float32Array[] {
+    const { action, reward } = outcome;
+    // Other samples of this URL (found from other parents) must never be chosen again.
+    this.tree.purgeUrl(action.url);
+    if (outcome.finalUrl !== action.url) this.tree.purgeUrl(outcome.finalUrl);
     this.domains.record(action.domain, reward);
     this.tree.addExperience(x, reward);
     const childState = childPathState(linkState, reward);
@@ -178,7 +219,7 @@ export class TresStrategy implements Strategy {
       this.tree.addSample(sample);
       candidates.push(sample.x);
     }
-    if (!outcome.isReplay) this.pending.push({ x, reward, candidates });
+    return candidates;
   }
 
   stats(): StrategyStats {
