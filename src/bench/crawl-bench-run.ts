@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Crawler } from '../crawl/crawler.js';
 import type { PageJudge } from '../crawl/judge.js';
 import type { WebClientOptions } from '../net/index.js';
+import type { UrlFilterOptions } from '../url/index.js';
 import type { BenchTopic } from './crawl-bench-topic.js';
 
 /** Numbers of a run at one step (a point of its curves). */
@@ -74,9 +75,22 @@ export interface RunSpec {
   relevanceThreshold: number;
   /** Network options of the topic's web. */
   net: WebClientOptions;
+  /** URL filter of the topic's web. @default the crawler's */
+  urlFilter?: UrlFilterOptions;
   /** The crawler's classifier; undefined: the keyword judge with the topic's keywords. */
   judge: PageJudge | undefined;
 }
+
+/**
+ * Crawler options every benchmark run uses (written into results.json). No retries: a local
+ * server has no transient failures, and a retry waits on the wall clock (robots.txt unavailable:
+ * 10 minutes), which would stall the run and break exact repeats. No WARC: nothing reads it.
+ */
+export const BENCH_CRAWLER_SETTINGS = {
+  maxRetries: 0,
+  shouldWriteWarc: false,
+  siteMode: 'domain',
+} as const;
 
 /** Which seed URL run `run` starts from (the paper: one seed per run). */
 export function seedOfRun(seeds: readonly string[], run: number): string {
@@ -99,9 +113,10 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     maxConcurrency: spec.concurrency,
     relevanceThreshold: spec.relevanceThreshold,
     ...(spec.judge ? { judge: spec.judge } : { keywords: spec.topic.keywords }),
-    shouldWriteWarc: false,
+    ...BENCH_CRAWLER_SETTINGS,
     progressIntervalMs: 60_000,
     net: spec.net,
+    ...(spec.urlFilter ? { urlFilter: spec.urlFilter } : {}),
   });
   const every = Math.max(1, Math.floor(spec.maxPages / spec.curvePoints));
   const gtDomains = new Set<string>();

@@ -19,10 +19,11 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../common/errors.js';
 import type { WebClientOptions } from '../net/index.js';
-import { parseTopic } from '../sandbox/docweb/topic.js';
 import { startDocweb } from '../sandbox/docweb/docweb-server.js';
-import { sandboxResolveRules, type SyntheticWebOptions, serveSandbox } from '../sandbox/index.js';
+import { parseTopic } from '../sandbox/docweb/topic.js';
+import { type SyntheticWebOptions, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
 import { keywordsOf } from '../sandbox/vocabulary.js';
+import type { UrlFilterOptions } from '../url/index.js';
 
 /** What the benchmark needs of a topic, whatever its web. */
 export interface BenchTopic {
@@ -48,6 +49,8 @@ export interface BenchWeb {
   topic: BenchTopic;
   /** Network options that keep the crawler inside this web (other hosts fail like DNS misses). */
   net: WebClientOptions;
+  /** Keeps URLs with an IP address for host out of the frontier (see {@link BENCH_URL_FILTER}). */
+  urlFilter: UrlFilterOptions;
   /** One line about the web, for the report. */
   description: string;
   close(): Promise<void>;
@@ -88,10 +91,15 @@ export function parseWebSpec(value: unknown, file: string): WebSpec {
     value && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>).synthetic
       : undefined;
-  if (typeof synthetic === 'string') return { kind: 'synthetic-folder', dir: resolve(dirname(file), synthetic) };
+  if (typeof synthetic === 'string')
+    return { kind: 'synthetic-folder', dir: resolve(dirname(file), synthetic) };
   if (synthetic && typeof synthetic === 'object' && !Array.isArray(synthetic))
     return { kind: 'synthetic', options: synthetic as Partial<SyntheticWebOptions> };
-  return fail(file, 'web', `must be "docweb" or {synthetic: OPTIONS or FOLDER}, got ${JSON.stringify(value)}`);
+  return fail(
+    file,
+    'web',
+    `must be "docweb" or {synthetic: OPTIONS or FOLDER}, got ${JSON.stringify(value)}`,
+  );
 }
 
 function optionalList(file: string, field: string, value: unknown): string[] | undefined {
@@ -112,7 +120,10 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
   const spec = parseWebSpec(webField, file);
   if (spec.kind === 'docweb') {
     const topic = parseTopic(rest, file);
-    const server = await startDocweb({ port: 0, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) });
+    const server = await startDocweb({
+      port: 0,
+      ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    });
     try {
       checkSeedsServed(file, topic.seeds, server.hosts);
     } catch (error) {
@@ -122,13 +133,15 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
     return {
       topic,
       net: docwebNet(sandboxResolveRules(server)),
+      urlFilter: BENCH_URL_FILTER,
       description: `DocWeb: ${server.pageCount} pages on ${server.siteCount} sites (${server.hosts.length} hosts)`,
       close: () => server.close(),
     };
   }
   const known = new Set(['name', 'description', 'category', 'keywords', 'keyphrases', 'seeds']);
   for (const key of Object.keys(rest))
-    if (!known.has(key)) fail(file, key, `is not a field of a synthetic-web topic (known: web, ${[...known].join(', ')})`);
+    if (!known.has(key))
+      fail(file, key, `is not a field of a synthetic-web topic (known: web, ${[...known].join(', ')})`);
   if (typeof rest.name !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/.test(rest.name))
     fail(file, 'name', `must be lowercase letters, digits, '-' or '_', got ${JSON.stringify(rest.name)}`);
   let sandbox: Awaited<ReturnType<typeof serveSandbox>>;
@@ -162,10 +175,23 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
   return {
     topic,
     net: docwebNet(sandboxResolveRules(sandbox.server)),
+    urlFilter: BENCH_URL_FILTER,
     description: `synthetic web (seed ${web.options.seed}): ${web.pageCount} pages on ${web.hosts.length} hosts, relevant topic "${web.options.relevantTopic}"`,
     close: () => sandbox.close(),
   };
 }
+
+/**
+ * URLs whose host is an IP address (`http://127.0.0.1:8000/` in a README) are filtered out:
+ * resolve rules map host names, so `*=none` does not cover them, and with loopback allowed the
+ * crawler would connect to whatever listens on that port (or, for a public address, leave the
+ * machine). No page of a sandbox web is addressed by IP.
+ */
+export const BENCH_URL_FILTER: UrlFilterOptions = {
+  excludePatterns: [
+    /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(?:\[[0-9a-f:.]+\]|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?(?:[/?#]|$)/i,
+  ],
+};
 
 /** Loopback only, https served as http, no politeness delay (the server is ours), robots obeyed. */
 function docwebNet(resolveRules: string[]): WebClientOptions {
@@ -177,6 +203,10 @@ function checkSeedsServed(file: string, seeds: string[], hosts: readonly string[
   seeds.forEach((seed, i) => {
     const host = new URL(seed).hostname;
     if (!served.has(host))
-      fail(file, `seeds[${i}]`, `'${seed}': host ${host} is not served by this web (is the DocWeb cache built?)`);
+      fail(
+        file,
+        `seeds[${i}]`,
+        `'${seed}': host ${host} is not served by this web (is the DocWeb cache built?)`,
+      );
   });
 }

@@ -7,7 +7,7 @@
  * extrapolate honestly: its Q evaluations at step t equal the frontier size at t, and its time
  * per step is the measured time per Q evaluation times that size.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../common/rng.js';
@@ -17,6 +17,7 @@ import { keywordsOf } from '../sandbox/vocabulary.js';
 import { createStrategy } from '../strategies/registry.js';
 import { KeywordSet } from '../text/index.js';
 import { benchEnv, writeResults } from './bench-env.js';
+import { lineChart } from './svg-chart.js';
 import { type DecisionRecord, TimedStrategy } from './timed-strategy.js';
 
 export interface DecisionBenchOptions {
@@ -36,6 +37,9 @@ export const DEFAULT_DECISION_BENCH_OPTIONS: Omit<DecisionBenchOptions, 'results
   webPages: 1_000_000,
   seed: '1',
 };
+
+/** Links per page of the generated web: enough that the frontier passes 500,000 within 20,000 steps. */
+const MEAN_OUT_DEGREE = 50;
 
 /** Median and 99th percentile of `values`. */
 function quantiles(values: number[]): { median: number; p99: number } {
@@ -111,7 +115,7 @@ export async function runDecisionBench(o: DecisionBenchOptions): Promise<void> {
     seed: 'decision-bench',
     pageCount: o.webPages,
     hostCount: 5000,
-    meanOutDegree: 40,
+    meanOutDegree: MEAN_OUT_DEGREE,
   });
   const server = await startReplayServer({ sites: web.sites() });
   const rules = sandboxResolveRules(server);
@@ -172,7 +176,7 @@ export async function runDecisionBench(o: DecisionBenchOptions): Promise<void> {
     '| step | frontier | leaves | Q evals/step | decision median (ms) | decision p99 (ms) |\n|---:|---:|---:|---:|---:|---:|';
   const md = `# Decision benchmark (Tree-Frontier against the synchronous method)
 
-Generated web: ${web.pageCount} pages on ${web.hosts.length} hosts, mean out-degree 40 (seed decision-bench); one relevant seed; K = 1; run seed ${o.seed}.
+Generated web: ${web.pageCount} pages on ${web.hosts.length} hosts, mean out-degree ${MEAN_OUT_DEGREE} (seed decision-bench); one relevant seed; K = 1; run seed ${o.seed}.
 A decision = next() + observe(): choose among representatives (or the whole frontier), update the tree, train the DDQN when due. Fetching is not included.
 
 ## Summary
@@ -192,6 +196,10 @@ A decision = next() + observe(): choose among representatives (or the whole fron
 
 The synchronous figures beyond the steps it ran are extrapolated: Q evaluations per step = the frontier size the tres run had at that step, times the measured cost per evaluation.
 
+![Frontier size and Tree-Frontier leaves over time](decision-frontier.svg)
+
+![Q evaluations per step](decision-q-evaluations.svg)
+
 ## tres over time
 
 ${head}
@@ -204,6 +212,7 @@ ${syncWindows.map(row).join('\n')}
 
 Command: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.
 `;
+  writeCharts(o.resultsDir, tres, sync);
   const paths = writeResults(
     o.resultsDir,
     'decision',
@@ -212,4 +221,43 @@ Command: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x
   );
   console.log(md);
   console.log(`results: ${paths.json}, ${paths.md}`);
+}
+
+/** The paper's Figure 4 (frontier samples and leaves over steps) and Q evaluations per step. */
+function writeCharts(dir: string, tres: DecisionRecord[], sync: DecisionRecord[]): void {
+  const every = Math.max(1, Math.floor(tres.length / 200));
+  const thin = (records: DecisionRecord[], value: (r: DecisionRecord) => number) =>
+    records.filter((r) => r.step % every === 0).map((r) => [r.step, value(r)] as const);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'decision-frontier.svg'),
+    lineChart({
+      title: 'Frontier samples and Tree-Frontier leaves (tres, K = 1)',
+      xLabel: 'step (pages fetched)',
+      yLabel: 'count (log scale)',
+      yScale: 'log',
+      series: [
+        { name: 'frontier samples', points: thin(tres, (r) => r.frontierSize) },
+        { name: 'Tree-Frontier leaves', points: thin(tres, (r) => r.leaves) },
+      ],
+    }),
+  );
+  writeFileSync(
+    join(dir, 'decision-q-evaluations.svg'),
+    lineChart({
+      title: 'Q evaluations per step',
+      xLabel: 'step (pages fetched)',
+      yLabel: 'Q evaluations (log scale)',
+      yScale: 'log',
+      series: [
+        { name: 'tres (one per non-empty leaf)', points: thin(tres, (r) => Math.max(1, r.qEvaluations)) },
+        { name: 'synchronous, measured', points: thin(sync, (r) => Math.max(1, r.qEvaluations)) },
+        {
+          name: 'synchronous, extrapolated (= frontier)',
+          points: thin(tres, (r) => r.frontierSize),
+          isDashed: true,
+        },
+      ],
+    }),
+  );
 }

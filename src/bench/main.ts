@@ -1,20 +1,29 @@
 /**
- * `npm run bench -- [PART ...] [--quick]`: the benchmarks (never part of `npm test`). Parts:
- * `engine` (throughput and memory against Crawlee), `relevance` (Table-1 metrics and
- * throughput of the five classifiers). Results go to results/<part>.json and .md.
+ * `npm run bench -- [PART ...] [--quick] [--cache DIR]`: the benchmarks (never part of `npm test`).
+ * Parts: `engine` (throughput and memory against Crawlee), `relevance` (Table-1 metrics and
+ * throughput of the five classifiers; `--cache` is the DocWeb cache, as `tres docweb --cache`,
+ * default `$TRES_CACHE_DIR/docweb`), `crawl` (every strategy x the paper's five domain limits x
+ * 5 single-seed runs of 3,000 pages on the DocWeb topics hardware and statistics; resumable).
+ * Results go to results/<part>.json and .md (crawl: results/crawl-<topic>/report.md).
  */
 import { join } from 'node:path';
+import { strategyNames } from '../strategies/registry.js';
+import { runCrawlBench } from './crawl-bench.js';
+import { PAPER_DOMAIN_LIMITS } from './crawl-bench-options.js';
 import { DEFAULT_DECISION_BENCH_OPTIONS, runDecisionBench } from './decision-bench.js';
 import { DEFAULT_ENGINE_BENCH_OPTIONS, runEngineBench } from './engine-bench.js';
 import { runRelevanceBench } from './relevance-bench.js';
 import { runRlBench } from './rl-bench.js';
 import { runTreeFrontierBench } from './tree-frontier-bench.js';
 
-const PARTS = ['engine', 'decision', 'tree', 'rl', 'relevance'] as const;
+const PARTS = ['engine', 'decision', 'tree', 'rl', 'relevance', 'crawl'] as const;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const isQuick = args.includes('--quick');
+  const cacheAt = args.indexOf('--cache');
+  const docwebCacheDir = cacheAt >= 0 ? args[cacheAt + 1] : undefined;
+  if (cacheAt >= 0) args.splice(cacheAt, 2);
   const parts = args.filter((a) => !a.startsWith('--'));
   const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown.length > 0) {
@@ -48,7 +57,32 @@ async function main(): Promise<void> {
     if (part === 'relevance') {
       await runRelevanceBench({
         outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'relevance'),
-        ...(isQuick ? { relevantPages: 30, folds: 2 } : {}),
+        ...(docwebCacheDir ? { docwebCacheDir } : {}),
+        ...(isQuick ? { relevantPages: 30, docwebRelevantPages: 30, folds: 2 } : {}),
+      });
+    }
+    if (part === 'crawl') {
+      const budget = isQuick ? { maxPages: 300, runs: 2 } : { maxPages: 3000, runs: 5 };
+      const outRoot = isQuick ? join(resultsDir, 'quick') : resultsDir;
+      const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
+      for (const topic of ['hardware', 'statistics']) {
+        await runCrawlBench({
+          topicFile: join('data', 'topics', `${topic}.yaml`),
+          domainLimits: [...PAPER_DOMAIN_LIMITS],
+          ...budget,
+          outDir: join(outRoot, `crawl-${topic}`),
+          ...(docwebCacheDir ? { cacheDir: docwebCacheDir } : {}),
+          command,
+        });
+      }
+      // The generated topical web: every strategy plus TRES at lower discount factors.
+      await runCrawlBench({
+        topicFile: join('data', 'bench', 'synthetic-hardware.yaml'),
+        strategies: [...strategyNames().map((s) => s.name), 'tres:gamma=0.5', 'tres:gamma=0.1'],
+        domainLimits: ['none'],
+        ...budget,
+        outDir: join(outRoot, 'crawl-synthetic-hardware'),
+        command,
       });
     }
   }

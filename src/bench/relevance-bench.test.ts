@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -29,4 +29,21 @@ describe('runRelevanceBench', () => {
     expect(existsSync(join(work, 'relevance-bench.json'))).toBe(true);
     expect(existsSync(join(work, 'relevance-bench.md'))).toBe(true);
   }, 120_000);
+
+  it('skips the DocWeb datasets with a message when the DocWeb cache holds no build', async () => {
+    const lines: string[] = [];
+    const outDir = join(work, 'no-docweb');
+    const results = await runRelevanceBench({
+      outDir,
+      docwebCacheDir: join(work, 'missing-cache'),
+      datasets: ['docweb-hardware', 'docweb-statistics'],
+      backends: ['wasm'],
+      log: (l) => lines.push(l),
+    });
+    expect(results).toEqual([]);
+    expect(lines.filter((l) => /docweb-(hardware|statistics) skipped: no DocWeb build/.test(l))).toHaveLength(
+      2,
+    );
+    expect(readFileSync(join(outDir, 'relevance-bench.md'), 'utf8')).toContain('docweb-hardware skipped');
+  }, 60_000);
 });

@@ -1,28 +1,43 @@
 /**
- * Relevance benchmark: on labelled datasets cut from sandbox webs, the Table-1 metrics of all
- * five classifiers (stratified k-fold cross-validation), their page and anchor throughput, the
- * TensorFlow.js backends compared, and the page rate the crawl loop can sustain with the default
- * page and anchor models. Writes `relevance-bench.json` and `relevance-bench.md` to `outDir`.
+ * Relevance benchmark: on labelled datasets cut from sandbox webs and from the DocWeb, the
+ * Table-1 metrics of all five classifiers (stratified k-fold cross-validation), their page and
+ * anchor throughput, and the page rate the crawl loop can sustain with the default page and
+ * anchor models, measured as the loop scores: one page, then its out-links, per step. Writes `relevance-bench.json` and `relevance-bench.md` to `outDir`.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RelevanceConfigInput } from '../relevance/config.js';
+import { createRng } from '../common/rng.js';
 import {
-  crossValidate,
-  formatTable1,
-  MODEL_TITLES,
-  type ModelEvaluation,
-} from '../relevance/cross-validation.js';
+  type RelevanceConfig,
+  type RelevanceConfigInput,
+  resolveRelevanceConfig,
+} from '../relevance/config.js';
+import { crossValidate, formatTable1, type ModelEvaluation } from '../relevance/cross-validation.js';
 import { DEFAULT_ANCHOR_MODEL, DEFAULT_PAGE_MODEL } from '../relevance/defaults.js';
-import { loadModel } from '../relevance/load-model.js';
-import { confusion, metricsOf } from '../relevance/metrics.js';
-import { ensureTfBackend, type TfBackendName } from '../relevance/tf-backend.js';
-import { trainModel } from '../relevance/training.js';
+import { ensureTfBackend, type TfBackendInfo, type TfBackendName } from '../relevance/tf-backend.js';
 import { MODEL_NAMES, type ModelName } from '../relevance/types.js';
+import { defaultCacheDir } from '../sandbox/docweb/index.js';
 import { loadWordVectors } from '../text/vector-cache.js';
-import { type BenchDataset, type BenchDatasetName, cutDataset } from './relevance-datasets.js';
+import type { WordVectors } from '../text/word-vectors.js';
+import { type BenchEnv, benchEnv, writeResults } from './bench-env.js';
+import {
+  type CrawlLoopRate,
+  isTfModel,
+  measureCrawlLoop,
+  measureThroughput,
+  sampleIndices,
+  type Throughput,
+} from './relevance-bench-measure.js';
+import { relevanceMarkdown } from './relevance-bench-report.js';
+import {
+  BENCH_DATASET_NAMES,
+  type BenchDataset,
+  type BenchDatasetName,
+  cutDataset,
+  docwebUnavailable,
+  isDocwebDataset,
+} from './relevance-datasets.js';
 
 /** Options of {@link runRelevanceBench}. */
 export interface RelevanceBenchOptions {
@@ -30,17 +45,33 @@ export interface RelevanceBenchOptions {
   outDir: string;
   /** Seed of the webs, the cuts and every model. @default 'bench' */
   seed: string;
-  /** Relevant pages per dataset (irrelevant: nine times as many). @default 100 */
+  /** Relevant pages per synthetic dataset (irrelevant: nine times as many). @default 40 */
   relevantPages: number;
+  /** Relevant pages per DocWeb dataset (irrelevant: nine times as many). @default 100 */
+  docwebRelevantPages: number;
+  /** DocWeb cache folder (`tres docweb build --cache`); DocWeb datasets are skipped without a build. @default `defaultCacheDir()` */
+  docwebCacheDir: string;
   /** Cross-validation folds. @default 5 */
   folds: number;
   /** Models to evaluate. @default all five */
   models: ModelName[];
-  /** Datasets. @default both */
+  /** Datasets. @default all four */
   datasets: BenchDatasetName[];
-  /** Backends whose BiLSTM scoring throughput is measured. @default ['wasm', 'cpu'] */
+  /**
+   * TensorFlow.js backends: the first trains the BiLSTMs; throughput is measured under each,
+   * which only repeats it, as BiLSTM scoring runs in plain TypeScript. @default ['wasm']
+   */
   backends: TfBackendName[];
-  /** Classifier hyperparameters. @default the defaults */
+  /** Pages scored per model and backend for page throughput (the first ones of a seeded order). @default 300 */
+  throughputPages: number;
+  /** Anchors scored per model and backend for anchor throughput and quality (a seeded sample). @default 10000 */
+  throughputAnchors: number;
+  /** Steps (one page and its out-links each) of the crawl-loop measurement. @default 300 */
+  crawlLoopSteps: number;
+  /**
+   * Classifier hyperparameters. @default BiLSTMs capped at 5 epochs with patience 1 (the
+   * models' own defaults: 12 and 2), so the whole benchmark fits in about 40 minutes on two cores
+   */
   config: RelevanceConfigInput;
   /** Progress lines. @default console.log */
   log: (line: string) => void;
@@ -50,24 +81,36 @@ export interface RelevanceBenchOptions {
 export const DEFAULT_RELEVANCE_BENCH_OPTIONS: RelevanceBenchOptions = {
   outDir: 'results/relevance',
   seed: 'bench',
-  relevantPages: 100,
+  relevantPages: 40,
+  docwebRelevantPages: 100,
+  docwebCacheDir: defaultCacheDir(),
   folds: 5,
   models: [...MODEL_NAMES],
-  datasets: ['synthetic-words', 'synthetic-pseudo'],
-  backends: ['wasm', 'cpu'],
-  config: {},
+  datasets: [...BENCH_DATASET_NAMES],
+  backends: ['wasm'],
+  throughputPages: 300,
+  throughputAnchors: 10_000,
+  crawlLoopSteps: 300,
+  config: { bilstm: { maxEpochs: 5, patience: 1 } },
   log: (line) => console.log(line),
 };
 
-/** Throughput of one model trained on a whole dataset. */
-export interface Throughput {
-  model: ModelName;
-  backend: TfBackendName | null;
-  trainMs: number;
-  pagesPerSec: number;
-  anchorsPerSec: number;
-  /** Macro F1 of anchor scores against the ground truth of the link targets. */
-  anchorMacroF1: number;
+/** Measurement types, re-exported for readers of the JSON. */
+export type { CrawlLoopRate, Throughput };
+
+/** What {@link runRelevanceBench} writes to `relevance-bench.json`. */
+export interface RelevanceBenchRecord {
+  env: BenchEnv;
+  /** 1, 5 and 15 minute load averages at start and end (other work on the machine slows it). */
+  loadAverage: { start: number[]; end: number[] };
+  elapsedMs: number;
+  options: Omit<RelevanceBenchOptions, 'log'> & { log?: undefined };
+  /** The full classifier config of the run (defaults filled in; folds add `/foldN` to the seed). */
+  config: RelevanceConfig;
+  backend: TfBackendInfo;
+  defaults: { pageModel: ModelName; anchorModel: ModelName };
+  skipped: { dataset: BenchDatasetName; reason: string }[];
+  results: DatasetResult[];
 }
 
 /** Everything one dataset gave. */
@@ -79,130 +122,32 @@ export interface DatasetResult {
   meanLinksPerPage: number;
   evaluations: ModelEvaluation[];
   throughput: Throughput[];
-  /** Pages per second the crawl loop can sustain scoring each page and all its anchors. */
+  crawlLoop: CrawlLoopRate | undefined;
+  /** `crawlLoop.pagesPerSec`, NaN if a default model was not benchmarked. */
   crawlPagesPerSec: number;
+  elapsedMs: number;
 }
 
-async function measureThroughput(
+async function benchDataset(
   data: BenchDataset,
-  name: ModelName,
-  backends: TfBackendName[],
+  options: RelevanceBenchOptions,
   config: RelevanceConfigInput,
-): Promise<Throughput[]> {
-  const isTf = name === 'kwbilstm' || name === 'bilstm';
-  const vectors = await loadWordVectors();
-  if (isTf) await ensureTfBackend(backends[0]);
-  const trained = await trainModel(name, data.documents, {
-    config,
-    vectors,
-    topic: { keywords: data.seedKeywords },
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'tres-bench-'));
-  await trained.model.save(dir);
-  trained.model.dispose();
-  const out: Throughput[] = [];
-  for (const backend of isTf ? backends : [undefined]) {
-    const info = backend ? await ensureTfBackend(backend) : undefined;
-    const model = await loadModel(dir, { vectors });
-    await model.scorePages(data.documents.slice(0, 8)); // warm-up
-    let t = performance.now();
-    await model.scorePages(data.documents);
-    const pagesPerSec = data.documents.length / ((performance.now() - t) / 1000);
-    t = performance.now();
-    const anchorProbs = await model.scoreAnchors(data.anchors);
-    const anchorsPerSec = data.anchors.length / ((performance.now() - t) / 1000);
-    model.dispose();
-    const anchorMacroF1 = metricsOf(confusion(data.anchorLabels, anchorProbs)).macroF1;
-    out.push({
-      anchorMacroF1,
-      model: name,
-      backend: info?.name ?? null,
-      trainMs: trained.trainMs,
-      pagesPerSec,
-      anchorsPerSec,
-    });
-  }
-  rmSync(dir, { recursive: true, force: true });
-  if (isTf) await ensureTfBackend(backends[0]);
-  return out;
-}
-
-function gitCommit(): string | null {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-  } catch {
-    return null;
-  }
-}
-
-function markdown(results: DatasetResult[], options: RelevanceBenchOptions): string {
-  const lines = [
-    '# Relevance benchmark',
-    '',
-    `Seed ${options.seed}; ${options.folds}-fold stratified cross-validation; ${options.relevantPages} relevant and ` +
-      `${options.relevantPages * 9} irrelevant pages per dataset. Default page model: ${DEFAULT_PAGE_MODEL}, ` +
-      `anchor model: ${DEFAULT_ANCHOR_MODEL}.`,
-  ];
-  for (const r of results) {
-    lines.push(
-      '',
-      `## ${r.dataset}`,
-      '',
-      `${r.documents} pages (${r.relevant} relevant), ${r.anchors} anchors.`,
-      '',
-    );
-    lines.push(formatTable1(r.evaluations, r.dataset), '');
-    lines.push(
-      '| Model | backend | train s (all pages) | pages/s | anchors/s | anchor F-macro (target labels) |',
-      '|---|---|---|---|---|---|',
-    );
-    for (const t of r.throughput) {
-      lines.push(
-        `| ${MODEL_TITLES[t.model]} | ${t.backend ?? '-'} | ${(t.trainMs / 1000).toFixed(1)} | ${Math.round(t.pagesPerSec)} | ${Math.round(t.anchorsPerSec)} | ${(100 * t.anchorMacroF1).toFixed(1)} |`,
-      );
-    }
-    lines.push(
-      '',
-      `Crawl loop with ${DEFAULT_PAGE_MODEL} pages and ${DEFAULT_ANCHOR_MODEL} anchors (${r.meanLinksPerPage.toFixed(1)} links per page): ` +
-        `${Math.round(r.crawlPagesPerSec)} pages/s sustainable by the classifiers.`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-/** Runs the relevance benchmark, prints the tables and writes JSON and Markdown results. */
-export async function runRelevanceBench(
-  input: Partial<RelevanceBenchOptions> = {},
-): Promise<DatasetResult[]> {
-  const options: RelevanceBenchOptions = { ...DEFAULT_RELEVANCE_BENCH_OPTIONS, ...input };
+  vectors: WordVectors,
+): Promise<Omit<DatasetResult, 'elapsedMs'>> {
   const { log } = options;
-  const config: RelevanceConfigInput = { ...options.config, seed: options.seed };
-  const backend = await ensureTfBackend(options.backends[0]);
-  log(
-    `tfjs backend: ${backend.name} (init ${backend.initMs.toFixed(0)} ms)${backend.fallbackReason ? `, WASM failed: ${backend.fallbackReason}` : ''}`,
-  );
-  let t = performance.now();
-  const vectors = await loadWordVectors({ onProgress: log });
-  log(`word vectors: ${vectors.size} words in ${(performance.now() - t).toFixed(0)} ms`);
-  const results: DatasetResult[] = [];
-  for (const name of options.datasets) {
-    t = performance.now();
-    const data = cutDataset(name, options.relevantPages, options.seed, vectors);
-    const relevant = data.documents.filter((d) => d.label === 1).length;
-    log(
-      `\n${name}: ${data.documents.length} pages (${relevant} relevant), ${data.anchors.length} anchors, cut in ${(performance.now() - t).toFixed(0)} ms`,
-    );
+  const relevant = data.documents.filter((d) => d.label === 1).length;
+  const dirs = new Map<ModelName, string>();
+  const trainMs = new Map<ModelName, number>();
+  const work = mkdtempSync(join(tmpdir(), 'tres-relbench-'));
+  try {
     const evaluations = await crossValidate(data.documents, {
       models: options.models,
       folds: options.folds,
       config,
       vectors,
-      topic: { keywords: data.seedKeywords },
+      topic: { keywords: data.seedKeywords, keyphrases: data.keyphrases },
       onProgress: (p) => {
-        if (p.valLoss !== undefined && (p.model === 'kwbilstm' || p.model === 'bilstm')) {
+        if (p.valLoss !== undefined && isTfModel(p.model as ModelName)) {
           log(
             `    ${p.model} epoch ${p.epoch}: loss ${p.trainLoss?.toFixed(4)} val ${p.valLoss.toFixed(4)}${p.isBest ? ' *' : ''}`,
           );
@@ -212,45 +157,116 @@ export async function runRelevanceBench(
         log(
           `  ${f.model} fold ${f.fold}/${f.folds}: F-macro ${(100 * f.metrics.macroF1).toFixed(1)} (${(f.trainMs / 1000).toFixed(1)} s)`,
         ),
+      // Throughput is measured on the first fold's model, saved and loaded again as the crawl
+      // loads it: training each model once more on all pages would add a sixth of the run.
+      onTrained: async ({ model, fold, trained }) => {
+        if (fold !== 1) return;
+        const dir = join(work, model);
+        await trained.model.save(dir);
+        dirs.set(model, dir);
+        trainMs.set(model, trained.trainMs);
+      },
     });
-    log(formatTable1(evaluations, name));
+    log(formatTable1(evaluations, data.name));
+    const rng = createRng(options.seed).fork(`throughput-${data.name}`);
+    const sample = {
+      pages: sampleIndices(data.documents.length, options.throughputPages, rng.fork('pages')),
+      anchors: sampleIndices(data.anchors.length, options.throughputAnchors, rng.fork('anchors')),
+    };
     const throughput: Throughput[] = [];
     for (const model of options.models) {
-      for (const tp of await measureThroughput(data, model, options.backends, config)) {
+      const dir = dirs.get(model) as string;
+      for (const tp of await measureThroughput(
+        dir,
+        model,
+        trainMs.get(model) ?? 0,
+        data,
+        sample,
+        options.backends,
+        vectors,
+      )) {
         throughput.push(tp);
         log(
           `  ${tp.model}${tp.backend ? ` (${tp.backend})` : ''}: ${Math.round(tp.pagesPerSec)} pages/s, ${Math.round(tp.anchorsPerSec)} anchors/s, anchor F-macro ${(100 * tp.anchorMacroF1).toFixed(1)}`,
         );
       }
     }
-    const page = throughput.find((x) => x.model === DEFAULT_PAGE_MODEL && x.backend !== 'cpu');
-    const anchor = throughput.find((x) => x.model === DEFAULT_ANCHOR_MODEL && x.backend !== 'cpu');
-    const crawlPagesPerSec =
-      page && anchor ? 1 / (1 / page.pagesPerSec + data.meanLinksPerPage / anchor.anchorsPerSec) : Number.NaN;
-    log(
-      `  crawl loop (${DEFAULT_PAGE_MODEL} pages + ${DEFAULT_ANCHOR_MODEL} anchors): ${Math.round(crawlPagesPerSec)} pages/s`,
-    );
-    results.push({
-      dataset: name,
+    await ensureTfBackend(options.backends[0]);
+    const crawlLoop = await measureCrawlLoop(dirs, data, options.crawlLoopSteps, vectors, rng.fork('crawl'));
+    if (crawlLoop) {
+      log(
+        `  crawl loop (${crawlLoop.pageModel} page + ${crawlLoop.anchorModel} on ${crawlLoop.meanAnchorsPerStep.toFixed(1)} links per step): ` +
+          `${Math.round(crawlLoop.pagesPerSec)} pages/s (${crawlLoop.pageMsPerStep.toFixed(2)} + ${crawlLoop.anchorMsPerStep.toFixed(2)} ms per step)`,
+      );
+    }
+    return {
+      dataset: data.name,
       documents: data.documents.length,
       relevant,
       anchors: data.anchors.length,
       meanLinksPerPage: data.meanLinksPerPage,
       evaluations,
       throughput,
-      crawlPagesPerSec,
-    });
+      crawlLoop,
+      crawlPagesPerSec: crawlLoop?.pagesPerSec ?? Number.NaN,
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
-  mkdirSync(options.outDir, { recursive: true });
-  const record = {
-    command: process.argv.join(' '),
-    commit: gitCommit(),
+}
+
+/**
+ * Runs the relevance benchmark, prints the tables and writes JSON and Markdown results. DocWeb
+ * datasets are skipped, with a message, when `docwebCacheDir` holds no build.
+ */
+export async function runRelevanceBench(
+  input: Partial<RelevanceBenchOptions> = {},
+): Promise<DatasetResult[]> {
+  const options: RelevanceBenchOptions = { ...DEFAULT_RELEVANCE_BENCH_OPTIONS, ...input };
+  const { log } = options;
+  const env = benchEnv();
+  const loadAtStart = loadavg();
+  const started = performance.now();
+  const config: RelevanceConfigInput = { ...options.config, seed: options.seed };
+  const backend = await ensureTfBackend(options.backends[0]);
+  log(
+    `tfjs backend: ${backend.name} (init ${backend.initMs.toFixed(0)} ms)${backend.fallbackReason ? `, WASM failed: ${backend.fallbackReason}` : ''}`,
+  );
+  let t = performance.now();
+  const vectors = await loadWordVectors({ onProgress: log });
+  log(`word vectors: ${vectors.size} words in ${(performance.now() - t).toFixed(0)} ms`);
+  const results: DatasetResult[] = [];
+  const skipped: { dataset: BenchDatasetName; reason: string }[] = [];
+  const noDocweb = docwebUnavailable(options.docwebCacheDir);
+  for (const name of options.datasets) {
+    if (isDocwebDataset(name) && noDocweb !== undefined) {
+      skipped.push({ dataset: name, reason: noDocweb });
+      log(`\n${name} skipped: ${noDocweb}`);
+      continue;
+    }
+    t = performance.now();
+    const size = isDocwebDataset(name) ? options.docwebRelevantPages : options.relevantPages;
+    const data = cutDataset(name, size, options.seed, vectors, options.docwebCacheDir);
+    log(
+      `\n${name}: ${data.documents.length} pages (${data.documents.filter((d) => d.label === 1).length} relevant), ` +
+        `${data.anchors.length} anchors (${data.meanLinksPerPage.toFixed(1)} per page), cut in ${(performance.now() - t).toFixed(0)} ms`,
+    );
+    const result = await benchDataset(data, options, config, vectors);
+    results.push({ ...result, elapsedMs: performance.now() - t });
+    log(`  ${name} done in ${((performance.now() - t) / 60_000).toFixed(1)} min`);
+  }
+  const record: RelevanceBenchRecord = {
+    env,
+    loadAverage: { start: loadAtStart, end: loadavg() },
+    elapsedMs: performance.now() - started,
     options: { ...options, log: undefined },
+    config: resolveRelevanceConfig(config),
     backend,
+    defaults: { pageModel: DEFAULT_PAGE_MODEL, anchorModel: DEFAULT_ANCHOR_MODEL },
+    skipped,
     results,
   };
-  writeFileSync(join(options.outDir, 'relevance-bench.json'), `${JSON.stringify(record, null, 2)}\n`);
-  writeFileSync(join(options.outDir, 'relevance-bench.md'), markdown(results, options));
-  log(`\nresults written to ${options.outDir}`);
+  writeResults(options.outDir, 'relevance-bench', record, relevanceMarkdown(record));
+  log(`\nresults written to ${options.outDir} (${((performance.now() - started) / 60_000).toFixed(1)} min)`);
   return results;
 }

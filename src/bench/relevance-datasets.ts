@@ -22,7 +22,11 @@ import { isStopword } from '../text/stopwords.js';
 import type { WordVectors } from '../text/word-vectors.js';
 
 /** Names of the benchmark datasets. */
-export type BenchDatasetName = 'synthetic-words' | 'synthetic-pseudo' | 'docweb-hardware' | 'docweb-statistics';
+export type BenchDatasetName =
+  | 'synthetic-words'
+  | 'synthetic-pseudo'
+  | 'docweb-hardware'
+  | 'docweb-statistics';
 
 /** Every dataset, in report order. */
 export const BENCH_DATASET_NAMES: readonly BenchDatasetName[] = [

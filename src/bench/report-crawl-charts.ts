@@ -53,6 +53,9 @@ export function crawlCharts(input: CrawlChartsInput): ChartFile[] {
     if (groups.length === 0) continue;
     const runCounts = [...new Set(groups.map((g) => g.runs.length))].join('/');
     const where = `${input.topic}, domain limit ${limit} (mean of ${runCounts} runs)`;
+    const dry = groups.some((g) => g.runs.some((r) => r.steps < r.maxPages))
+      ? ' Where a run ran dry, the curve averages the runs still going (a step in the line).'
+      : '';
     const harvest: ChartSeries[] = groups.flatMap((g) => [
       {
         name: `${g.strategy}`,
@@ -69,7 +72,7 @@ export function crawlCharts(input: CrawlChartsInput): ChartFile[] {
     charts.push({
       file: `harvest-rate-${limitSlug(limit)}.svg`,
       domainLimit: limit,
-      caption: `Harvest rate over pages fetched, ${where}. Solid: judged by the ground-truth labels; dashed: judged by the crawler's own classifier.`,
+      caption: `Harvest rate over pages fetched, ${where}. Solid: judged by the ground-truth labels; dashed: judged by the crawler's own classifier.${dry}`,
       svg: lineChart({
         title: `Harvest rate: ${where}`,
         xLabel: 'pages fetched',
@@ -83,7 +86,7 @@ export function crawlCharts(input: CrawlChartsInput): ChartFile[] {
     charts.push({
       file: `relevant-domains-${limitSlug(limit)}.svg`,
       domainLimit: limit,
-      caption: `Relevant domains (sites with at least one relevant page, ground truth) over pages fetched, ${where}.`,
+      caption: `Relevant domains (sites with at least one relevant page, ground truth) over pages fetched, ${where}.${dry}`,
       svg: lineChart({
         title: `Relevant domains: ${where}`,
         xLabel: 'pages fetched',
@@ -124,7 +127,7 @@ export function crawlCharts(input: CrawlChartsInput): ChartFile[] {
       file: 'pareto.svg',
       domainLimit: undefined,
       caption:
-        'Harvest rate (ground truth) against relevant domains, mean over runs, one point per strategy and domain limit; outlined points joined by the dashed line form the Pareto front (no other point is better in both).',
+        'Harvest rate (ground truth) against relevant domains, mean over runs, one point per strategy (colour) and domain limit b (shape); the labelled, outlined points joined by the dashed line form the Pareto front (no other point is better in both). Hollow markers: configurations whose frontier ran dry early (unranked in the table); not comparable, so not on the front.',
       svg: scatterChart({
         title: `Pareto front: ${input.topic}`,
         xLabel: 'relevant domains (mean over runs)',
@@ -133,12 +136,16 @@ export function crawlCharts(input: CrawlChartsInput): ChartFile[] {
         yMin: 0,
         yMax: 1,
         frontLabel: 'Pareto front',
+        hollowLabel: 'ran dry early (unranked)',
+        labels: 'highlighted',
         points: input.rows.map((r) => ({
           x: r.relevantDomains.mean,
           y: r.harvestRate.mean,
           label: configLabel(r.strategy, r.domainLimit),
           group: r.strategy,
           color: colorOf(r.strategy),
+          marker: `b = ${r.domainLimit}`,
+          isHollow: !r.isRanked,
           isHighlighted: r.isParetoOptimal,
         })),
       }),

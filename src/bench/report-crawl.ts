@@ -5,7 +5,7 @@
  * plots, every run, and how to repeat it (command, versions, commit, seeds).
  */
 import type { RunResult } from './crawl-bench-run.js';
-import type { ConfigRow, Spread } from './crawl-bench-stats.js';
+import { type ConfigRow, RANKED_BUDGET_SHARE, type Spread } from './crawl-bench-stats.js';
 import type { ChartFile } from './report-crawl-charts.js';
 
 /** Everything the report says. */
@@ -35,46 +35,67 @@ const num = (s: Spread) => `${s.mean.toFixed(1)} ± ${s.std.toFixed(1)}`;
 const pts = (v: number) => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)}`;
 const ratio = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : 'n/a');
 
-/** Table 3 of the paper, for one topic: one row per strategy and domain limit. */
+/**
+ * Table 3 of the paper, for one topic: one row per strategy and domain limit. Bold marks the best
+ * ranked row in a column; rows that ran dry say in how many runs.
+ */
 export function table3(rows: readonly ConfigRow[]): string {
-  const bestHr = Math.max(...rows.map((r) => r.harvestRate.mean));
-  const bestDomains = Math.max(...rows.map((r) => r.relevantDomains.mean));
+  const ranked = rows.filter((r) => r.isRanked);
+  const bestHr = Math.max(...ranked.map((r) => r.harvestRate.mean));
+  const bestDomains = Math.max(...ranked.map((r) => r.relevantDomains.mean));
   const bold = (text: string, isBest: boolean) => (isBest ? `**${text}**` : text);
   return [
-    '| crawler | HR % (truth) | relevant domains | HR % (classifier) | classifier − truth (pts) | classifier precision / recall | Pareto | runs |',
-    '|---|---:|---:|---:|---:|---:|:-:|---:|',
-    ...rows.map(
-      (r) =>
-        `| ${r.label} | ${bold(pct(r.harvestRate), r.harvestRate.mean === bestHr)} | ${bold(num(r.relevantDomains), r.relevantDomains.mean === bestDomains)} | ${pct(r.classifierHarvestRate)} | ${pts(r.harvestRateGap.mean)} | ${ratio(r.classifierPrecision)} / ${ratio(r.classifierRecall)} | ${r.isParetoOptimal ? '★' : ''} | ${r.runs} |`,
-    ),
+    '| crawler | attempts | ran dry | failed | HR % (truth) | relevant domains | HR % (classifier) | classifier − truth (pts) | classifier precision / recall | HR % of HTML pages | Pareto |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|',
+    ...rows.map((r) => {
+      const attempts = `${r.steps.mean.toFixed(0)}${r.isRanked ? '' : ' (unranked)'}`;
+      const isBestHr = r.isRanked && r.harvestRate.mean === bestHr;
+      const isBestDomains = r.isRanked && r.relevantDomains.mean === bestDomains;
+      return `| ${r.label} | ${attempts} | ${r.dryRuns}/${r.runs} | ${ratio(r.failureShare)} | ${bold(pct(r.harvestRate), isBestHr)} | ${bold(num(r.relevantDomains), isBestDomains)} | ${pct(r.classifierHarvestRate)} | ${pts(r.harvestRateGap.mean)} | ${ratio(r.classifierPrecision)} / ${ratio(r.classifierRecall)} | ${pct(r.pageHarvestRate)} | ${r.isParetoOptimal ? '★' : ''} |`;
+    }),
   ].join('\n');
 }
 
 /** A few sentences a reader can take away without reading the table. */
 export function outcomeSentences(rows: readonly ConfigRow[], runs: readonly RunResult[]): string[] {
   if (rows.length === 0) return ['No run has finished yet.'];
-  const byHr = [...rows].sort((a, b) => b.harvestRate.mean - a.harvestRate.mean);
-  const byDomains = [...rows].sort((a, b) => b.relevantDomains.mean - a.relevantDomains.mean);
-  const out = [
-    `Highest harvest rate: **${byHr[0]!.label}** at ${pct(byHr[0]!.harvestRate)}%` +
-      (byHr[1] ? ` (next: ${byHr[1].label}, ${pct(byHr[1].harvestRate)}%).` : '.'),
-    `Most relevant domains: **${byDomains[0]!.label}** with ${num(byDomains[0]!.relevantDomains)}` +
-      (byDomains[1] ? ` (next: ${byDomains[1].label}, ${num(byDomains[1].relevantDomains)}).` : '.'),
-    `Pareto front (harvest rate against relevant domains): ${rows
-      .filter((r) => r.isParetoOptimal)
-      .map((r) => r.label)
-      .join(', ')}.`,
-  ];
-  const limits = [...new Set(rows.map((r) => r.domainLimit))];
-  const strategies = new Set(rows.map((r) => r.strategy));
-  if (strategies.size > 1)
-    for (const limit of limits) {
-      const at = byHr.filter((r) => r.domainLimit === limit);
-      if (at.length > 1)
-        out.push(
-          `At domain limit ${limit}: best harvest rate ${at[0]!.strategy} (${pct(at[0]!.harvestRate)}%), worst ${at[at.length - 1]!.strategy} (${pct(at[at.length - 1]!.harvestRate)}%).`,
-        );
-    }
+  const out: string[] = [];
+  const complete = rows.filter((r) => r.isRanked);
+  const dry = rows.filter((r) => !r.isRanked);
+  const share = `${Math.round(RANKED_BUDGET_SHARE * 100)}%`;
+  if (complete.length === 0)
+    out.push(`No configuration spent ${share} of its page budget on average: every frontier ran dry early.`);
+  else {
+    const byHr = [...complete].sort((a, b) => b.harvestRate.mean - a.harvestRate.mean);
+    const byDomains = [...complete].sort((a, b) => b.relevantDomains.mean - a.relevantDomains.mean);
+    out.push(
+      `Highest harvest rate: **${byHr[0]!.label}** at ${pct(byHr[0]!.harvestRate)}%` +
+        (byHr[1] ? ` (next: ${byHr[1].label}, ${pct(byHr[1].harvestRate)}%).` : '.'),
+      `Most relevant domains: **${byDomains[0]!.label}** with ${num(byDomains[0]!.relevantDomains)}` +
+        (byDomains[1] ? ` (next: ${byDomains[1].label}, ${num(byDomains[1].relevantDomains)}).` : '.'),
+      `Pareto front (harvest rate against relevant domains): ${complete
+        .filter((r) => r.isParetoOptimal)
+        .map((r) => r.label)
+        .join(', ')}.`,
+    );
+    if (new Set(complete.map((r) => r.strategy)).size > 1)
+      for (const limit of [...new Set(complete.map((r) => r.domainLimit))]) {
+        const at = byHr.filter((r) => r.domainLimit === limit);
+        if (at.length > 1)
+          out.push(
+            `At domain limit ${limit}: best harvest rate ${at[0]!.strategy} (${pct(at[0]!.harvestRate)}%), worst ${at[at.length - 1]!.strategy} (${pct(at[at.length - 1]!.harvestRate)}%).`,
+          );
+      }
+  }
+  if (dry.length > 0)
+    out.push(
+      `${dry.length} configuration(s) ran out of URLs before spending ${share} of the page budget on average (${dry.map((r) => `${r.label}: ${r.steps.mean.toFixed(0)}`).join(', ')} attempts). As the paper does for crawls that ran dry, they are not ranked (best, Pareto front): their rates cover far fewer pages.`,
+    );
+  const partly = complete.filter((r) => r.dryRuns > 0);
+  if (partly.length > 0)
+    out.push(
+      `In ${partly.length} ranked configuration(s) some runs ran dry (${[...new Set(runs.filter((r) => r.steps < r.maxPages && partly.some((p) => p.strategy === r.strategy && p.domainLimit === r.domainLimit)).map((r) => `run ${r.run} (${r.seedUrl})`))].join(', ')}): their means mix shorter crawls.`,
+    );
   const gaps = rows.map((r) => r.harvestRateGap.mean);
   const meanGap = gaps.reduce((a, b) => a + b, 0) / gaps.length;
   const both = runs.reduce((a, r) => a + r.bothRelevant, 0);
@@ -83,15 +104,34 @@ export function outcomeSentences(rows: readonly ConfigRow[], runs: readonly RunR
   out.push(
     `Classifier against ground truth: the crawler's own judge puts the harvest rate ${pts(meanGap)} points off on average (from ${pts(Math.min(...gaps))} to ${pts(Math.max(...gaps))} per row); over all fetched pages its precision is ${ratio(both / judged)} and its recall ${ratio(both / truth)}.`,
   );
-  const early = runs.filter((r) => r.stopReason !== 'max-pages');
-  if (early.length > 0)
-    out.push(
-      `${early.length} run(s) stopped before the page budget (${[...new Set(early.map((r) => r.stopReason))].join(', ')}): ${early
-        .slice(0, 6)
-        .map((r) => `${r.strategy}/${r.domainLimit}/run ${r.run} at ${r.steps} pages`)
-        .join('; ')}${early.length > 6 ? '; ...' : ''}. Their rates are over the pages they fetched.`,
-    );
   return out;
+}
+
+/**
+ * Harvest rate by seed: one row per ranked configuration, one column per run (seed), each cell
+ * "HR % / attempts". Shows how much of the spread over runs comes from the seeds.
+ */
+export function seedTable(rows: readonly ConfigRow[], runs: readonly RunResult[]): string {
+  const ranked = rows.filter((r) => r.isRanked);
+  const indices = [...new Set(runs.map((r) => r.run))].sort((a, b) => a - b);
+  if (ranked.length === 0 || indices.length === 0) return '(no ranked configuration)';
+  const seedOf = (i: number) => {
+    const url = runs.find((r) => r.run === i)?.seedUrl ?? '';
+    return URL.canParse(url) ? new URL(url).hostname : url;
+  };
+  return [
+    `| crawler | ${indices.map((i) => `run ${i}: ${seedOf(i)}`).join(' | ')} |`,
+    `|---|${indices.map(() => '---:').join('|')}|`,
+    ...ranked.map((row) => {
+      const cells = indices.map((i) => {
+        const r = runs.find(
+          (x) => x.strategy === row.strategy && x.domainLimit === row.domainLimit && x.run === i,
+        );
+        return r ? `${(r.harvestRate * 100).toFixed(1)} / ${r.steps}` : '';
+      });
+      return `| ${row.label} | ${cells.join(' | ')} |`;
+    }),
+  ].join('\n');
 }
 
 function runsTable(runs: readonly RunResult[]): string {
@@ -110,7 +150,7 @@ export function crawlReport(input: CrawlReportInput): string {
   const i = input;
   const total = i.strategies.length * i.domainLimits.length * i.runsPerConfig;
   const isComplete = i.runs.length >= total;
-  const figure = (c: ChartFile) => `![${c.caption}](${c.file})\n\n*${c.caption}*\n`;
+  const figure = (c: ChartFile) => `![${c.file}](${c.file})\n\n*${c.caption}*\n`;
   const pareto = i.charts.filter((c) => c.domainLimit === undefined);
   const sections = i.domainLimits
     .map((limit) => ({ limit, charts: i.charts.filter((c) => c.domainLimit === limit) }))
@@ -118,7 +158,7 @@ export function crawlReport(input: CrawlReportInput): string {
     .map((s) => `### Domain limit ${s.limit}\n\n${s.charts.map(figure).join('\n')}`);
   return `# Crawl benchmark: ${i.topic}
 
-${isComplete ? '' : `> **Incomplete:** ${i.runs.length} of ${total} runs have finished; the numbers below cover those.\n\n`}Every strategy crawled ${i.webDescription} from one seed URL per run (run *i* starts from seed *i* mod ${i.seeds.length} and uses *i* as its random seed), ${i.maxPages.toLocaleString('en-US')} fetch attempts per run, K = ${i.concurrency} fetch${i.concurrency === 1 ? ' (the papers\u2019 sequential MDP; runs repeat exactly)' : 'es in flight'}, ${i.runsPerConfig} runs per strategy and domain limit. Strategies: ${i.strategies.join(', ')}. Domain limits: ${i.domainLimits.join(', ')}. The crawler's reward came from: ${i.judgeDescription}.
+${isComplete ? '' : `> **Incomplete:** ${i.runs.length} of ${total} runs have finished; the numbers below cover those.\n\n`}Every strategy crawled ${i.webDescription} from one seed URL per run (run *i* starts from seed *i* mod ${i.seeds.length} and uses *i* as its random seed), ${i.maxPages.toLocaleString('en-US')} fetch attempts per run, K = ${i.concurrency} fetch${i.concurrency === 1 ? ' (the papers\u2019 sequential MDP; runs repeat exactly)' : 'es in flight'}, ${i.runsPerConfig} runs per strategy and domain limit; robots.txt obeyed, no delay between requests (the server is local), no retries, links addressed by IP left out, a web site = a registrable domain. Strategies: ${i.strategies.join(', ')}. Domain limits: ${i.domainLimits.join(', ')}. The crawler's reward came from: ${i.judgeDescription}.
 
 ## Outcome
 
@@ -128,9 +168,15 @@ ${outcomeSentences(i.rows, i.runs)
 
 ## Table 3 layout
 
-Harvest rate (HR) = pages relevant by the topic's ground-truth labels / fetch attempts (failures count, as every attempt spends budget); relevant domains = registrable domains with at least one ground-truth relevant page. Mean ± sample standard deviation over runs. \`crawler_b\` is the crawler at domain limit b (\`5_2\`: 5 pages per domain, halved at T/3 and 2T/3, never below 2). "classifier" columns judge the same pages by the crawler's own relevance judge (its reward), as the paper reports both; precision / recall compare it with the ground truth over all fetched pages of the row. Bold: best in column; ★: on the Pareto front.
+Harvest rate (HR) = pages relevant by the topic's ground-truth labels / fetch attempts (failures count, as every attempt spends budget; "failed" is their share: links that leave the web, 404s, robots.txt refusals); relevant domains = registrable domains with at least one ground-truth relevant page. Mean ± sample standard deviation over runs. \`crawler_b\` is the crawler at domain limit b (\`5_2\`: 5 pages per domain, halved at T/3 and 2T/3, never below 2). "classifier" columns judge the same pages by the crawler's own relevance judge (its reward), as the paper reports both; precision / recall compare it with the ground truth over all fetched pages of the row. "ran dry": runs whose frontier emptied before the budget; rows whose runs spent less than ${Math.round(RANKED_BUDGET_SHARE * 100)}% of the budget on average are "unranked". Bold: best ranked row in the column; ★: on the Pareto front of the ranked rows. "HR % of HTML pages" leaves failed attempts out of the denominator.
 
 ${i.rows.length > 0 ? table3(i.rows) : '(no finished runs)'}
+
+### Harvest rate by seed
+
+Ground-truth harvest rate % / fetch attempts of each run of the ranked rows: the spread over runs is mostly the seeds' doing (a seed whose site links to little else runs dry).
+
+${seedTable(i.rows, i.runs)}
 
 ## Plots
 

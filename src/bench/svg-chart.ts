@@ -53,8 +53,12 @@ export interface ScatterPoint {
   group: string;
   /** CSS colour of the group. @default the palette colour of the group's first appearance */
   color?: string;
-  /** Drawn larger, outlined, and joined by the front line. @default false */
+  /** Marker group (e.g. the domain limit); each gets its own shape, listed in the legend. @default one circle for all */
+  marker?: string;
+  /** Drawn larger, outlined, labelled, and joined by the front line. @default false */
   isHighlighted?: boolean;
+  /** Drawn as an outline only (a point that does not count, e.g. an incomplete run). @default false */
+  isHollow?: boolean;
 }
 
 /** Options of {@link scatterChart}. */
@@ -62,6 +66,10 @@ export interface ScatterChartOptions extends ChartFrame {
   points: readonly ScatterPoint[];
   /** Legend text of the line through the highlighted points; false for no line. @default false */
   frontLabel?: string | false;
+  /** Which points get their label written next to them. @default 'all' */
+  labels?: 'all' | 'highlighted';
+  /** Legend text of hollow points, when there are any. @default 'hollow' */
+  hollowLabel?: string;
 }
 
 /** Colour-blind-safe palette (Okabe and Ito, 2008, plus greys), in series order. */
@@ -73,9 +81,9 @@ export const CHART_PALETTE = [
   '#E69F00',
   '#56B4E9',
   '#000000',
-  '#F0E442',
-  '#999999',
   '#882255',
+  '#999999',
+  '#F0E442', // yellow last: hard to see on white
 ] as const;
 
 const LEGEND_WIDTH = 190;
@@ -198,14 +206,20 @@ interface LegendEntry {
   name: string;
   color: string;
   kind: 'line' | 'dashed' | 'dot';
+  /** Marker shape of a 'dot' entry. @default 'circle' */
+  shape?: (typeof SHAPES)[number];
+  /** Outline-only marker. @default false */
+  isHollow?: boolean;
 }
 
 function drawLegend(entries: LegendEntry[], left: number, top: number): string[] {
   const out = [`<g class="legend" font-size="11">`];
   entries.forEach((e, i) => {
     const y = top + 8 + i * 18;
-    if (e.kind === 'dot') out.push(`<circle cx="${left + 12}" cy="${y}" r="4" fill="${e.color}"/>`);
-    else
+    if (e.kind === 'dot') {
+      const fill = e.isHollow ? `fill="#ffffff" stroke="${e.color}" stroke-width="1.5"` : `fill="${e.color}"`;
+      out.push(marker(e.shape ?? 'circle', left + 12, y, 4.5, fill));
+    } else
       out.push(
         `<line x1="${left}" y1="${y}" x2="${left + 24}" y2="${y}" stroke="${e.color}" stroke-width="2"${e.kind === 'dashed' ? ' stroke-dasharray="6 3"' : ''}/>`,
       );
@@ -279,13 +293,52 @@ export function lineChart(options: LineChartOptions): string {
   return svgDocument(width, height, options.title, body);
 }
 
-/** A scatter chart as an SVG document; highlighted points are joined by the front line. */
+const SHAPES = ['circle', 'square', 'triangle', 'diamond', 'down', 'cross'] as const;
+
+/** Polygon corners of the marker shapes, in units of the marker radius. */
+const SHAPE_POINTS: Record<Exclude<(typeof SHAPES)[number], 'circle'>, string> = {
+  square: '-0.9,-0.9 0.9,-0.9 0.9,0.9 -0.9,0.9',
+  triangle: '0,-1.2 1.1,0.8 -1.1,0.8',
+  diamond: '0,-1.25 1.1,0 0,1.25 -1.1,0',
+  down: '0,1.2 1.1,-0.8 -1.1,-0.8',
+  cross:
+    '-0.35,-1 0.35,-1 0.35,-0.35 1,-0.35 1,0.35 0.35,0.35 0.35,1 -0.35,1 -0.35,0.35 -1,0.35 -1,-0.35 -0.35,-0.35',
+};
+
+/** A marker of `shape` centred on (x, y) with radius r. */
+function marker(shape: (typeof SHAPES)[number], x: number, y: number, r: number, attrs: string): string {
+  if (shape === 'circle') return `<circle cx="${x}" cy="${y}" r="${r}" ${attrs}/>`;
+  const points = SHAPE_POINTS[shape]
+    .split(' ')
+    .map((pair) => pair.split(',').map(Number) as [number, number])
+    .map(([a, b]) => `${round(x + a * r)},${round(y + b * r)}`);
+  return `<polygon points="${points.join(' ')}" ${attrs}/>`;
+}
+
+/** Places labels right of their points, moving a label down while it would overlap an earlier one. */
+function placeLabels(
+  items: { x: number; y: number; text: string }[],
+): { x: number; y: number; text: string }[] {
+  const placed: { x: number; y: number; w: number; text: string }[] = [];
+  for (const item of [...items].sort((a, b) => a.y - b.y || a.x - b.x)) {
+    const w = item.text.length * 5.6;
+    let y = item.y - 6;
+    while (placed.some((p) => Math.abs(p.y - y) < 11 && item.x + 7 < p.x + p.w && p.x < item.x + 7 + w))
+      y += 11;
+    placed.push({ x: item.x + 7, y, w, text: item.text });
+  }
+  return placed;
+}
+
+/** A scatter chart as an SVG document; highlighted points are labelled and joined by the front line. */
 export function scatterChart(options: ScatterChartOptions): string {
   const points = options.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   const groups = [...new Set(points.map((p) => p.group))];
+  const markers = [...new Set(points.map((p) => p.marker).filter((m): m is string => m !== undefined))];
   const colorOf = (g: string) =>
     points.find((p) => p.group === g && p.color)?.color ??
     CHART_PALETTE[groups.indexOf(g) % CHART_PALETTE.length]!;
+  const shapeOf = (m: string | undefined) => SHAPES[Math.max(0, markers.indexOf(m ?? '')) % SHAPES.length]!;
   const { width, height, plot } = plotBox(options);
   const [x0, x1] = extent(
     points.map((p) => p.x),
@@ -295,8 +348,8 @@ export function scatterChart(options: ScatterChartOptions): string {
     points.map((p) => p.y),
     [0, 1],
   );
-  // Room for the labels at the right and top edges.
-  const x = linearAxis(Math.min(0, x0), x1 * 1.08 || 1, plot.left, plot.right);
+  // Room for the labels at the right edge.
+  const x = linearAxis(Math.min(0, x0), x1 * 1.1 || 1, plot.left, plot.right);
   const y = linearAxis(options.yMin ?? Math.min(0, y0), options.yMax ?? (y1 || 1), plot.bottom, plot.top);
   const body = drawFrame(options, x, y, plot);
   const front = points.filter((p) => p.isHighlighted).sort((a, b) => a.x - b.x || b.y - a.y);
@@ -306,16 +359,30 @@ export function scatterChart(options: ScatterChartOptions): string {
       `<polyline data-series="${escapeXml(options.frontLabel)}" points="${path}" fill="none" stroke="#333" stroke-width="1.5" stroke-dasharray="4 3"/>`,
     );
   }
-  for (const p of points) {
-    const px = round(x.toPixel(p.x));
-    const py = round(y.toPixel(p.y));
-    const stroke = p.isHighlighted ? ' stroke="#000" stroke-width="2"' : '';
+  // Highlighted points last, so they are drawn on top.
+  const ordered = [...points.filter((p) => !p.isHighlighted), ...front];
+  for (const p of ordered) {
+    const fill = p.isHollow
+      ? `fill="#ffffff" stroke="${colorOf(p.group)}" stroke-width="1.5"`
+      : `fill="${colorOf(p.group)}"${p.isHighlighted ? ' stroke="#000" stroke-width="2"' : ' fill-opacity="0.85"'}`;
+    const attrs = `data-point="${escapeXml(p.label)}" ${fill}`;
     body.push(
-      `<circle data-point="${escapeXml(p.label)}" cx="${px}" cy="${py}" r="${p.isHighlighted ? 6 : 4}" fill="${colorOf(p.group)}"${stroke}/>`,
+      marker(
+        shapeOf(p.marker),
+        round(x.toPixel(p.x)),
+        round(y.toPixel(p.y)),
+        p.isHighlighted ? 6 : 4.5,
+        attrs,
+      ),
     );
-    body.push(`<text x="${px + 7}" y="${py - 6}" font-size="10">${escapeXml(p.label)}</text>`);
   }
+  const labelled = options.labels === 'highlighted' ? front : points;
+  for (const l of placeLabels(labelled.map((p) => ({ x: x.toPixel(p.x), y: y.toPixel(p.y), text: p.label }))))
+    body.push(`<text x="${round(l.x)}" y="${round(l.y)}" font-size="10">${escapeXml(l.text)}</text>`);
   const legend: LegendEntry[] = groups.map((g) => ({ name: g, color: colorOf(g), kind: 'dot' }));
+  for (const m of markers) legend.push({ name: m, color: '#777', kind: 'dot', shape: shapeOf(m) });
+  if (points.some((p) => p.isHollow))
+    legend.push({ name: options.hollowLabel ?? 'hollow', color: '#777', kind: 'dot', isHollow: true });
   if (options.frontLabel) legend.push({ name: options.frontLabel, color: '#333', kind: 'dashed' });
   body.push(...drawLegend(legend, plot.right + 14, plot.top));
   return svgDocument(width, height, options.title, body);

@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ConfigError, TresError } from '../common/errors.js';
+import { registerBenchCommand } from './commands/bench.js';
 import { registerCrawlCommand } from './commands/crawl.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDocwebCommand } from './commands/docweb.js';
@@ -24,6 +25,7 @@ const commands: RegisterCommand[] = [
   registerKeywordsCommand,
   registerTrainCommand,
   registerEvaluateCommand,
+  registerBenchCommand,
 ];
 
 /** Builds the program with every sub-command. Exported for tests. */

@@ -91,3 +91,13 @@ describe('resolve rule target none', () => {
     expect(parseResolveRule('*=NONE')).toMatchObject({ hostPattern: '*', isNoHost: true, address: '' });
   });
 });
+
+describe('a sealed sandbox (*=none)', () => {
+  it('also refuses IP-literal hosts, which other wildcards leave to the address guard', () => {
+    const sealed = new ResolveRules(['site.test=127.0.0.1:8080', '*=none']);
+    expect(sealed.match('127.0.0.1')?.isNoHost).toBe(true);
+    expect(sealed.match('[::1]')?.isNoHost).toBe(true);
+    const open = new ResolveRules(['*=127.0.0.1:8080']);
+    expect(open.match('127.0.0.1')).toBeUndefined();
+  });
+});

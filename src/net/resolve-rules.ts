@@ -8,7 +8,8 @@
  * - `HOST` is `*` (every host name), a host name (`docs.kernel.org`), or `*.suffix` (every
  *   subdomain of `suffix`, not `suffix` itself). Matching is case-insensitive. URLs whose host is
  *   an IP address match only a rule naming that address (`10.0.0.1=127.0.0.1:8080`), never `*`,
- *   so a link to http://10.0.0.1/ in a sandbox still meets the address guard.
+ *   so a link to http://10.0.0.1/ in a sandbox still meets the address guard; but `*=none`
+ *   matches them too, so a sealed sandbox reaches no address at all outside its rules.
  * - `ADDR` is an IPv4 address or a bracketed IPv6 address (`[::1]`). Host names are refused: the
  *   address guard must see the address that is connected to.
  * - `PORT` (1-65535) replaces the URL's port; without it the URL's port is kept.
@@ -141,7 +142,10 @@ export class ResolveRules {
     const host = hostname.toLowerCase().replace(/\.$/, '');
     const exact = this.exact.get(host);
     if (exact) return exact;
-    if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return undefined;
+    // IP literals skip the name patterns so the address guard sees them, except for a
+    // `*=none` rule: a sealed sandbox must not reach local ports through links like
+    // http://127.0.0.1:8000/ either.
+    if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return this.wildcard?.isNoHost ? this.wildcard : undefined;
     for (const rule of this.suffixes) {
       if (host.endsWith(rule.hostPattern.slice(1))) return rule;
     }

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadWordVectors } from '../text/vector-cache.js';
+import type { BiLstmModel } from './bilstm-model.js';
+import { pageExamples } from './features.js';
 import { loadModel } from './load-model.js';
 import { confusion, metricsOf } from './metrics.js';
 import { SPORT_SEEDS, twoTopicCorpus } from './test-fixtures.js';
@@ -62,6 +64,26 @@ describe('KwBiLSTM', () => {
     model.dispose();
     loaded.dispose();
   }, 120_000);
+
+  it('scores by the plain forward pass as the TensorFlow.js network does, padded batches included', async () => {
+    const vectors = await loadWordVectors();
+    const train = twoTopicCorpus(10, 20, 'plain', 10);
+    const { model } = await trainModel('kwbilstm', train, {
+      config: { ...config, bilstm: { ...config.bilstm, maxEpochs: 2 } },
+      vectors,
+      topic: { keywords: SPORT_SEEDS },
+    });
+    const bilstm = model as unknown as BiLstmModel;
+    const examples = pageExamples([
+      ...twoTopicCorpus(3, 3, 'plain-test', 15),
+      { url: 'http://sport.example/football', title: 'Match', text: 'football' },
+      { url: '', title: '', text: 'zzqxv' }, // no word with a vector: an empty sequence
+    ]);
+    const plain = await bilstm.scoreExamples(examples);
+    const reference = await bilstm.scoreWithNetwork(examples);
+    for (let i = 0; i < examples.length; i++) expect(plain[i]).toBeCloseTo(reference[i] as number, 5);
+    model.dispose();
+  }, 60_000);
 
   it('gives the same score to a page alone and padded in a batch with longer pages', async () => {
     const vectors = await loadWordVectors();

@@ -4,12 +4,14 @@
  * padded; Masking -> BiLSTM (return sequences) -> masked mean pooling -> dense (ReLU) -> dropout.
  * KwBiLSTM then concatenates the keyword inputs (EK thermometer + LK), both add a small dense
  * layer and a two-way softmax. Trained by seeded mini-batch Adam on the cross-entropy with early
- * stopping on a validation split (best weights kept).
+ * stopping on a validation split (best weights kept). Scoring runs the same forward pass in plain
+ * TypeScript (`bilstm-inference.ts`), many times faster than TensorFlow.js for one page.
  */
 import * as tf from '@tensorflow/tfjs';
 import type { Rng } from '../common/rng.js';
 import { createRng } from '../common/rng.js';
 import type { WordVectors } from '../text/word-vectors.js';
+import { PlainBiLstm, readBiLstmWeights } from './bilstm-inference.js';
 import { initialiseWeights, MaskedMeanPooling, SeededDropout } from './bilstm-layers.js';
 import type { BiLstmConfig } from './config.js';
 import {
@@ -92,6 +94,8 @@ function buildNetwork(
 /** A BiLSTM relevance model (KwBiLSTM or vanilla). */
 export class BiLstmModel implements RelevanceModel {
   private readonly kwSize: number;
+  /** The network's weights for the plain forward pass; cleared whenever training changes them. */
+  private plain: PlainBiLstm | undefined;
 
   private constructor(
     readonly name: BiLstmKind,
@@ -133,8 +137,24 @@ export class BiLstmModel implements RelevanceModel {
     return out;
   }
 
-  /** P(relevant) of token examples, in batches of `scoreBatchSize`. */
+  /** P(relevant) of token examples, one at a time by the plain forward pass (`bilstm-inference.ts`). */
   async scoreExamples(examples: readonly TextExample[]): Promise<Float32Array> {
+    this.plain ??= new PlainBiLstm(readBiLstmWeights(this.network));
+    const plain = this.plain;
+    const kw = this.topic === undefined ? undefined : new Float32Array(this.kwSize);
+    const out = new Float32Array(examples.length);
+    examples.forEach((e, i) => {
+      if (kw !== undefined) writeKeywordFeatures(e, this.topic as TopicKeywords, kw, 0);
+      out[i] = plain.score(this.vectors, this.encode(e), kw);
+    });
+    return out;
+  }
+
+  /**
+   * P(relevant) of token examples by the TensorFlow.js network, in batches of `scoreBatchSize`:
+   * the reference the plain forward pass is tested against.
+   */
+  async scoreWithNetwork(examples: readonly TextExample[]): Promise<Float32Array> {
     await ensureTfBackend();
     const out = new Float32Array(examples.length);
     const size = this.config.scoreBatchSize;
@@ -211,6 +231,7 @@ export class BiLstmModel implements RelevanceModel {
           trainLoss: lossSum / (b + 1),
         });
       }
+      model.plain = undefined; // the weights moved
       const valProbs = await model.scoreExamples(input.validation);
       const valLoss =
         input.validation.length > 0 ? logLoss(input.validationLabels, valProbs) : lossSum / batches;
@@ -231,6 +252,7 @@ export class BiLstmModel implements RelevanceModel {
       if (sinceBest > c.patience) break;
     }
     network.setWeights(best.weights);
+    model.plain = undefined;
     tf.dispose(best.weights);
     optimizer.dispose();
     return model;

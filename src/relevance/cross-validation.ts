@@ -9,7 +9,7 @@ import { resolveRelevanceConfig } from './config.js';
 import { pageExamples } from './features.js';
 import { type ClassificationMetrics, confusion, metricsOf } from './metrics.js';
 import { stratifiedFolds } from './split.js';
-import { type TrainOptions, trainOnExamples } from './training.js';
+import { type TrainedModel, type TrainOptions, trainOnExamples } from './training.js';
 import type { LabeledDocument, ModelName, TextExample } from './types.js';
 
 /** Options of {@link crossValidate}. */
@@ -26,6 +26,11 @@ export interface CrossValidationOptions extends TrainOptions {
     metrics: ClassificationMetrics;
     trainMs: number;
   }) => void;
+  /**
+   * Called with each fold's trained model before it is disposed (to save it, or to measure its
+   * throughput, without training it again); cross-validation waits for it.
+   */
+  onTrained?: (info: { model: ModelName; fold: number; trained: TrainedModel }) => void | Promise<void>;
 }
 
 /** Cross-validation result of one model. */
@@ -94,6 +99,7 @@ export async function crossValidate(
       );
       perFold.push(metrics);
       options.onFold?.({ model: name, fold: f + 1, folds: k, metrics, trainMs: trained.trainMs });
+      await options.onTrained?.({ model: name, fold: f + 1, trained });
       trained.model.dispose();
     }
     const keys = ['precision', 'recall', 'macroF1', 'accuracy'] as const;

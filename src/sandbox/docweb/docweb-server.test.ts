@@ -56,7 +56,7 @@ describe('startDocweb', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.crawlFlags).toEqual([
       '--resolve',
-      `*=127.0.0.1:${server.port}`,
+      [...server.hosts.map((h) => `${h}=127.0.0.1:${server.port}`), '*=none'].join(','),
       '--https-as-http',
       '--allow-loopback',
     ]);

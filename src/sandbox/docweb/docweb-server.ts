@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError } from '../../common/errors.js';
 import { type ReplayServer, startReplayServer } from '../replay-server.js';
 import { sendStatus } from '../responses.js';
+import { sandboxResolveRules } from '../sandbox-rules.js';
 import type { SiteSource } from '../site-source.js';
 import { defaultCacheDir } from './cache-layout.js';
 import { DocwebDb } from './docweb-db.js';
@@ -91,6 +92,7 @@ export async function startDocweb(options: DocwebServeOptions = {}): Promise<Doc
     ...server,
     siteCount,
     pageCount,
-    crawlFlags: ['--resolve', `*=127.0.0.1:${server.port}`, '--https-as-http', '--allow-loopback'],
+    // The served hosts, then `*=none`: links out of DocWeb fail as DNS misses, at once.
+    crawlFlags: ['--resolve', sandboxResolveRules(server).join(','), '--https-as-http', '--allow-loopback'],
   };
 }

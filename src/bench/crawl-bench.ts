@@ -1,0 +1,257 @@
+/**
+ * The crawl benchmark (`tres bench crawl`, `npm run bench -- crawl`): every strategy x domain
+ * limit x single-seed run on a topic's web, measured by ground truth and by the crawler's own
+ * classifier, written as JSON, CSV, SVG plots and a Markdown report in the paper's Table 3
+ * layout. Runs are taken run index first (run 0 of every configuration, then run 1, ...) so a
+ * benchmark stopped early still covers every configuration; each finished run is stored at once
+ * and skipped when the benchmark is started again.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PageJudge } from '../crawl/judge.js';
+import { benchEnv } from './bench-env.js';
+import {
+  clearRunFiles,
+  curvesCsv,
+  type RunSetting,
+  readRunFiles,
+  runsCsv,
+  type StoredRun,
+  tableCsv,
+  writeRunFile,
+} from './crawl-bench-files.js';
+import {
+  type CrawlBenchOptions,
+  configLabel,
+  type ResolvedCrawlBenchOptions,
+  resolveCrawlBenchOptions,
+} from './crawl-bench-options.js';
+import { BENCH_CRAWLER_SETTINGS, type RunResult, runOnce } from './crawl-bench-run.js';
+import { type ConfigRow, summarizeRuns } from './crawl-bench-stats.js';
+import { type BenchTopic, openBenchWeb } from './crawl-bench-topic.js';
+import { crawlReport } from './report-crawl.js';
+import { crawlCharts } from './report-crawl-charts.js';
+
+/** What a finished (or resumed) benchmark produced. */
+export interface CrawlBenchResult {
+  outDir: string;
+  /** Every run, stored earlier or made now, in configuration order. */
+  runs: RunResult[];
+  rows: ConfigRow[];
+  /** Runs made by this call (the rest were found in the out folder). */
+  newRuns: number;
+  /** Paths of the files written. */
+  files: string[];
+}
+
+/** The version in package.json (the same path from src/ and dist/). */
+function packageVersion(): string {
+  try {
+    const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json');
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function makeJudge(o: ResolvedCrawlBenchOptions, topic: BenchTopic) {
+  if (o.modelDir === false)
+    return {
+      judge: undefined,
+      name: 'keywords',
+      description: `the stand-in keyword judge with the topic's ${topic.keywords.length} keywords (${topic.keywords.join(', ')})`,
+    };
+  // Loaded on demand: the relevance room pulls in TensorFlow, which keyword runs do not need.
+  const { loadModel } = await import('../relevance/index.js');
+  const model = await loadModel(o.modelDir);
+  const judge: PageJudge = model;
+  return {
+    judge,
+    name: `model:${resolve(o.modelDir)}`,
+    description: `the ${model.name} model in ${o.modelDir}`,
+  };
+}
+
+/**
+ * Runs the benchmark (skipping runs already stored in the out folder) and writes its files.
+ * @throws ConfigError for bad options, an invalid topic, a missing DocWeb cache, or an out folder
+ *   holding runs made with another setting.
+ */
+export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBenchResult> {
+  const o = resolveCrawlBenchOptions(options);
+  const web = await openBenchWeb(o.topicFile, o.cacheDir ? { cacheDir: o.cacheDir } : {});
+  try {
+    const topic = web.topic;
+    const judge = await makeJudge(o, topic);
+    const setting: RunSetting = {
+      topic: topic.name,
+      seeds: topic.seeds,
+      maxPages: o.maxPages,
+      concurrency: o.concurrency,
+      curvePoints: o.curvePoints,
+      relevanceThreshold: o.relevanceThreshold,
+      judge: judge.name,
+    };
+    if (o.isFresh) clearRunFiles(o.outDir);
+    const stored = new Map<string, StoredRun>();
+    for (const s of readRunFiles(o.outDir, setting))
+      stored.set(key(s.result.strategy, s.result.domainLimit, s.result.run), s);
+    const env = { ...benchEnv(), version: packageVersion() };
+    const total = o.strategies.length * o.domainLimits.length * o.runs;
+    const wanted = (s: StoredRun) =>
+      o.strategies.includes(s.result.strategy) &&
+      o.domainLimits.includes(s.result.domainLimit) &&
+      s.result.run < o.runs;
+    let done = [...stored.values()].filter(wanted).length;
+    o.log(
+      `crawl bench ${topic.name}: ${o.strategies.length} strategies x ${o.domainLimits.length} domain limits x ${o.runs} runs = ${total} runs of ${o.maxPages} pages on ${web.description}${done > 0 ? `; ${done} already in ${o.outDir} (skipped)` : ''}`,
+    );
+    let newRuns = 0;
+    let files: string[] = [];
+    const write = () => {
+      files = writeOutputs(
+        o,
+        web.description,
+        judge.description,
+        topic,
+        env,
+        [...stored.values()].filter(wanted),
+      );
+    };
+    for (let run = 0; run < o.runs; run++) {
+      for (const strategy of o.strategies) {
+        for (const domainLimit of o.domainLimits) {
+          if (stored.has(key(strategy, domainLimit, run))) continue;
+          const result = await runOnce({
+            topic,
+            strategy,
+            domainLimit,
+            run,
+            maxPages: o.maxPages,
+            concurrency: o.concurrency,
+            curvePoints: o.curvePoints,
+            relevanceThreshold: o.relevanceThreshold,
+            net: web.net,
+            urlFilter: web.urlFilter,
+            judge: judge.judge,
+          });
+          const entry: StoredRun = { setting, commit: env.commit, result };
+          writeRunFile(o.outDir, entry);
+          stored.set(key(strategy, domainLimit, run), entry);
+          newRuns++;
+          done++;
+          o.log(`[${done}/${total}] ${describeRun(result)}`);
+          write();
+        }
+      }
+    }
+    if (newRuns === 0) write();
+    const runs = orderRuns(
+      [...stored.values()].filter(wanted).map((s) => s.result),
+      o,
+    );
+    o.log(`crawl bench ${topic.name}: report ${join(o.outDir, 'report.md')}`);
+    return {
+      outDir: o.outDir,
+      runs,
+      rows: summarizeRuns(runs, o.strategies, o.domainLimits),
+      newRuns,
+      files,
+    };
+  } finally {
+    await web.close();
+  }
+}
+
+function key(strategy: string, domainLimit: string, run: number): string {
+  return `${strategy}\u0000${domainLimit}\u0000${run}`;
+}
+
+function orderRuns(runs: RunResult[], o: ResolvedCrawlBenchOptions): RunResult[] {
+  const rank = (r: RunResult) =>
+    (o.strategies.indexOf(r.strategy) * o.domainLimits.length + o.domainLimits.indexOf(r.domainLimit)) *
+      o.runs +
+    r.run;
+  return runs.sort((a, b) => rank(a) - rank(b));
+}
+
+/** The progress line of a finished run. */
+export function describeRun(r: RunResult): string {
+  const leaves = r.finalStats['frontier/leaves'];
+  return [
+    `${configLabel(r.strategy, r.domainLimit)} run ${r.run} (${r.seedUrl}):`,
+    `${r.steps} pages in ${(r.timing.elapsedMs / 1000).toFixed(1)} s (${r.timing.pagesPerSec.toFixed(0)} p/s)`,
+    `| HR ${(r.harvestRate * 100).toFixed(1)}% (classifier ${(r.classifierHarvestRate * 100).toFixed(1)}%)`,
+    `| relevant domains ${r.relevantDomains}`,
+    `| frontier ${r.finalStats['frontier/size'] ?? '?'}${leaves === undefined ? '' : `, leaves ${leaves}`}`,
+    r.stopReason === 'max-pages' ? '' : `| stopped: ${r.stopReason}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+function writeOutputs(
+  o: ResolvedCrawlBenchOptions,
+  webDescription: string,
+  judgeDescription: string,
+  topic: BenchTopic,
+  env: ReturnType<typeof benchEnv> & { version: string },
+  stored: StoredRun[],
+): string[] {
+  const runs = orderRuns(
+    stored.map((s) => s.result),
+    o,
+  );
+  const rows = summarizeRuns(runs, o.strategies, o.domainLimits);
+  const charts = crawlCharts({
+    topic: topic.name,
+    strategies: o.strategies,
+    domainLimits: o.domainLimits,
+    runs,
+    rows,
+  });
+  const runCommits = [...new Set(stored.map((s) => s.commit))];
+  const { log: _log, ...setting } = o;
+  const crawler = {
+    ...BENCH_CRAWLER_SETTINGS,
+    minDelayMs: 0,
+    respectRobotsTxt: true,
+    urlFilter: 'BENCH_URL_FILTER',
+  };
+  const report = crawlReport({
+    topic: topic.name,
+    topicFile: topic.file,
+    webDescription,
+    judgeDescription,
+    strategies: o.strategies,
+    domainLimits: o.domainLimits,
+    maxPages: o.maxPages,
+    runsPerConfig: o.runs,
+    concurrency: o.concurrency,
+    seeds: topic.seeds,
+    rows,
+    runs,
+    charts,
+    command: o.command,
+    env,
+    runCommits,
+  });
+  mkdirSync(o.outDir, { recursive: true });
+  const out: [string, string][] = [
+    [
+      'results.json',
+      `${JSON.stringify({ env, options: setting, crawler, topic: { name: topic.name, file: topic.file, seeds: topic.seeds, keywords: topic.keywords }, web: webDescription, judge: judgeDescription, runCommits, rows, runs }, null, 1)}\n`,
+    ],
+    ['runs.csv', runsCsv(runs)],
+    ['curves.csv', curvesCsv(runs)],
+    ['table.csv', tableCsv(rows)],
+    ...charts.map((c): [string, string] => [c.file, c.svg]),
+    ['report.md', report],
+  ];
+  return out.map(([name, text]) => {
+    const path = join(o.outDir, name);
+    writeFileSync(path, text);
+    return path;
+  });
+}

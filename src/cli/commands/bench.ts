@@ -1,0 +1,138 @@
+/**
+ * `tres bench crawl`: the crawl benchmark of the TRES papers on a topic's web (DocWeb or a
+ * synthetic web): every strategy x domain limit x single-seed run, reported in the Table 3 layout
+ * with plots. Finished runs are kept in the out folder; running the command again resumes.
+ */
+import type { Command } from 'commander';
+import { runCrawlBench } from '../../bench/crawl-bench.js';
+import { DEFAULT_CRAWL_BENCH_OPTIONS, PAPER_DOMAIN_LIMITS } from '../../bench/crawl-bench-options.js';
+import { ConfigError } from '../../common/errors.js';
+import { strategyNames } from '../../strategies/registry.js';
+
+/** Flags of `tres bench crawl` as commander gives them. */
+export interface BenchCrawlFlags {
+  topic: string;
+  strategies?: string[];
+  pages?: number;
+  runs?: number;
+  domainLimit?: string[];
+  concurrency?: number;
+  model?: string;
+  out?: string;
+  cache?: string;
+  threshold?: number;
+  fresh?: boolean;
+  quiet?: boolean;
+}
+
+const positive = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new ConfigError(`--${name} must be a whole number >= 1, got "${value}"`);
+  return n;
+};
+
+/**
+ * Splits `--strategies` on commas, keeping the overrides of a spec together:
+ * `bfs,tres:gamma=0.5,lr=0.001` is `bfs` and `tres:gamma=0.5,lr=0.001` (a part with `=` and no
+ * `:` continues the spec before it). Repeating the flag adds to the list.
+ */
+export function splitStrategies(value: string, previous: string[] | undefined): string[] {
+  const fresh: string[] = [];
+  for (const part of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    if (part.includes('=') && !part.includes(':') && fresh.length > 0) fresh[fresh.length - 1] += `,${part}`;
+    else fresh.push(part);
+  }
+  return [...(previous ?? []), ...fresh];
+}
+
+const list = (value: string, previous: string[] | undefined) => [
+  ...(previous ?? []),
+  ...value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
+
+/** Quotes a word for a POSIX shell when it needs it (the report records a command to paste). */
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Adds `tres bench` and its `crawl` sub-command to the program. */
+export function registerBenchCommand(program: Command): void {
+  const bench = program.command('bench').description('benchmarks that compare crawl strategies');
+  const d = DEFAULT_CRAWL_BENCH_OPTIONS;
+  bench
+    .command('crawl')
+    .description(
+      'crawl a topic\u2019s web with every strategy x domain limit x single-seed run; write JSON, CSV, SVG plots and a Markdown report (Table 3 layout)',
+    )
+    .requiredOption('--topic <file>', 'topic YAML file (DocWeb topic, or one with web: {synthetic: ...})')
+    .option(
+      '--strategies <list>',
+      `comma-separated strategies or specs such as tres:gamma=0.5 (default: all registered: ${strategyNames()
+        .map((s) => s.name)
+        .join(', ')})`,
+      splitStrategies,
+    )
+    .option('--pages <n>', `page budget T of each run (default ${d.maxPages})`, positive('pages'))
+    .option('--runs <r>', `single-seed runs per strategy and limit (default ${d.runs})`, positive('runs'))
+    .option(
+      '--domain-limit <list>',
+      `comma-separated domain limits: none, a number, START_FLOOR (default none; the paper: ${PAPER_DOMAIN_LIMITS.join(',')})`,
+      list,
+    )
+    .option(
+      '--concurrency <k>',
+      'fetches in flight; 1 is the sequential MDP (default 1)',
+      positive('concurrency'),
+    )
+    .option(
+      '--model <dir>',
+      'trained relevance model as the crawler\u2019s judge (default: the topic keywords)',
+    )
+    .option('--out <dir>', 'results folder (default results/crawl-<topic file name>)')
+    .option('--cache <dir>', 'DocWeb cache folder (default $TRES_CACHE_DIR/docweb or ~/.cache/tres/docweb)')
+    .option(
+      '--threshold <p>',
+      'the crawler judges a page relevant when P >= p (default 0.5)',
+      Number.parseFloat,
+    )
+    .option('--fresh', 'discard the runs stored in the results folder instead of resuming')
+    .option('--quiet', 'no line per finished run')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  tres bench crawl --topic data/topics/hardware.yaml --cache ~/.cache/tres/docweb \\
+      --strategies bfs,random,best-first --pages 3000 --runs 5 --domain-limit none,100,10,5,5_2
+  tres bench crawl --topic my-synthetic-topic.yaml --pages 500 --runs 3
+
+Run i starts from the topic's seed i mod (number of seeds) and uses i as its random seed.
+Harvest rate is judged by the topic's ground-truth labels, and again by the crawler's classifier.
+Output: report.md (+ *.svg), results.json, runs.csv, curves.csv, table.csv, runs/ (one file per
+finished run: a killed benchmark keeps them, and the same command resumes).`,
+    )
+    .action(async (flags: BenchCrawlFlags) => {
+      const result = await runCrawlBench({
+        topicFile: flags.topic,
+        ...(flags.strategies ? { strategies: flags.strategies } : {}),
+        ...(flags.pages ? { maxPages: flags.pages } : {}),
+        ...(flags.runs ? { runs: flags.runs } : {}),
+        ...(flags.domainLimit ? { domainLimits: flags.domainLimit } : {}),
+        ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
+        ...(flags.model ? { modelDir: flags.model } : {}),
+        ...(flags.out ? { outDir: flags.out } : {}),
+        ...(flags.cache ? { cacheDir: flags.cache } : {}),
+        ...(flags.threshold === undefined ? {} : { relevanceThreshold: flags.threshold }),
+        isFresh: Boolean(flags.fresh),
+        command: `tres ${process.argv.slice(2).map(shellQuote).join(' ')}`,
+        log: flags.quiet ? false : (line) => console.log(line),
+      });
+      console.log(`${result.runs.length} runs (${result.newRuns} new); report: ${result.outDir}/report.md`);
+    });
+}
