@@ -29,6 +29,12 @@ export interface CrawlerOptions {
   maxConcurrency?: number;
   /** Retries of one URL after transient failures (network, 5xx, 429). @default 2 */
   maxRetries?: number;
+  /**
+   * Longest wait before a retry, in ms. A server asking for more (Retry-After, a robots.txt that
+   * stays unreachable) gets its URL recorded as failed instead of holding a slot of the page
+   * budget. @default 60_000
+   */
+  maxRetryDelayMs?: number;
   /** "Web site" of the papers: registrable domain or host. @default 'domain' */
   siteMode?: 'domain' | 'host';
   /** Relevance model that gives the reward. Required unless `keywords` is given. */
@@ -76,6 +82,7 @@ export const DEFAULT_CRAWLER_OPTIONS: Omit<Resolved, 'outDir' | 'maxPagesPerDoma
   timeLimitMs: false,
   maxConcurrency: 8,
   maxRetries: 2,
+  maxRetryDelayMs: 60_000,
   siteMode: 'domain',
   relevanceThreshold: 0.5,
   shouldFollowNofollow: false,
@@ -122,6 +129,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
   positiveInt(merged.progressIntervalMs, 'progressIntervalMs', false);
   positiveInt(merged.maxDepth === false ? false : merged.maxDepth + 1, 'maxDepth', true);
   if (merged.timeLimitMs !== false) positiveInt(merged.timeLimitMs, 'timeLimitMs', false);
+  positiveInt(merged.maxRetryDelayMs, 'maxRetryDelayMs', false);
   if (!Number.isInteger(merged.maxRetries) || merged.maxRetries < 0) {
     throw new ConfigError(`maxRetries must be an integer >= 0, got ${merged.maxRetries}`, {
       context: { field: 'maxRetries' },

@@ -242,7 +242,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
           maxRetries: this.options.maxRetries,
           rng: this.rng.fork(`retry/${action.url}`),
         });
-        if (delay !== false) {
+        if (delay !== false && delay <= this.options.maxRetryDelayMs) {
           this.retries.push({ action, attempt: attempt + 1, notBeforeMs: this.clock.monotonicMs() + delay });
           this.emit('retry', {
             url: action.url,
