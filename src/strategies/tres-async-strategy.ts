@@ -25,7 +25,7 @@ import type {
   Strategy,
   StrategyStats,
 } from './strategy.js';
-import { agentStats, toTransition } from './tres-shared.js';
+import { agentStats, PendingTransitions } from './tres-shared.js';
 
 export interface TresAsyncOptions {
   keywords: KeywordSet;
@@ -41,12 +41,6 @@ interface AsyncData {
   isSeed: boolean;
 }
 
-interface Pending {
-  x: Float32Array;
-  reward: number;
-  candidates: Float32Array[];
-}
-
 export class TresAsyncStrategy implements Strategy {
   readonly name: string;
   readonly needsAnchorScores = true;
@@ -54,7 +48,7 @@ export class TresAsyncStrategy implements Strategy {
   private readonly domains = new DomainStats();
   private readonly frontier = new HostQueueFrontier();
   private readonly agent: DdqnAgent;
-  private pending: Pending[] = [];
+  private readonly pending = new PendingTransitions();
   private steps = 0;
   private qEvaluations = 0;
 
@@ -88,12 +82,7 @@ export class TresAsyncStrategy implements Strategy {
     if (!item) return undefined;
     const { key: _key, ...action } = item;
     const data = action.data as AsyncData;
-    for (const t of this.pending) {
-      t.candidates.push(data.x);
-      this.agent.observe(toTransition(t.x, t.reward, t.candidates));
-    }
-    if (this.pending.length > 0) this.agent.maybeTrain(this.steps);
-    this.pending = [];
+    this.pending.complete(data.x, this.agent, this.steps);
     return action;
   }
 
@@ -115,7 +104,7 @@ export class TresAsyncStrategy implements Strategy {
     const childState = childPathState(data?.path ?? SEED_LINK_STATE, reward);
     const n = outcome.links.length;
     if (n === 0) {
-      if (!outcome.isReplay) this.pending.push({ x, reward, candidates: [] });
+      if (!outcome.isReplay) this.pending.push(x, reward, []);
       return;
     }
     const size = this.features.size;
@@ -144,7 +133,7 @@ export class TresAsyncStrategy implements Strategy {
       };
       this.frontier.add(item);
     });
-    if (!outcome.isReplay) this.pending.push({ x, reward, candidates: vectors });
+    if (!outcome.isReplay) this.pending.push(x, reward, vectors);
   }
 
   stats(): StrategyStats {

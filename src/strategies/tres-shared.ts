@@ -26,3 +26,33 @@ export function agentStats(agent: DdqnAgent): Record<string, number> {
   for (const [key, value] of Object.entries(agent.stats())) out[key] = value ?? Number.NaN;
   return out;
 }
+
+/**
+ * Transitions waiting for the next chosen action. The journal text puts the Tree-Frontier's next
+ * choice into the double-Q candidate set along with the fetched page's outlinks, so a transition
+ * is complete only when the next action is chosen (with K = 1, at the very next decision).
+ */
+export class PendingTransitions {
+  private waiting: { x: Float32Array; reward: number; candidates: Float32Array[] }[] = [];
+
+  /** A finished action: its vector, its reward and the vectors of the page's outlinks. */
+  push(x: Float32Array, reward: number, outlinks: Float32Array[]): void {
+    this.waiting.push({ x, reward, candidates: outlinks });
+  }
+
+  /** Completes every waiting transition with the action just chosen, stores them, trains when due. */
+  complete(chosenX: Float32Array, agent: DdqnAgent, step: number): void {
+    if (this.waiting.length === 0) return;
+    for (const t of this.waiting) {
+      t.candidates.push(chosenX);
+      agent.observe(toTransition(t.x, t.reward, t.candidates));
+    }
+    this.waiting = [];
+    agent.maybeTrain(step);
+  }
+
+  /** Forgets the waiting transitions (strategies without a Q-network). */
+  clear(): void {
+    this.waiting = [];
+  }
+}

@@ -38,7 +38,7 @@ import type {
   Strategy,
   StrategyStats,
 } from './strategy.js';
-import { agentStats, toTransition } from './tres-shared.js';
+import { agentStats, PendingTransitions } from './tres-shared.js';
 
 export type TresVariant = 'tres' | 'tres-nh' | 'tree-random' | 'synchronous';
 
@@ -79,13 +79,6 @@ interface ActionData {
   isSeed: boolean;
 }
 
-interface PendingTransition {
-  x: Float32Array;
-  reward: number;
-  /** Vectors of the page's outlinks; the next chosen action is appended. */
-  candidates: Float32Array[];
-}
-
 /** Gives up drawing representatives after this many rounds of purging stale samples. */
 const MAX_DRAW_ROUNDS = 8;
 
@@ -98,7 +91,7 @@ export class TresStrategy implements Strategy {
   private readonly agent: DdqnAgent;
   private readonly rng: Rng;
   private readonly warmupSteps: number;
-  private pending: PendingTransition[] = [];
+  private readonly pending = new PendingTransitions();
   /** Path states of replayed pages while resuming (cleared at the first live page). */
   private readonly replayPaths = new Map<string, PathState>();
   private steps = 0;
@@ -173,7 +166,7 @@ export class TresStrategy implements Strategy {
           )
         : data.x;
     const candidates = this.learnFrom(outcome, x, data?.path ?? SEED_LINK_STATE);
-    this.pending.push({ x, reward, candidates });
+    this.pending.push(x, reward, candidates);
   }
 
   /**
@@ -304,15 +297,8 @@ export class TresStrategy implements Strategy {
 
   /** Adds the chosen action to the candidate sets of the waiting transitions and learns from them. */
   private completePending(chosenX: Float32Array): void {
-    if (this.options.variant === 'tree-random') {
-      this.pending = []; // no Q-network to train
-      return;
-    }
-    for (const t of this.pending) {
-      t.candidates.push(chosenX);
-      this.agent.observe(toTransition(t.x, t.reward, t.candidates));
-    }
-    if (this.pending.length > 0) this.agent.maybeTrain(this.steps);
-    this.pending = [];
+    if (this.options.variant === 'tree-random')
+      this.pending.clear(); // no Q-network to train
+    else this.pending.complete(chosenX, this.agent, this.steps);
   }
 }
