@@ -1,4 +1,4 @@
-import { existsSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../common/errors.js';
@@ -118,5 +118,32 @@ describe('buildDocweb', () => {
     await expect(buildDocweb(options())).rejects.toThrow(/apt does not know no-such-doc/);
     await expect(buildDocweb(options())).rejects.toBeInstanceOf(ConfigError);
     expect(fx.calls.filter((c) => c === 'apt-get update').length).toBe(2);
+  });
+});
+
+describe('buildDocweb with version drift', () => {
+  it('re-resolves a package whose version the archive replaced between plan and download, and goes on', async () => {
+    // The archive publishes stats-doc 1.0-2 (a security update) right after the plan was made.
+    let isUpdated = false;
+    const drifting: DocwebBuildOptions['run'] = async (command, args, opts) => {
+      const isPrintUris = command === 'apt-get' && args[0] === 'download' && args[1] === '--print-uris';
+      const r = await fx.run(command, args, opts);
+      if (isPrintUris && isUpdated)
+        return { ...r, stdout: r.stdout.replaceAll('stats-doc_1.0-1', 'stats-doc_1.0-2') };
+      if (command === 'apt-get' && args[0] === 'download' && args[1] === 'stats-doc') {
+        isUpdated = true;
+        rmSync(join(opts?.cwd ?? '.', 'stats-doc_1.0-1_all.deb'));
+        writeFileSync(join(opts?.cwd ?? '.', 'stats-doc_1.0-2_all.deb'), Buffer.alloc(1000));
+      }
+      return r;
+    };
+    const summary = await buildDocweb(options({ run: drifting }));
+    expect(summary.fetch.extracted).toBe(3);
+    expect(lines.some((l) => l.includes('stats-doc_1.0-2_all.deb') && l.includes('version drift'))).toBe(
+      true,
+    );
+    const layout = cacheLayout(fx.cacheDir);
+    expect(existsSync(join(packageDir(layout, 'stats-doc'), EXTRACTED_MARKER))).toBe(true);
+    expect(summary.counts.labelled.statistics).toBe(3);
   });
 });

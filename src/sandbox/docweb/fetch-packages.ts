@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TresError } from '../../common/errors.js';
 import {
   type CommandRunner,
   type DebDownload,
@@ -102,16 +103,19 @@ export async function fetchPackages(options: FetchPackagesOptions): Promise<Fetc
   let firstError: unknown;
   let extractChain: Promise<void> = Promise.resolve();
   let fetchedBytes = 0;
-  for (const [i, deb] of plan.entries()) {
+  for (const [i, planned] of plan.entries()) {
     if (firstError !== undefined) break;
+    let deb = planned;
     const tag = `[${i + 1}/${plan.length}] ${deb.package}`;
     if (!hasDeb(layout, deb)) {
       const t0 = nowMs();
       await downloadDeb(deb.package, layout.debsDir, run);
-      if (!hasDeb(layout, deb))
-        throw new Error(
-          `apt-get download ${deb.package} did not leave ${deb.fileName} of ${deb.sizeBytes} bytes`,
-        );
+      if (!hasDeb(layout, deb)) {
+        // Version drift: the archive published a new version (a security update) between the plan
+        // and this download, so apt fetched another file. Ask apt again which file is current.
+        deb = await resolveAgain(deb, layout, run, log);
+        report.downloadBytes += deb.sizeBytes - planned.sizeBytes;
+      }
       fetchedBytes += deb.sizeBytes;
       report.downloaded++;
       const seconds = (nowMs() - t0) / 1000;
@@ -141,6 +145,32 @@ export async function fetchPackages(options: FetchPackagesOptions): Promise<Fetc
   if (firstError !== undefined) throw firstError;
   report.elapsedMs = nowMs() - start;
   return report;
+}
+
+/**
+ * The current file of a package whose planned version vanished from the archive: re-planned with
+ * `apt-get download --print-uris` (and downloaded once more if apt did not leave it yet).
+ * @throws TresError (code TRES_DOCWEB_APT) if even the re-resolved file is not there.
+ */
+async function resolveAgain(
+  planned: DebDownload,
+  layout: CacheLayout,
+  run: CommandRunner,
+  log: (line: string) => void,
+): Promise<DebDownload> {
+  const [current] = await planDownloads([planned.package], run, log);
+  if (current && !hasDeb(layout, current)) await downloadDeb(current.package, layout.debsDir, run);
+  if (!current || !hasDeb(layout, current))
+    throw new TresError(
+      'TRES_DOCWEB_APT',
+      `apt-get download ${planned.package} did not leave ${planned.fileName} of ${planned.sizeBytes} bytes, ` +
+        `nor the version apt names now (${current?.fileName ?? 'none'})`,
+    );
+  log(
+    `download ${planned.package}: the archive moved from ${planned.fileName} to ${current.fileName} ` +
+      'since the plan (version drift); going on with the new version',
+  );
+  return current;
 }
 
 async function extractOne(layout: CacheLayout, deb: DebDownload, run: CommandRunner) {
