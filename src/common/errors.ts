@@ -47,6 +47,13 @@ export class RetryLaterError extends TresError {
   }
 }
 
+/**
+ * The URL was not requested because something it depends on is not available yet (its origin's
+ * robots.txt is unreachable: RFC 9309 2.3.1.4 says disallow for now). The crawl keeps the URL and
+ * tries it after `retryAfterMs` without counting an attempt or spending page budget.
+ */
+export class DeferUrlError extends RetryLaterError {}
+
 /** This URL is not to be fetched or used; the crawl goes on without it. */
 export class SkipUrlError extends TresError {}
 

@@ -1,31 +1,33 @@
 /**
- * The crawl's own bookkeeping: which URLs are fetched or in flight, pages per domain (for the
- * domain limit b), relevant pages and relevant domains. Rebuilt from the store on resume.
+ * What the crawl loop tracks itself: fetches in flight, per URL, host and domain. Everything about
+ * recorded fetches (fetched yet? pages of a domain? the counters) is read from the crawl store's
+ * one tally, so a resumed crawl needs no second count rebuilt beside it.
  */
-export interface CrawlCounters {
-  /** Fetch attempts recorded (the step t of the MDP; failures included). */
-  steps: number;
-  /** Attempts that gave an HTML page. */
-  pages: number;
-  /** Pages judged relevant (reward 1). */
-  relevant: number;
-  /** Distinct domains with at least one relevant page. */
-  relevantDomains: number;
-  /** Failed attempts (no page). */
-  failures: number;
+import type { CrawlCounters } from '../store/index.js';
+
+/** The store's view of recorded fetches that the loop reads (a {@link CrawlStore}). */
+export interface RecordedFetches {
+  isFetched(url: string): boolean;
+  isRedirectTarget(url: string): boolean;
+  domainCount(domain: string): number;
+  readonly counters: Readonly<CrawlCounters>;
 }
 
 export class CrawlState {
-  private readonly fetched = new Set<string>();
   private readonly inFlight = new Set<string>();
   private readonly inFlightHosts = new Map<string, number>();
   private readonly inFlightDomains = new Map<string, number>();
-  private readonly domainPages = new Map<string, number>();
-  private readonly relevantDomainSet = new Set<string>();
-  readonly counters: CrawlCounters = { steps: 0, pages: 0, relevant: 0, relevantDomains: 0, failures: 0 };
 
+  constructor(private readonly recorded: RecordedFetches) {}
+
+  /** The counters of recorded fetches (live). */
+  get counters(): Readonly<CrawlCounters> {
+    return this.recorded.counters;
+  }
+
+  /** True if `url` was requested, was a redirect target, or is being fetched. */
   isFetchedOrInFlight(url: string): boolean {
-    return this.fetched.has(url) || this.inFlight.has(url);
+    return this.inFlight.has(url) || this.recorded.isFetched(url) || this.recorded.isRedirectTarget(url);
   }
 
   isHostBusy(host: string): boolean {
@@ -34,12 +36,12 @@ export class CrawlState {
 
   /** Pages fetched from `domain` (in flight excluded). */
   domainCount(domain: string): number {
-    return this.domainPages.get(domain) ?? 0;
+    return this.recorded.domainCount(domain);
   }
 
   /** Pages fetched from `domain` plus fetches of it in flight. */
   domainLoad(domain: string): number {
-    return this.domainCount(domain) + (this.inFlightDomains.get(domain) ?? 0);
+    return this.recorded.domainCount(domain) + (this.inFlightDomains.get(domain) ?? 0);
   }
 
   get inFlightCount(): number {
@@ -56,27 +58,6 @@ export class CrawlState {
     this.inFlight.delete(url);
     bump(this.inFlightHosts, host, -1);
     bump(this.inFlightDomains, domain, -1);
-  }
-
-  /** Counts one recorded attempt. `finalUrl` is marked fetched too, so it is not fetched again. */
-  record(url: string, finalUrl: string, domain: string, isPage: boolean, reward: number): void {
-    this.fetched.add(url);
-    this.fetched.add(finalUrl);
-    const c = this.counters;
-    c.steps++;
-    bump(this.domainPages, domain, 1);
-    if (!isPage) {
-      c.failures++;
-      return;
-    }
-    c.pages++;
-    if (reward > 0) {
-      c.relevant++;
-      if (!this.relevantDomainSet.has(domain)) {
-        this.relevantDomainSet.add(domain);
-        c.relevantDomains++;
-      }
-    }
   }
 }
 

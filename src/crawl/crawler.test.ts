@@ -108,20 +108,6 @@ describe('Crawler on a generated topical web', () => {
     await expect(new Crawler(options('bfs')).run(['http://x.test/'])).rejects.toThrow(ConfigError);
   });
 
-  it('records a URL whose robots.txt stays unreachable instead of waiting minutes to retry it', async () => {
-    // A rule sending every host to the server, which resets hosts it does not serve.
-    const crawler = new Crawler(
-      options('robots-down', {
-        maxPages: 5,
-        net: { minDelayMs: 0, resolveRules: [`*=127.0.0.1:${sandbox.server.port}`], allowLoopback: true },
-      }),
-    );
-    const started = Date.now();
-    await crawler.run(['http://not-served.test/a.html']);
-    expect(Date.now() - started).toBeLessThan(15_000);
-    expect(rows(join(base, 'robots-down')).map((r) => r.error_code)).toEqual(['TRES_ROBOTS_UNAVAILABLE']);
-  });
-
   it('refuses loopback targets unless allowed', async () => {
     const crawler = new Crawler(
       options('guarded', {

@@ -9,12 +9,12 @@
  */
 import { EventEmitter } from 'node:events';
 import { type Clock, systemClock } from '../common/clock.js';
-import { ConfigError, errorCode, RetryLaterError, StopCrawlError } from '../common/errors.js';
+import { ConfigError, DeferUrlError, errorCode, RetryLaterError, StopCrawlError } from '../common/errors.js';
 import { createRng, type Rng } from '../common/rng.js';
 import { retryDelayMs, WebClient } from '../net/index.js';
 import { CrawlStore } from '../store/index.js';
 import { createStrategy } from '../strategies/registry.js';
-import type { Action, SelectionContext, Strategy } from '../strategies/strategy.js';
+import type { Action, DiscoveredLink, SelectionContext, Strategy } from '../strategies/strategy.js';
 import { KeywordSet } from '../text/index.js';
 import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions } from './crawl-options.js';
 import { CrawlState } from './crawl-state.js';
@@ -29,6 +29,11 @@ interface PendingRetry {
   action: Action;
   attempt: number;
   notBeforeMs: number;
+  /**
+   * Deferred, not retried: the URL was never requested (DeferUrlError, e.g. its origin's
+   * robots.txt is unreachable), so it holds no page budget and counts no attempt.
+   */
+  isDeferred: boolean;
 }
 
 /** A focused crawler: construct with one options object, `await run(seeds)`, listen to events. */
@@ -36,7 +41,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   readonly options: ResolvedCrawlerOptions;
   private readonly clock: Clock;
   private readonly rng: Rng;
-  private readonly state = new CrawlState();
+  private state!: CrawlState;
   private readonly retries: PendingRetry[] = [];
   private strategy!: Strategy;
   private judge!: PageJudge;
@@ -58,7 +63,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   }
 
   /**
-   * Crawls from `seeds` (ignored when resuming: the stored seeds are used) until a budget is
+   * Crawls from `seeds` (when resuming: the stored seeds, plus any of `seeds` not stored yet) until a budget is
    * spent, the frontier is empty, or `stop()` is called. Resolves to the summary.
    * @throws ConfigError for bad seeds or a bad output folder; StopCrawlError if the store fails.
    */
@@ -73,11 +78,19 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
           })
         : o.strategy;
     this.judge = o.judge ?? new KeywordJudge({ keywords: o.keywords ?? [] });
+    // Seeds are checked before the folder is touched: bad seeds leave nothing behind.
+    const seedLinks = this.links.seeds(seeds);
+    if (seedLinks.length === 0 && !o.isResume) {
+      throw new ConfigError('a new crawl needs at least one seed URL', { context: { field: 'seeds' } });
+    }
     this.store = CrawlStore.open(o.outDir, {
       mode: o.isResume ? 'resume' : 'create',
       clock: this.clock,
       warc: o.shouldWriteWarc,
+      seeds: seedLinks,
+      meta: { config: this.describeConfig() },
     });
+    this.state = new CrawlState(this.store);
     this.client = new WebClient(
       { ...o.net, isUrlAllowed: (url) => this.links.isUrlAllowed(url) },
       { clock: this.clock },
@@ -85,8 +98,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.startedMs = this.clock.monotonicMs();
     let status: 'finished' | 'interrupted' | 'failed' = 'failed';
     try {
-      if (o.isResume) this.replayStore();
-      else this.seedCrawl(seeds);
+      if (o.isResume) this.resumeFromStore(seedLinks);
+      else this.strategy.seed(seedLinks);
       await this.loop();
       const reason = this.stopReason ?? 'frontier-empty';
       status = reason === 'interrupted' ? 'interrupted' : 'finished';
@@ -111,33 +124,24 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.abort.abort(new Error('crawl aborted'));
   }
 
-  private seedCrawl(seeds: string[]): void {
-    const links = this.links.seeds(seeds);
-    this.store.setMeta(
-      'seeds',
-      links.map((l) => l.url),
-    );
-    this.store.setMeta('config', this.describeConfig());
-    this.strategy.seed(links);
-  }
-
-  private replayStore(): void {
-    this.strategy.seed(this.store.seeds());
-    for (const page of this.store.replay()) {
-      this.state.record(page.url, page.finalUrl, page.domain, page.isPage, page.reward);
-      const action: Action = { url: page.url, host: page.host, domain: page.domain, depth: page.depth };
-      if (page.parentUrl !== undefined) action.parentUrl = page.parentUrl;
-      this.strategy.observe({
-        action,
-        finalUrl: page.finalUrl,
-        isPage: page.isPage,
-        reward: page.reward,
-        probability: page.probability,
-        links: page.outlinks,
-        isReplay: true,
-        ...(page.errorCode === undefined ? {} : { errorCode: page.errorCode }),
-      });
+  /**
+   * Rebuilds the strategy from the store: stored seeds not fetched yet (plus `extraSeeds` not
+   * stored yet, which are stored now), then every recorded fetch replayed in order.
+   * @throws ConfigError when the store holds neither seeds nor pages (a crawl killed while being
+   *   created) and no seeds were given.
+   */
+  private resumeFromStore(extraSeeds: DiscoveredLink[]): void {
+    this.store.addSeeds(extraSeeds);
+    const stored = this.store.seeds();
+    if (stored.length === 0 && this.store.pageCount() === 0) {
+      throw new ConfigError(
+        `${this.options.outDir} holds a crawl that never started (no seeds were stored): give the seeds again to resume it`,
+        { context: { file: this.options.outDir, field: 'seeds' } },
+      );
     }
+    // Seeds added now are in `stored` too; those fetched before the kill come back by replay.
+    this.strategy.seed(stored.filter((l) => !this.store.isFetched(l.url)));
+    for (const outcome of this.store.replayOutcomes()) this.strategy.observe(outcome);
   }
 
   private async loop(): Promise<void> {
@@ -149,8 +153,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       if (this.stopReason !== undefined && running.size === 0) break;
       while (this.stopReason === undefined && running.size < o.maxConcurrency) {
         // Retries due come first; they already hold their share of the page budget.
-        const next =
-          this.takeRetry() ?? (this.hasBudgetFor(running.size) ? this.takeFromStrategy() : undefined);
+        const hasBudget = this.hasBudgetFor(running.size);
+        const next = this.takeRetry(hasBudget) ?? (hasBudget ? this.takeFromStrategy() : undefined);
         if (!next) break;
         const task = this.execute(next.action, next.attempt)
           .catch((error: unknown) => {
@@ -164,8 +168,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
           });
         running.add(task);
       }
-      if (running.size === 0 && this.retries.length === 0) {
-        if (this.strategy.stats()['frontier/size'] === 0 || !this.hasBudgetFor(0)) break;
+      if (running.size === 0 && !this.retries.some((r) => !r.isDeferred)) {
+        // Deferred URLs wait for their origin while there is budget for them; at the end of the
+        // budget they are dropped unrecorded (a resume finds them in the frontier again).
+        const isEmpty = this.strategy.stats()['frontier/size'] === 0 && this.retries.length === 0;
+        if (isEmpty || !this.hasBudgetFor(0)) break;
       }
       // Nothing more can start now: wait for a fetch to finish or a host to become ready.
       await this.sleepUntilWoken(running.size > 0 ? 1000 : 20);
@@ -195,11 +202,13 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return action ? { action, attempt: 0 } : undefined;
   }
 
-  private takeRetry(): { action: Action; attempt: number } | undefined {
+  /** A retry that is due on a ready host; deferred URLs only when `hasBudget` (they hold none). */
+  private takeRetry(hasBudget: boolean): { action: Action; attempt: number } | undefined {
     const now = this.clock.monotonicMs();
     const i = this.retries.findIndex(
       (r) =>
         r.notBeforeMs <= now &&
+        (hasBudget || !r.isDeferred) &&
         !this.state.isHostBusy(r.action.host) &&
         this.client.isHostReady(r.action.host),
     );
@@ -210,7 +219,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   private hasBudgetFor(inFlight: number): boolean {
     const max = this.options.maxPages;
-    return max === false || this.state.counters.steps + inFlight + this.retries.length < max;
+    const held = this.retries.reduce((n, r) => n + (r.isDeferred ? 0 : 1), 0);
+    return max === false || this.state.counters.steps + inFlight + held < max;
   }
 
   private checkBudgets(): void {
@@ -237,13 +247,18 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     } catch (error) {
       if (this.abort.signal.aborted) return; // not recorded: fetched again on resume
       if (error instanceof StopCrawlError || error instanceof ConfigError) throw error;
+      if (error instanceof DeferUrlError) {
+        if (this.stopReason === undefined) this.defer(action, attempt, error);
+        return; // not recorded: a stopped crawl finds the URL in its frontier on resume
+      }
       if (error instanceof RetryLaterError && this.stopReason === undefined) {
         const delay = retryDelayMs(error, attempt + 1, {
           maxRetries: this.options.maxRetries,
           rng: this.rng.fork(`retry/${action.url}`),
         });
         if (delay !== false && delay <= this.options.maxRetryDelayMs) {
-          this.retries.push({ action, attempt: attempt + 1, notBeforeMs: this.clock.monotonicMs() + delay });
+          const notBeforeMs = this.clock.monotonicMs() + delay;
+          this.retries.push({ action, attempt: attempt + 1, notBeforeMs, isDeferred: false });
           this.emit('retry', {
             url: action.url,
             code: errorCode(error),
@@ -291,6 +306,13 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     }
   }
 
+  /** Keeps `action` aside until `error.retryAfterMs` has passed, counting no attempt. */
+  private defer(action: Action, attempt: number, error: DeferUrlError): void {
+    const delayMs = Math.max(1, error.retryAfterMs ?? 1000);
+    this.retries.push({ action, attempt, notBeforeMs: this.clock.monotonicMs() + delayMs, isDeferred: true });
+    this.emit('retry', { url: action.url, code: error.code, attempt, delayMs, isDeferred: true });
+  }
+
   private commit(
     action: Action,
     record: Parameters<CrawlStore['recordPage']>[0],
@@ -309,7 +331,6 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         },
       );
     }
-    this.state.record(action.url, outcome.finalUrl, action.domain, outcome.isPage, outcome.reward);
     const c = this.state.counters;
     this.emit('page', {
       url: action.url,
@@ -358,6 +379,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       ...c,
       harvestRate: c.steps === 0 ? 0 : c.relevant / c.steps,
       inFlight: this.state.inFlightCount,
+      deferred: this.retries.reduce((n, r) => n + (r.isDeferred ? 1 : 0), 0),
       frontierSize: stats['frontier/size'],
       elapsedMs,
       pagesPerSec: elapsedMs > 0 ? (c.steps * 1000) / elapsedMs : 0,

@@ -30,8 +30,11 @@ export interface FailureEvent {
 export interface RetryEvent {
   url: string;
   code: string;
+  /** Attempts made so far (a deferral adds none). */
   attempt: number;
   delayMs: number;
+  /** True when the URL was deferred without a request (its origin's robots.txt is unreachable). */
+  isDeferred?: boolean;
 }
 
 /** Running numbers of a crawl. Metric names in `strategyStats` are the stable ones. */
@@ -44,6 +47,8 @@ export interface CrawlProgress {
   /** Relevant pages / attempts (`crawl/harvest_rate`). */
   harvestRate: number;
   inFlight: number;
+  /** URLs set aside until their origin's robots.txt can be fetched (no budget held). */
+  deferred: number;
   frontierSize: number;
   elapsedMs: number;
   /** Attempts per second since the start (`crawl/pages_per_sec`). */

@@ -109,6 +109,58 @@ describe('RobotsTxtCache', () => {
     expect(calls.length).toBe(2);
   });
 
+  it('waits twice as long after each failure in a row, up to maxErrorTtlMs', async () => {
+    const clock = new FakeClock();
+    const { fetch, calls } = fakeFetch({
+      'http://e.test/robots.txt': () => {
+        throw new RetryLaterError('TRES_HTTP_5XX', 'down');
+      },
+    });
+    const robots = new RobotsTxtCache(
+      fetch,
+      { errorTtlMs: 1000, maxErrorTtlMs: 3000, maxUnreachableMs: false },
+      { clock },
+    );
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const decision = await robots.isAllowed('http://e.test/page');
+      expect(decision.isUnavailable).toBe(true);
+      waits.push(decision.retryAfterMs ?? -1);
+      await clock.advance(decision.retryAfterMs ?? 0);
+    }
+    expect(waits).toEqual([1000, 2000, 3000, 3000]);
+    expect(calls.length).toBe(4);
+  });
+
+  it('gives an origin up with TRES_ROBOTS_UNAVAILABLE once robots.txt stayed unreachable for maxUnreachableMs', async () => {
+    const clock = new FakeClock();
+    let isDown = true;
+    const { fetch } = fakeFetch({
+      'http://f.test/robots.txt': (u) => {
+        if (isDown) throw new RetryLaterError('TRES_CONNECTION_RESET', 'reset');
+        return response(u, 200, 'User-agent: *\nAllow: /');
+      },
+    });
+    const robots = new RobotsTxtCache(
+      fetch,
+      { errorTtlMs: 1000, maxUnreachableMs: 2500, cacheTtlMs: 10_000 },
+      { clock },
+    );
+    expect((await robots.isAllowed('http://f.test/a')).retryAfterMs).toBe(1000);
+    await clock.advance(1000);
+    expect((await robots.isAllowed('http://f.test/a')).retryAfterMs).toBe(2000);
+    await clock.advance(2000);
+    await expect(robots.isAllowed('http://f.test/a')).rejects.toMatchObject({
+      code: 'TRES_ROBOTS_UNAVAILABLE',
+    });
+    // Given up until cacheTtlMs passes, then robots.txt is asked again.
+    isDown = false;
+    await clock.advance(9_999);
+    await expect(robots.isAllowed('http://f.test/a')).rejects.toBeInstanceOf(SkipUrlError);
+    await clock.advance(1);
+    expect(await robots.isAllowed('http://f.test/a')).toEqual({ isAllowed: true, isUnavailable: false });
+  });
+
   it('caches rules for cacheTtlMs and shares one fetch among concurrent lookups', async () => {
     const clock = new FakeClock();
     const { fetch, calls } = fakeFetch({

@@ -5,8 +5,10 @@
  * - redirects are followed up to 5 hops (2.3.1.2); more count as unavailable -> allow all;
  * - 4xx (404 included): "unavailable", everything is allowed;
  * - 429, 5xx, timeouts, connection failures: "unreachable", everything is disallowed for
- *   `errorTtlMs`, then robots.txt is fetched again (2.3.1.4). Callers get `isUnavailable` and a
- *   `retryAfterMs` so the URL can be retried instead of dropped;
+ *   now (2.3.1.4) and robots.txt is fetched again after `errorTtlMs`, doubling with each failure
+ *   in a row up to `maxErrorTtlMs`. Callers get `isUnavailable` and a `retryAfterMs` so the URL
+ *   waits instead of being dropped. Once the origin has been unreachable for `maxUnreachableMs`
+ *   its URLs fail with `TRES_ROBOTS_UNAVAILABLE` (a SkipUrlError) until `cacheTtlMs` passes;
  * - a failure no retry will cure (unknown host, refused address) is cached and re-thrown.
  * Concurrent lookups for one origin share one fetch.
  */
@@ -25,8 +27,18 @@ export interface RobotsTxtOptions {
   userAgentToken?: string;
   /** How long parsed rules (and 4xx "allow all") are kept, in ms. @default 86_400_000 (24 h) */
   cacheTtlMs?: number;
-  /** How long an unreachable robots.txt disallows its origin before a new try, in ms. @default 600_000 */
+  /**
+   * How long an unreachable robots.txt (429, 5xx, timeout, reset) disallows its origin before the
+   * first new try, in ms; doubles with each failure in a row. @default 30_000
+   */
   errorTtlMs?: number;
+  /** Cap on the doubled wait between two tries of an unreachable robots.txt, in ms. @default 600_000 */
+  maxErrorTtlMs?: number;
+  /**
+   * How long an origin's robots.txt may stay unreachable before its URLs are given up
+   * (`TRES_ROBOTS_UNAVAILABLE`), in ms; `false` waits as long as the crawl runs. @default 3_600_000
+   */
+  maxUnreachableMs?: number | false;
   /** Bytes of robots.txt parsed; the rest is ignored (RFC 9309 2.5 asks for at least 500 KiB). @default 512_000 */
   maxRobotsBytes?: number;
   /** Redirect hops followed when fetching robots.txt. @default 5 */
@@ -40,7 +52,9 @@ export const DEFAULT_ROBOTS_TXT_OPTIONS: Readonly<Required<RobotsTxtOptions>> = 
   respectRobotsTxt: true,
   userAgentToken: 'tres',
   cacheTtlMs: 86_400_000,
-  errorTtlMs: 600_000,
+  errorTtlMs: 30_000,
+  maxErrorTtlMs: 600_000,
+  maxUnreachableMs: 3_600_000,
   maxRobotsBytes: 512_000,
   maxRobotsRedirects: 5,
   maxCachedOrigins: 10_000,
@@ -71,6 +85,9 @@ interface Entry {
   robot?: Robot;
   error?: TresError;
   expiresAtMs: number;
+  /** 'unreachable': failures in a row, and when the first of them happened (monotonic ms). */
+  failures?: number;
+  unreachableSinceMs?: number;
 }
 
 function validate(o: Required<RobotsTxtOptions>): void {
@@ -81,6 +98,8 @@ function validate(o: Required<RobotsTxtOptions>): void {
   }
   checkNumber(c, 'cacheTtlMs', o.cacheTtlMs, 1);
   checkNumber(c, 'errorTtlMs', o.errorTtlMs, 1);
+  checkNumber(c, 'maxErrorTtlMs', o.maxErrorTtlMs, o.errorTtlMs);
+  if (o.maxUnreachableMs !== false) checkNumber(c, 'maxUnreachableMs (or false)', o.maxUnreachableMs, 0);
   checkNumber(c, 'maxRobotsBytes', o.maxRobotsBytes, 1, true);
   checkNumber(c, 'maxRobotsRedirects', o.maxRobotsRedirects, 0, true);
   checkNumber(c, 'maxCachedOrigins', o.maxCachedOrigins, 1, true);
@@ -171,7 +190,9 @@ export class RobotsTxtCache {
 
   private async load(origin: string): Promise<Entry> {
     const robotsUrl = `${origin}/robots.txt`;
-    const entry = await this.download(robotsUrl);
+    const previous = this.entries.get(origin);
+    let entry = await this.download(robotsUrl);
+    if (entry.kind === 'unreachable') entry = this.unreachable(robotsUrl, previous);
     this.entries.delete(origin);
     this.entries.set(origin, entry);
     if (this.entries.size > this.options.maxCachedOrigins) {
@@ -179,6 +200,26 @@ export class RobotsTxtCache {
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     return entry;
+  }
+
+  /** A new failure to reach robots.txt, after `previous`: wait longer, or give up past the limit. */
+  private unreachable(robotsUrl: string, previous: Entry | undefined): Entry {
+    const { errorTtlMs, maxErrorTtlMs, maxUnreachableMs, cacheTtlMs } = this.options;
+    const now = this.clock.monotonicMs();
+    const isStreak = previous?.kind === 'unreachable';
+    const failures = isStreak ? (previous.failures ?? 1) + 1 : 1;
+    const sinceMs = isStreak ? (previous.unreachableSinceMs ?? now) : now;
+    if (maxUnreachableMs !== false && now - sinceMs >= maxUnreachableMs) {
+      const minutes = Math.round((now - sinceMs) / 60_000);
+      const error = new SkipUrlError(
+        'TRES_ROBOTS_UNAVAILABLE',
+        `${robotsUrl} stayed unreachable for ${minutes} min (${failures} tries); its origin is given up`,
+        { context: { url: robotsUrl } },
+      );
+      return { kind: 'failed', error, expiresAtMs: now + cacheTtlMs };
+    }
+    const waitMs = Math.min(maxErrorTtlMs, errorTtlMs * 2 ** (failures - 1));
+    return { kind: 'unreachable', expiresAtMs: now + waitMs, failures, unreachableSinceMs: sinceMs };
   }
 
   private async download(robotsUrl: string): Promise<Entry> {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RetryLaterError, SkipUrlError } from '../common/errors.js';
+import { DeferUrlError, type RetryLaterError, SkipUrlError } from '../common/errors.js';
 import { sendHtml, startServer, type TestServer } from './test-servers.js';
 import { WebClient, type WebClientOptions } from './web-client.js';
 
@@ -153,12 +153,12 @@ describe('WebClient', () => {
     expect(page.result.status).toBe(200);
   });
 
-  it('holds pages back while robots.txt answers 500', async () => {
+  it('defers pages without requesting them while robots.txt answers 500', async () => {
     const c = client();
     const { code, error } = await failure(c.fetchPage('http://down.test/page'));
     expect(code).toBe('TRES_ROBOTS_UNAVAILABLE');
-    expect(error).toBeInstanceOf(RetryLaterError);
-    expect((error as RetryLaterError).retryAfterMs).toBeGreaterThan(500_000);
+    expect(error).toBeInstanceOf(DeferUrlError);
+    expect((error as DeferUrlError).retryAfterMs).toBeGreaterThan(25_000);
     expect(pagesOf('down.test')).toEqual([]);
     expect(c.isHostReady('down.test')).toBe(false);
   });

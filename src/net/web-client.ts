@@ -6,7 +6,7 @@
  */
 import { isIP } from 'node:net';
 import { type Clock, systemClock } from '../common/clock.js';
-import { ConfigError, RetryLaterError, SkipUrlError } from '../common/errors.js';
+import { ConfigError, DeferUrlError, RetryLaterError, SkipUrlError } from '../common/errors.js';
 import { type FetchResult, parseHttpUrl } from './fetch-result.js';
 import {
   DEFAULT_FETCHER_OPTIONS,
@@ -114,7 +114,7 @@ export class WebClient {
    * @returns the chain and the last hop's result (2xx, 4xx, or a 3xx without Location).
    * @throws SkipUrlError `TRES_ROBOTS_DISALLOWED`, `TRES_URL_FILTERED`, `TRES_REDIRECT_LOOP`,
    *   `TRES_TOO_MANY_REDIRECTS`, `TRES_ADDRESS_BLOCKED`, `TRES_UNSUPPORTED_SCHEME` and the
-   *   fetcher's skips; RetryLaterError `TRES_ROBOTS_UNAVAILABLE` (robots.txt unreachable, with
+   *   fetcher's skips; DeferUrlError `TRES_ROBOTS_UNAVAILABLE` (robots.txt unreachable, with
    *   `retryAfterMs`) and the fetcher's retryable failures. 429/5xx with Retry-After also push
    *   the host's next slot back.
    * @throws the signal's reason when aborted.
@@ -185,7 +185,7 @@ export class WebClient {
     if (decision.isUnavailable) {
       const retryAfterMs = decision.retryAfterMs;
       if (retryAfterMs !== undefined) this.politeness.retryAfter(host, retryAfterMs);
-      throw new RetryLaterError(
+      throw new DeferUrlError(
         'TRES_ROBOTS_UNAVAILABLE',
         `robots.txt of ${parsed.origin} is unreachable; ${url} waits`,
         {

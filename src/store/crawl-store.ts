@@ -6,12 +6,13 @@
 import { mkdirSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { ConfigError, SkipUrlError, StopCrawlError, TresError } from '../common/errors.js';
-import type { DiscoveredLink } from '../strategies/strategy.js';
+import type { DiscoveredLink, Outcome } from '../strategies/strategy.js';
 import { AppendFile } from './append-file.js';
-import { CrawlTally } from './crawl-tally.js';
+import { type CrawlCounters, CrawlTally } from './crawl-tally.js';
 import { exportPagesCsv } from './export-csv.js';
 import { jsonlLine } from './jsonl-line.js';
 import { checkFolder, repairFiles, STORE_FILES, storePaths, validateOptions } from './open-files.js';
+import { toReplayOutcome } from './replay-outcome.js';
 import {
   INSERT_PAGE_SQL,
   openDatabase,
@@ -60,10 +61,19 @@ export class CrawlStore {
   ) {
     this.resumeInfo = resumeInfo;
     this.insertPage = db.prepare(INSERT_PAGE_SQL);
-    const rows = db.prepare<[], Pick<PageRow, 'id' | 'url' | 'final_url' | 'domain' | 'reward'>>(
-      'SELECT id, url, final_url, domain, reward FROM pages ORDER BY id',
+    const rows = db.prepare<[], Pick<PageRow, 'id' | 'url' | 'final_url' | 'domain' | 'reward' | 'is_page'>>(
+      'SELECT id, url, final_url, domain, reward, is_page FROM pages ORDER BY id',
     );
-    for (const row of rows.iterate()) this.tally.add(row.id, row.url, row.final_url, row.domain, row.reward);
+    for (const row of rows.iterate()) {
+      this.tally.add({
+        id: row.id,
+        url: row.url,
+        finalUrl: row.final_url,
+        domain: row.domain,
+        reward: row.reward,
+        isPage: row.is_page === 1,
+      });
+    }
   }
 
   /**
@@ -104,7 +114,13 @@ export class CrawlStore {
         warc.append(buildWarcinfoRecord(STORE_FILES.warc, now, fields));
         meta.warcHeaderEnd = warc.offset;
       }
-      writeMeta(db, meta);
+      if (opts.mode === 'create') Object.assign(meta, opts.meta);
+      // One transaction: a crawl killed while being created holds either its seeds and config
+      // or no storeVersion at all (and then opens as a crawl that never started).
+      db.transaction(() => {
+        writeMeta(db, meta);
+        if (opts.mode === 'create') insertSeeds(db, opts.seeds, now);
+      })();
       const pages = (db.prepare('SELECT COUNT(*) AS n FROM pages').get() as { n: number }).n;
       const { warcHeaderEnd: _, ...repaired } = repair;
       const info = opts.mode === 'resume' ? { pages, previousStatus, ...repaired } : undefined;
@@ -169,7 +185,7 @@ export class CrawlStore {
         context: { url: record.url, file: this.dir },
       });
     }
-    this.tally.add(page.id, page.url, page.finalUrl, page.domain, page.reward);
+    this.tally.add(page);
   }
 
   /**
@@ -202,6 +218,11 @@ export class CrawlStore {
     return this.tally.count;
   }
 
+  /** Recorded fetch attempts of `domain`, failures included. */
+  domainCount(domain: string): number {
+    return this.tally.domainCount(domain);
+  }
+
   /** Recorded fetch attempts per registrable domain, failures included (a copy). */
   domainCounts(): Map<string, number> {
     return new Map(this.tally.perDomain);
@@ -209,7 +230,12 @@ export class CrawlStore {
 
   /** Number of recorded pages judged relevant (reward > 0). */
   relevantCount(): number {
-    return this.tally.relevant;
+    return this.tally.counters.relevant;
+  }
+
+  /** The live counters of recorded fetches (steps, pages, relevant, relevant domains, failures). */
+  get counters(): Readonly<CrawlCounters> {
+    return this.tally.counters;
   }
 
   /**
@@ -230,16 +256,20 @@ export class CrawlStore {
     }
   }
 
-  /** Adds seed URLs (those already there are kept as they are). */
-  addSeeds(links: readonly DiscoveredLink[]): void {
+  /**
+   * Every recorded fetch in fetch order as the outcome the strategy observed (marked `isReplay`):
+   * what the crawl loop feeds back to the strategy when it resumes.
+   */
+  *replayOutcomes(): IterableIterator<Outcome> {
+    for (const page of this.replay()) yield toReplayOutcome(page);
+  }
+
+  /**
+   * Adds seed URLs (those already there are kept as they are) and returns the ones that were new.
+   */
+  addSeeds(links: readonly DiscoveredLink[]): DiscoveredLink[] {
     this.assertOpen();
-    const insert = this.db.prepare(
-      'INSERT OR IGNORE INTO seeds (url, host, domain, added_at) VALUES (?, ?, ?, ?)',
-    );
-    const now = this.opts.clock.now();
-    this.db.transaction(() => {
-      for (const l of links) insert.run(l.url, l.host, l.domain, now);
-    })();
+    return this.db.transaction(() => insertSeeds(this.db, links, this.opts.clock.now()))();
   }
 
   /** The seed URLs, in the order they were added, as depth-0 links without anchor text. */
@@ -304,4 +334,10 @@ export class CrawlStore {
     if (this.isClosed)
       throw new StopCrawlError('TRES_STORE_CLOSED', `The crawl store in ${this.dir} is closed`);
   }
+}
+
+/** Inserts seeds not stored yet, in order; returns those inserted. Run inside a transaction. */
+function insertSeeds(db: Database.Database, links: readonly DiscoveredLink[], now: number): DiscoveredLink[] {
+  const insert = db.prepare('INSERT OR IGNORE INTO seeds (url, host, domain, added_at) VALUES (?, ?, ?, ?)');
+  return links.filter((l) => insert.run(l.url, l.host, l.domain, now).changes > 0);
 }

@@ -1,8 +1,35 @@
 /**
- * In-memory tallies of a crawl's recorded fetches, loaded once at open and updated after each
- * commit, so that the crawl loop's frequent questions (fetched yet? pages of this domain?) never
- * touch the database.
+ * The one tally of a crawl's recorded fetches: loaded once from the rows when the store opens,
+ * updated after each commit, and read by the crawl loop for its counters, its "fetched yet?" and
+ * "pages of this domain?" questions, and the domain limit b. The crawl loop keeps only what is in
+ * flight; nothing else counts recorded pages, so a resumed crawl starts from exactly what the
+ * store holds.
  */
+
+/** Counters of the recorded fetches of a crawl. */
+export interface CrawlCounters {
+  /** Fetch attempts recorded (the step t of the MDP; failures included). */
+  steps: number;
+  /** Attempts that gave an HTML page. */
+  pages: number;
+  /** Pages judged relevant (reward > 0). */
+  relevant: number;
+  /** Distinct registrable domains (or hosts, in host site mode) with a relevant page. */
+  relevantDomains: number;
+  /** Failed attempts (no page). */
+  failures: number;
+}
+
+/** One recorded fetch as the tally sees it. */
+export interface TallyEntry {
+  id: number;
+  url: string;
+  finalUrl: string;
+  domain: string;
+  reward: number;
+  isPage: boolean;
+}
+
 export class CrawlTally {
   /** Requested URLs, in fetch order. */
   private readonly fetched = new Set<string>();
@@ -10,18 +37,33 @@ export class CrawlTally {
   private readonly finalUrls = new Set<string>();
   /** Recorded fetches per registrable domain, failures included. */
   readonly perDomain = new Map<string, number>();
-  /** Pages with reward > 0. */
-  relevant = 0;
+  private readonly relevantDomainSet = new Set<string>();
+  /** The counters; read-only for callers. */
+  readonly counters: CrawlCounters = { steps: 0, pages: 0, relevant: 0, relevantDomains: 0, failures: 0 };
   /** Id of the last recorded fetch (0: none). */
   lastId = 0;
 
   /** Counts one committed fetch. */
-  add(id: number, url: string, finalUrl: string, domain: string, reward: number): void {
-    this.lastId = id;
+  add(entry: TallyEntry): void {
+    const { url, finalUrl, domain } = entry;
+    this.lastId = entry.id;
     this.fetched.add(url);
     if (finalUrl !== url) this.finalUrls.add(finalUrl);
     this.perDomain.set(domain, (this.perDomain.get(domain) ?? 0) + 1);
-    if (reward > 0) this.relevant++;
+    const c = this.counters;
+    c.steps++;
+    if (!entry.isPage) {
+      c.failures++;
+      return;
+    }
+    c.pages++;
+    if (entry.reward > 0) {
+      c.relevant++;
+      if (!this.relevantDomainSet.has(domain)) {
+        this.relevantDomainSet.add(domain);
+        c.relevantDomains++;
+      }
+    }
   }
 
   /** True if `url` was a requested URL. */
@@ -34,6 +76,11 @@ export class CrawlTally {
     return this.finalUrls.has(url);
   }
 
+  /** Recorded fetches of `domain`, failures included. */
+  domainCount(domain: string): number {
+    return this.perDomain.get(domain) ?? 0;
+  }
+
   /** Requested URLs in fetch order. */
   urls(): IterableIterator<string> {
     return this.fetched.values();
@@ -41,6 +88,6 @@ export class CrawlTally {
 
   /** Number of recorded fetches. */
   get count(): number {
-    return this.fetched.size;
+    return this.counters.steps;
   }
 }

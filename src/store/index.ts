@@ -3,6 +3,7 @@
  * (WARC) and its pages with their relevance (JSON lines), plus CSV export.
  */
 export { CrawlStore } from './crawl-store.js';
+export type { CrawlCounters } from './crawl-tally.js';
 export { CSV_COLUMNS } from './export-csv.js';
 export type { JsonlPage } from './jsonl-line.js';
 export { CRAWL_STORE_DEFAULTS, STORE_FILES } from './open-files.js';

@@ -139,5 +139,7 @@ export function validateOptions(dir: string, options: CrawlStoreOptions): Requir
     warc: options.warc ?? CRAWL_STORE_DEFAULTS.warc,
     jsonl: options.jsonl ?? CRAWL_STORE_DEFAULTS.jsonl,
     warcInfo: options.warcInfo ?? {},
+    seeds: options.seeds ?? [],
+    meta: options.meta ?? {},
   };
 }

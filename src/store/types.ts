@@ -26,6 +26,13 @@ export interface CrawlStoreOptions {
    * `software: tres/0.1.0`, `json-metadata: <run config>`). @default {}
    */
   warcInfo?: Record<string, string>;
+  /**
+   * `create` only: seed URLs stored in the same transaction that creates the crawl, so a crawl
+   * killed at any instant resumes with its seeds. @default []
+   */
+  seeds?: readonly DiscoveredLink[];
+  /** `create` only: meta entries (e.g. `config`, `seed`) written in that same transaction. @default {} */
+  meta?: Record<string, unknown>;
 }
 
 /** What a crawl is doing, kept in meta `status`. `running` after a restart means it was killed. */

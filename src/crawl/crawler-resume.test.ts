@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../common/errors.js';
+import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
+import { CrawlStore } from '../store/index.js';
+import type { CrawlerOptions } from './crawl-options.js';
+import { Crawler } from './crawler.js';
+
+function fetchedUrls(dir: string): string[] {
+  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT url FROM pages ORDER BY id').all() as { url: string }[]).map((r) => r.url);
+  } finally {
+    db.close();
+  }
+}
+
+/** Five seeds on five hosts whose pages link nowhere: a seed lost on resume is never fetched. */
+const SEEDS = ['a', 'b', 'c', 'd', 'e'].map((h) => `http://${h}.test/`);
+
+describe('Crawler resume keeps its seeds', () => {
+  let base: string;
+  let server: TestServer;
+  beforeAll(async () => {
+    base = mkdtempSync(join(tmpdir(), 'tres-resume-'));
+    server = await startServer((_req, res, host) => sendHtml(res, `<title>${host}</title><p>alone</p>`));
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  const options = (outDir: string, extra: Partial<CrawlerOptions> = {}): CrawlerOptions => ({
+    outDir,
+    strategy: 'bfs',
+    keywords: ['alone'],
+    maxPages: 20,
+    maxConcurrency: 1,
+    net: { minDelayMs: 0, resolveRules: [server.rule], allowLoopback: true, respectRobotsTxt: false },
+    ...extra,
+  });
+
+  it('fetches on resume the seeds a stopped crawl had not fetched yet', async () => {
+    const outDir = join(base, 'stopped');
+    const first = new Crawler(options(outDir));
+    first.on('page', (p) => {
+      if (p.step === 2) first.abortNow();
+    });
+    await first.run(SEEDS);
+    expect(fetchedUrls(outDir)).toHaveLength(2);
+
+    const summary = await new Crawler(options(outDir, { isResume: true })).run();
+    expect(summary.stopReason).toBe('frontier-empty');
+    expect(fetchedUrls(outDir).sort()).toEqual([...SEEDS].sort());
+  });
+
+  it('adds seeds given on resume that the crawl did not have', async () => {
+    const outDir = join(base, 'more-seeds');
+    await new Crawler(options(outDir, { maxPages: 2 })).run(SEEDS.slice(0, 2));
+    await new Crawler(options(outDir, { isResume: true })).run(['http://f.test/', SEEDS[0]!]);
+    expect(fetchedUrls(outDir)).toEqual([...SEEDS.slice(0, 2), 'http://f.test/']);
+  });
+
+  it('refuses to resume a crawl that holds neither seeds nor pages, and says to give the seeds again', async () => {
+    const outDir = join(base, 'never-started');
+    // What a crawl killed while being created leaves at worst: a store without seeds.
+    CrawlStore.open(outDir, { mode: 'create' }).close({ status: 'running' });
+    const resume = new Crawler(options(outDir, { isResume: true }));
+    await expect(resume.run()).rejects.toThrow(ConfigError);
+    await expect(new Crawler(options(outDir, { isResume: true })).run()).rejects.toThrow(
+      /give the seeds again/,
+    );
+    const summary = await new Crawler(options(outDir, { isResume: true })).run(SEEDS);
+    expect(summary.steps).toBe(5);
+  });
+
+  it('stores the seeds and the config in the transaction that creates the crawl', async () => {
+    const outDir = join(base, 'atomic');
+    CrawlStore.open(outDir, {
+      mode: 'create',
+      seeds: [{ url: SEEDS[0]!, host: 'a.test', domain: 'a.test', anchorText: '', depth: 0 }],
+      meta: { config: { strategy: 'bfs' } },
+    }).close({ status: 'running' });
+    const db = new Database(join(outDir, 'crawl.sqlite'), { readonly: true });
+    const seeds = db.prepare('SELECT url FROM seeds').all();
+    const config = db.prepare("SELECT value FROM meta WHERE key = 'config'").get() as { value: string };
+    db.close();
+    expect(seeds).toEqual([{ url: SEEDS[0] }]);
+    expect(JSON.parse(config.value)).toEqual({ strategy: 'bfs' });
+  });
+});
