@@ -16,6 +16,7 @@ beforeAll(async () => {
     topicsDir: fx.topicsDir,
     run: fx.run,
     aptListsDir: fx.aptListsDir,
+    shouldBuildHub: false,
     log: () => {},
   });
 });

@@ -16,6 +16,7 @@ beforeAll(async () => {
     topicsDir: fx.topicsDir,
     run: fx.run,
     aptListsDir: fx.aptListsDir,
+    shouldBuildHub: false,
     log: () => {},
   });
   expect(formatBuildSummary(summary).join('\n')).toMatch(/pages {6}14 \(3 more in excluded giant trees\)/);

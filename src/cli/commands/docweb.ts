@@ -1,11 +1,13 @@
 /**
- * `tres docweb`: the DocWeb, a real web of about 90k documentation pages on 75 sites built from
- * Debian packages. Sub-commands: `build` (download, extract, index), `serve` (replay server on
- * loopback), `topic` (what a topic file labels, and its seed check), `sample` (training data for
- * a topic's classifier).
+ * `tres docweb`: the DocWeb, a real web of documentation sites built from Debian packages, plus a
+ * directory hub built from apt's metadata. Sub-commands: `build` (download, extract, index),
+ * `links` (count the link graph), `grow` (add the packages the links point at), `serve` (replay
+ * server on loopback), `topic` (what a topic file labels, and its seed check), `sample` (training
+ * data for a topic's classifier).
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../../common/errors.js';
+import { describeCandidate, growDocweb } from '../../sandbox/docweb/grow.js';
 import {
   buildDocweb,
   type DocwebBuildSummary,
@@ -18,6 +20,7 @@ import {
   startDocweb,
   topicReport,
 } from '../../sandbox/docweb/index.js';
+import { countLinkGraph, formatLinkGraph, writeLinkGraph } from '../../sandbox/docweb/link-graph.js';
 
 const wholeNumber = (name: string, min: number) => (value: string) => {
   const n = Number(value);
@@ -51,10 +54,15 @@ export function registerDocwebCommand(program: Command): void {
     .option('--manifest <file>', 'sites manifest (default data/docweb/sites.json)')
     .option('--topics <dir>', 'topic files used to label pages (default data/topics)')
     .option('--reindex', 'rewrite the site and page tables even if nothing changed')
+    .option('--no-hub', 'leave out the directory hub (packages.debian.org built from apt metadata)')
     .addHelpText(
       'after',
-      '\nNeeds about 0.85 GB of downloads and 4.8 GB on disk (3.1 GB with --exclude-heavy).\n' +
-        'Run as root or with apt access; runs `apt-get update` first when the package lists are missing.',
+      '\nNeeds about 0.85 GB of downloads and 4.8 GB on disk for the first 75 sites (3.1 GB with\n' +
+        '--exclude-heavy); sites added by `tres docweb grow` are in the manifest and come with it.\n' +
+        'Run as root or with apt access; runs `apt-get update` first when the package lists are missing.\n\n' +
+        'Examples:\n' +
+        '  tres docweb build --cache /work/cache/docweb\n' +
+        '  tres docweb build --exclude-heavy --no-hub',
     )
     .action(
       async (flags: {
@@ -63,11 +71,13 @@ export function registerDocwebCommand(program: Command): void {
         manifest?: string;
         topics?: string;
         reindex?: boolean;
+        hub?: boolean;
       }) => {
         const summary = await buildDocweb({
           cacheDir: flags.cache,
           shouldExcludeHeavy: Boolean(flags.excludeHeavy),
           shouldReindex: Boolean(flags.reindex),
+          shouldBuildHub: flags.hub !== false,
           ...(flags.manifest ? { manifestPath: flags.manifest } : {}),
           ...(flags.topics ? { topicsDir: flags.topics } : {}),
         });
@@ -76,10 +86,103 @@ export function registerDocwebCommand(program: Command): void {
     );
 
   docweb
+    .command('links')
+    .description(
+      'count the links of a built DocWeb: how many cross-host links resolve, and the most linked hosts not served',
+    )
+    .option('--cache <dir>', CACHE_HELP)
+    .option('--out <file>', 'also write the counts (with linked paths per host) as JSON')
+    .option('--top <n>', 'hosts not served to list (default 30)', wholeNumber('top', 1))
+    .addHelpText(
+      'after',
+      '\nExample:\n  tres docweb links --cache /work/cache/docweb --out links.json --top 50',
+    )
+    .action((flags: { cache?: string; out?: string; top?: number }) => {
+      const db = new DocwebDb(flags.cache ?? defaultCacheDir());
+      try {
+        const counts = countLinkGraph(db, { log: (line) => process.stderr.write(`${line}\n`) });
+        if (flags.out) writeLinkGraph(flags.out, counts);
+        console.log(formatLinkGraph(counts, flags.top ?? 30).join('\n'));
+      } finally {
+        db.close();
+      }
+    });
+
+  docweb
+    .command('grow')
+    .description(
+      'close the link graph: add the packages whose HTML the most-linked missing hosts point at, rebuild, count again',
+    )
+    .option('--cache <dir>', CACHE_HELP)
+    .option('--manifest <file>', 'manifest to extend in place (default data/docweb/sites.json)')
+    .option('--topics <dir>', 'topic files used to label pages (default data/topics)')
+    .option(
+      '--budget-gb <gb>',
+      'most GB of debs to download over all rounds (default 4)',
+      positive('budget-gb'),
+    )
+    .option('--rounds <n>', 'count-plan-build rounds (default 1)', wholeNumber('rounds', 1))
+    .option(
+      '--min-paths <n>',
+      'least linked pages a package must serve (default 3)',
+      wholeNumber('min-paths', 1),
+    )
+    .option(
+      '--max-site-pages <n>',
+      'largest site added, in pages (default 9000)',
+      wholeNumber('max-site-pages', 1),
+    )
+    .option('--dry-run', 'print the plan, change nothing')
+    .addHelpText(
+      'after',
+      '\nNeeds apt Contents indexes (apt-get install apt-file && apt-file update).\n' +
+        'Examples:\n' +
+        '  tres docweb grow --cache /work/cache/docweb --dry-run\n' +
+        '  tres docweb grow --cache /work/cache/docweb --budget-gb 4 --rounds 2',
+    )
+    .action(
+      async (flags: {
+        cache?: string;
+        manifest?: string;
+        topics?: string;
+        budgetGb?: number;
+        rounds?: number;
+        minPaths?: number;
+        maxSitePages?: number;
+        dryRun?: boolean;
+      }) => {
+        const report = await growDocweb({
+          ...(flags.cache ? { cacheDir: flags.cache } : {}),
+          ...(flags.manifest ? { manifestPath: flags.manifest } : {}),
+          ...(flags.topics ? { topicsDir: flags.topics } : {}),
+          ...(flags.budgetGb ? { budgetBytes: flags.budgetGb * 1e9 } : {}),
+          ...(flags.rounds ? { rounds: flags.rounds } : {}),
+          ...(flags.minPaths ? { minPaths: flags.minPaths } : {}),
+          ...(flags.maxSitePages ? { maxSitePages: flags.maxSitePages } : {}),
+          isDryRun: Boolean(flags.dryRun),
+        });
+        for (const [i, r] of report.rounds.entries()) {
+          const share = (100 * r.before.crossHostResolvedShare).toFixed(1);
+          console.log(
+            `round ${i + 1}: ${r.before.pages} pages, ${share}% of cross-host links resolved; ` +
+              `${r.plan.chosen.length} packages added (${(r.plan.plannedBytes / 1e6).toFixed(1)} MB)`,
+          );
+          for (const c of r.plan.chosen) console.log(`  + ${describeCandidate(c)}`);
+        }
+        if (report.after)
+          console.log(
+            `after: ${report.after.pages} pages, ${(100 * report.after.crossHostResolvedShare).toFixed(1)}% of ` +
+              `${report.after.crossHost} cross-host links resolve`,
+          );
+      },
+    );
+
+  docweb
     .command('serve')
     .description('serve a built DocWeb on 127.0.0.1 (sites by Host header); Ctrl-C stops')
     .option('--cache <dir>', CACHE_HELP)
     .option('--port <n>', 'TCP port (default 0: any free port)', wholeNumber('port', 0))
+    .addHelpText('after', '\nExample:\n  tres docweb serve --cache /work/cache/docweb --port 8080')
     .action(async (flags: { cache?: string; port?: number }) => {
       const server = await startDocweb({ cacheDir: flags.cache, port: flags.port ?? 0 });
       console.log(
@@ -107,6 +210,10 @@ export function registerDocwebCommand(program: Command): void {
     )
     .requiredOption('--topic <file>', 'topic file (YAML), e.g. data/topics/hardware.yaml')
     .option('--cache <dir>', CACHE_HELP)
+    .addHelpText(
+      'after',
+      '\nExample:\n  tres docweb topic --topic data/topics/hardware.yaml --cache /work/cache/docweb',
+    )
     .action((flags: { topic: string; cache?: string }) => {
       const topic = loadTopic(flags.topic);
       const db = new DocwebDb(flags.cache ?? defaultCacheDir());
@@ -140,7 +247,8 @@ export function registerDocwebCommand(program: Command): void {
     .option('--force', 'replace an existing sample in --out')
     .addHelpText(
       'after',
-      '\nThen: tres train --relevant OUT/relevant --irrelevant OUT/irrelevant --keywords OUT/keywords.txt ...',
+      '\nExample:\n  tres docweb sample --topic data/topics/statistics.yaml --out /tmp/stats-sample --relevant 500\n' +
+        'Then: tres train --relevant OUT/relevant --irrelevant OUT/irrelevant --keywords OUT/keywords.txt ...',
     )
     .action(
       (flags: {

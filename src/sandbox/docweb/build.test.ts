@@ -16,6 +16,7 @@ const options = (extra: Partial<DocwebBuildOptions> = {}): DocwebBuildOptions =>
   run: fx.run,
   aptListsDir: fx.aptListsDir,
   log: (line) => lines.push(line),
+  shouldBuildHub: false,
   ...extra,
 });
 

@@ -17,6 +17,8 @@ import {
 } from './cache-layout.js';
 import { type DocwebCounts, DocwebDb, type DocwebTables, writeDocwebDb } from './docweb-db.js';
 import { type FetchReport, fetchPackages } from './fetch-packages.js';
+import { HUB_HOST, HUB_PACKAGE } from './hub.js';
+import { buildHub, type HubBuild } from './hub-site.js';
 import {
   DEFAULT_MANIFEST_PATH,
   DEFAULT_TOPICS_DIR,
@@ -46,6 +48,11 @@ export interface DocwebBuildOptions {
   log?: (line: string) => void;
   /** apt's package lists folder. @default '/var/lib/apt/lists' */
   aptListsDir?: string;
+  /**
+   * Build the directory hub (packages.debian.org from apt's metadata, see hub.ts); false leaves
+   * it out. @default true
+   */
+  shouldBuildHub?: boolean;
 }
 
 /** Defaults of {@link DocwebBuildOptions} (the cache folder is computed from the environment). */
@@ -55,6 +62,7 @@ export const DOCWEB_BUILD_DEFAULTS = {
   shouldExcludeHeavy: false,
   shouldReindex: false,
   aptListsDir: '/var/lib/apt/lists',
+  shouldBuildHub: true,
 } as const;
 
 /** What a build did and what the tables hold. */
@@ -93,7 +101,7 @@ export async function buildDocweb(options: DocwebBuildOptions = {}): Promise<Doc
     aptListsDir: o.aptListsDir,
   });
 
-  const fingerprint = fingerprintOf(layout, sites, topics);
+  const fingerprint = fingerprintOf(layout, sites, topics, o.shouldBuildHub);
   let isIndexReused = false;
   let counts: DocwebCounts;
   let missingRoots: string[] = [];
@@ -102,7 +110,10 @@ export async function buildDocweb(options: DocwebBuildOptions = {}): Promise<Doc
     counts = readCounts(layout);
     log('index: tables up to date (same manifest, topics and packages); --reindex rewrites them');
   } else {
-    const indexed = await indexSites(layout, sites, topics, log, fingerprint, manifest.file);
+    const hub = o.shouldBuildHub
+      ? await buildHub(layout, sites, { run: options.run, log, aptListsDir: o.aptListsDir })
+      : undefined;
+    const indexed = await indexSites(layout, sites, topics, log, fingerprint, manifest.file, hub);
     counts = indexed.counts;
     missingRoots = indexed.missingRoots;
   }
@@ -125,6 +136,7 @@ async function indexSites(
   log: (line: string) => void,
   fingerprint: string,
   manifestFile: string,
+  hub: HubBuild | undefined,
 ): Promise<{ counts: DocwebCounts; missingRoots: string[] }> {
   const tables: DocwebTables = {
     sites: [],
@@ -167,6 +179,19 @@ async function indexSites(
         (scan.excludedPages > 0 ? ` (${scan.excludedPages} in excluded trees)` : ''),
     );
   }
+  if (hub) {
+    tables.sites.push({
+      package: HUB_PACKAGE,
+      host: HUB_HOST,
+      prefix: '/',
+      dir: relative(layout.root, hub.dir),
+      topic: 'Directory of Debian packages (apt metadata, our template)',
+      pages: hub.pages.length,
+      excludedPages: 0,
+      excludedTrees: [],
+    });
+    tables.pages.push(hub.pages);
+  }
   const counts = writeDocwebDb(layout.dbPath, tables);
   return { counts, missingRoots };
 }
@@ -176,9 +201,11 @@ function fingerprintOf(
   layout: CacheLayout,
   sites: readonly ManifestSite[],
   topics: readonly Topic[],
+  shouldBuildHub: boolean,
 ): string {
   const h = createHash('sha256');
   h.update(JSON.stringify(sites));
+  h.update(shouldBuildHub ? 'hub' : 'no hub');
   for (const t of topics) h.update(t.file).update(readFileSync(t.file));
   for (const s of sites) {
     const marker = join(packageDir(layout, s.package), EXTRACTED_MARKER);

@@ -15,6 +15,7 @@ beforeAll(async () => {
     topicsDir: fx.topicsDir,
     run: fx.run,
     aptListsDir: fx.aptListsDir,
+    shouldBuildHub: false,
     log: () => {},
   });
   server = await startDocweb({ cacheDir: fx.cacheDir, port: 0 });

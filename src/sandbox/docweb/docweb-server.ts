@@ -13,6 +13,8 @@ import { sandboxResolveRules } from '../sandbox-rules.js';
 import type { SiteSource } from '../site-source.js';
 import { defaultCacheDir } from './cache-layout.js';
 import { DocwebDb } from './docweb-db.js';
+import { HUB_PACKAGE } from './hub.js';
+import { hubHandler } from './hub-site.js';
 
 /** Options of {@link startDocweb}. */
 export interface DocwebServeOptions {
@@ -49,6 +51,10 @@ const answer404 = (req: IncomingMessage, res: ServerResponse) => sendStatus(req,
 export function docwebSiteSources(db: DocwebDb): SiteSource[] {
   const sources: SiteSource[] = [];
   for (const site of db.sites()) {
+    if (site.package === HUB_PACKAGE) {
+      sources.push({ host: site.host, prefix: site.prefix, handle: hubHandler(db.siteDir(site)) });
+      continue;
+    }
     sources.push({
       host: site.host,
       prefix: site.prefix,

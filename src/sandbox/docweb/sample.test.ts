@@ -17,6 +17,7 @@ beforeAll(async () => {
     topicsDir: fx.topicsDir,
     run: fx.run,
     aptListsDir: fx.aptListsDir,
+    shouldBuildHub: false,
     log: () => {},
   });
   hardware = loadTopic(join(fx.topicsDir, 'hardware.yaml'));

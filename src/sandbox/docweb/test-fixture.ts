@@ -4,7 +4,7 @@
  * symlinks, plus a fake {@link CommandRunner} whose `apt-get download` writes a dummy deb and
  * whose `dpkg-deb -x` copies the package's files from a source folder.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CommandResult, CommandRunner } from './apt.js';
@@ -126,6 +126,71 @@ seeds: [https://www.shared.example/stats/manual/index.html]
 `,
 };
 
+/** apt's package list of the fixture (`apt-cache dumpavail`): the doc packages, a tool and a library. */
+export const FIXTURE_PACKAGE_LIST = `Package: hw-doc
+Version: 1.0-1
+Section: doc
+Size: 1000
+Installed-Size: 10
+Description: kernel hardware documentation
+Description-md5: 11111111111111111111111111111111
+Tag: hardware::sensor, role::documentation
+Homepage: https://hw.example/
+
+Package: sensors-tool
+Version: 2.1-3
+Section: utils
+Size: 2000
+Installed-Size: 20
+Depends: libsense1 (>= 1.0), hw-doc | stats-doc
+Suggests: music-doc
+Description: reads hardware sensors
+Description-md5: 22222222222222222222222222222222
+Tag: hardware::sensor, role::program
+Homepage: https://www.sensors.example/
+
+Package: libsense1
+Version: 1.0-1
+Section: libs
+Size: 500
+Installed-Size: 5
+Description: sensor library
+Description-md5: 33333333333333333333333333333333
+
+Package: stats-doc
+Version: 1.0-1
+Section: doc
+Size: 1000
+Installed-Size: 10
+Description: statistics manual
+Description-md5: 44444444444444444444444444444444
+Tag: field::statistics, role::documentation
+
+Package: music-doc
+Version: 1.0-1
+Section: doc
+Size: 1000
+Installed-Size: 10
+Description: music notation manual
+Description-md5: 55555555555555555555555555555555
+`;
+
+/** English translations of the fixture's descriptions (Translation-en). */
+export const FIXTURE_TRANSLATIONS = `Package: sensors-tool
+Description-md5: 22222222222222222222222222222222
+Description-en: reads hardware sensors
+ The tool reads temperature and fan sensors of the mainboard.
+ .
+ It supports:
+   * lm75
+   * w83627
+
+Package: hw-doc
+Description-md5: 11111111111111111111111111111111
+Description-en: kernel hardware documentation
+ Documentation of device drivers and buses.
+`;
+
 /** A fixture on disk. */
 export interface DocwebFixture {
   root: string;
@@ -167,6 +232,10 @@ export function makeDocwebFixture(): DocwebFixture {
   const aptListsDir = join(root, 'lists');
   mkdirSync(aptListsDir);
   writeFileSync(join(aptListsDir, 'deb.example_dists_bookworm_main_binary-amd64_Packages'), '');
+  writeFileSync(
+    join(aptListsDir, 'deb.example_dists_bookworm_main_i18n_Translation-en'),
+    FIXTURE_TRANSLATIONS,
+  );
   const calls: string[] = [];
   const debName = (pkg: string) => `${pkg}_1.0-1_all.deb`;
   const run: CommandRunner = async (command, args, options = {}) => {
@@ -185,6 +254,9 @@ export function makeDocwebFixture(): DocwebFixture {
       writeFileSync(join(options.cwd ?? '.', debName(args[1] as string)), Buffer.alloc(1000));
       return ok();
     }
+    if (command === 'apt-cache' && args[0] === 'dumpavail') return ok(FIXTURE_PACKAGE_LIST);
+    if (command === '/usr/lib/apt/apt-helper' && args[0] === 'cat-file')
+      return ok(readFileSync(args[1] as string, 'utf8'));
     if (command === 'dpkg-deb' && args[0] === '-x') {
       const pkg = (args[1] as string).split('/').pop()?.split('_')[0] as string;
       cpSync(join(sourceDir, pkg), args[2] as string, { recursive: true, verbatimSymlinks: true });

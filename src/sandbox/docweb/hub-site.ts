@@ -1,0 +1,156 @@
+/**
+ * The hub as a site of the DocWeb: built from apt's metadata during `tres docweb build` into
+ * `CACHE/hub/`, and served by a handler that speaks the real site's URL patterns:
+ * `/bookworm/<package>` is a page, `/<package>` and `/<other suite>/<package>` answer 301 to it,
+ * `/bookworm/<section>/` is a section index, `/` answers 301 to `/bookworm/`.
+ */
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { normalizeUrl } from '../../url/index.js';
+import { sendStatus } from '../responses.js';
+import type { CommandRunner } from './apt.js';
+import { type CacheLayout, packageDir } from './cache-layout.js';
+import { HUB_DEFAULT_SECTIONS, HUB_HOST, type HubPage, writeHub } from './hub.js';
+import type { ManifestSite } from './manifest.js';
+import { readAvailablePackages, readTranslations } from './package-lists.js';
+
+/** Folder of the hub inside the cache. */
+export const HUB_DIR = 'hub';
+const SUITE = 'bookworm';
+const OTHER_SUITES = new Set(
+  'stable oldstable testing unstable sid experimental bullseye buster stretch jessie trixie forky bookworm-backports'.split(
+    ' ',
+  ),
+);
+
+/** The first index page of a site's folder: its root's index.html, else the first one a level down. */
+export function siteEntryUrl(layout: CacheLayout, site: ManifestSite): string | undefined {
+  const root = join(packageDir(layout, site.package), site.rootInPackage);
+  if (existsSync(join(root, 'index.html'))) return `https://${site.host}${site.prefix}`;
+  try {
+    for (const name of readdirSync(root).sort())
+      if (existsSync(join(root, name, 'index.html'))) return `https://${site.host}${site.prefix}${name}/`;
+  } catch {
+    // no such folder: the site is left out of the build anyway
+  }
+  return undefined;
+}
+
+/** What {@link buildHub} wrote. */
+export interface HubBuild {
+  /** Absolute folder of the pages. */
+  dir: string;
+  pages: { url: string; path: string; bytes: number }[];
+  /** Pages by kind (package, section, facet, tag, home). */
+  kinds: Record<string, number>;
+}
+
+/**
+ * Writes the hub from apt's package lists and English translations (fetched with
+ * `apt-get update -o Acquire::Languages=en` when missing).
+ * @throws TresError if apt fails.
+ */
+export async function buildHub(
+  layout: CacheLayout,
+  sites: readonly ManifestSite[],
+  options: {
+    run?: CommandRunner;
+    log?: (line: string) => void;
+    aptListsDir?: string;
+    sections?: readonly string[];
+  } = {},
+): Promise<HubBuild> {
+  const log = options.log ?? (() => {});
+  const packages = await readAvailablePackages(options.run);
+  const translations = await readTranslations(options.aptListsDir, options.run, log);
+  const docsOf = new Map<string, string>();
+  for (const site of sites) {
+    const url = siteEntryUrl(layout, site);
+    if (url && !docsOf.has(site.package)) docsOf.set(site.package, url);
+  }
+  const dir = join(layout.root, HUB_DIR);
+  const written: HubPage[] = writeHub(packages, translations, {
+    dir,
+    suite: SUITE,
+    sections: options.sections ?? HUB_DEFAULT_SECTIONS,
+    docsOf,
+  });
+  const kinds: Record<string, number> = {};
+  for (const p of written) kinds[p.kind] = (kinds[p.kind] ?? 0) + 1;
+  const pages = written.map((p) => {
+    const raw = `https://${HUB_HOST}${p.urlPath}`;
+    return { url: normalizeUrl(raw) ?? raw, path: p.file, bytes: p.bytes };
+  });
+  writeFileSync(join(dir, 'pages.json'), JSON.stringify({ kinds, pages }));
+  log(
+    `hub      ${HUB_HOST}: ${pages.length} pages (${Object.entries(kinds)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ')}) from ${packages.size} packages in apt's lists`,
+  );
+  return { dir, pages, kinds };
+}
+
+/** The hub pages written by the last build, or undefined. */
+export function readHubBuild(layout: CacheLayout): HubBuild | undefined {
+  const dir = join(layout.root, HUB_DIR);
+  try {
+    const data = JSON.parse(readFileSync(join(dir, 'pages.json'), 'utf8')) as Omit<HubBuild, 'dir'>;
+    return { dir, ...data };
+  } catch {
+    return undefined;
+  }
+}
+
+const isFile = (path: string) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
+function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(301, { Location: location, 'Content-Length': 0 });
+  res.end();
+}
+
+/** A request handler serving the hub folder `dir` with the real site's URL patterns. */
+export function hubHandler(dir: string) {
+  return (req: IncomingMessage, res: ServerResponse, relPath: string): unknown => {
+    let rel: string;
+    try {
+      rel = decodeURIComponent(relPath);
+    } catch {
+      sendStatus(req, res, 404);
+      return;
+    }
+    if (rel.includes('..') || rel.includes('\0') || rel.includes('\\')) return void sendStatus(req, res, 404);
+    if (rel === '') return redirect(res, `/${SUITE}/`);
+    const parts = rel.split('/');
+    const first = parts[0] as string;
+    if (OTHER_SUITES.has(first)) return redirect(res, `/${SUITE}/${parts.slice(1).join('/')}`);
+    if (first !== SUITE) {
+      // /<package>: the real site sends it to the package's page in the current suite.
+      if (parts.length <= 2 && parts[1] !== undefined && parts[1] !== '')
+        return void sendStatus(req, res, 404);
+      if (isFile(join(dir, SUITE, `${first}.html`))) return redirect(res, `/${SUITE}/${first}`);
+      return void sendStatus(req, res, 404);
+    }
+    let file: string | undefined;
+    if (parts.length === 2 && parts[1] !== '' && !parts[1]?.endsWith('.html')) {
+      if (isFile(join(dir, SUITE, `${parts[1]}.html`))) file = join(dir, SUITE, `${parts[1]}.html`);
+      else if (isFile(join(dir, rel, 'index.html'))) return redirect(res, `/${rel}/`);
+    } else if (rel.endsWith('/')) {
+      if (isFile(join(dir, rel, 'index.html'))) file = join(dir, rel, 'index.html');
+      else if (parts.length === 3 && isFile(join(dir, SUITE, `${parts[1]}.html`)))
+        return redirect(res, `/${SUITE}/${parts[1]}`);
+    } else if (rel.endsWith('.html') && /\/index-\d+\.html$/.test(rel) && isFile(join(dir, rel))) {
+      file = join(dir, rel);
+    }
+    if (!file) return void sendStatus(req, res, 404);
+    const body = readFileSync(file);
+    res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Length': body.length });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+}

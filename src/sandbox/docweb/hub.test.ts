@@ -1,0 +1,129 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDocweb, type DocwebBuildSummary } from './build.js';
+import { DocwebDb } from './docweb-db.js';
+import { type DocwebServer, startDocweb } from './docweb-server.js';
+import { descriptionHtml } from './hub.js';
+import { parseRelations } from './package-lists.js';
+import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
+
+let fx: DocwebFixture;
+let server: DocwebServer;
+let summary: DocwebBuildSummary;
+
+beforeAll(async () => {
+  fx = makeDocwebFixture();
+  summary = await buildDocweb({
+    cacheDir: fx.cacheDir,
+    manifestPath: fx.manifestPath,
+    topicsDir: fx.topicsDir,
+    run: fx.run,
+    aptListsDir: fx.aptListsDir,
+    log: () => {},
+  });
+  server = await startDocweb({ cacheDir: fx.cacheDir, port: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+  fx?.cleanup();
+});
+
+function get(path: string): Promise<{ status: number; location?: string; body: string }> {
+  return new Promise((resolveGet, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, headers: { host: 'packages.debian.org' }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolveGet({
+            status: res.statusCode ?? 0,
+            location: res.headers.location,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the directory hub (packages.debian.org from apt metadata)', () => {
+  it('lists one page per package of the chosen sections, plus section, facet and tag indexes', () => {
+    const db = new DocwebDb(fx.cacheDir);
+    try {
+      const hub = db.sites().find((s) => s.host === 'packages.debian.org');
+      expect(hub?.pages).toBe(summary.counts.pages - 14);
+      const urls = db
+        .pages()
+        .filter((p) => p.siteId === hub?.id)
+        .map((p) => p.url);
+      // libsense1 is in section libs: no page of its own.
+      expect(urls).toEqual(
+        expect.arrayContaining([
+          'https://packages.debian.org/bookworm/sensors-tool',
+          'https://packages.debian.org/bookworm/hw-doc',
+          'https://packages.debian.org/bookworm/utils/',
+          'https://packages.debian.org/bookworm/tag/hardware/sensor/',
+          'https://packages.debian.org/bookworm/tag/hardware/',
+        ]),
+      );
+      expect(urls.some((u) => u.includes('libsense1'))).toBe(false);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("writes Debian's text in our template: long description, section, tags, homepage, relations as links", async () => {
+    const page = await get('/bookworm/sensors-tool');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h2>reads hardware sensors</h2>');
+    expect(page.body).toContain('<p>The tool reads temperature and fan sensors of the mainboard.</p>');
+    expect(page.body).toContain('<pre>  * lm75\n  * w83627</pre>');
+    expect(page.body).toContain('<a href="/bookworm/utils/">utils</a>');
+    expect(page.body).toContain('<a href="/bookworm/tag/hardware/sensor/">hardware::sensor</a>');
+    expect(page.body).toContain('<a href="https://www.sensors.example/">');
+    // libsense1 has no page (section libs): plain text; alternatives joined with "or".
+    expect(page.body).toContain('<li>libsense1</li>');
+    expect(page.body).toContain(
+      '<a href="/bookworm/hw-doc">hw-doc</a> or <a href="/bookworm/stats-doc">stats-doc</a>',
+    );
+    // A documentation package links to its site on this web.
+    expect((await get('/bookworm/hw-doc')).body).toContain(
+      'Documentation on this web: <a href="https://hw.example/">',
+    );
+  });
+
+  it("answers the real site's other spellings with a 301 to the suite's page", async () => {
+    expect(await get('/sensors-tool')).toMatchObject({ status: 301, location: '/bookworm/sensors-tool' });
+    expect(await get('/sid/sensors-tool')).toMatchObject({ status: 301, location: '/bookworm/sensors-tool' });
+    expect(await get('/bookworm/sensors-tool/')).toMatchObject({
+      status: 301,
+      location: '/bookworm/sensors-tool',
+    });
+    expect(await get('/bookworm/utils')).toMatchObject({ status: 301, location: '/bookworm/utils/' });
+    expect(await get('/')).toMatchObject({ status: 301, location: '/bookworm/' });
+    expect((await get('/bookworm/utils/')).body).toContain(
+      '<a href="/bookworm/sensors-tool">sensors-tool</a>',
+    );
+    expect((await get('/bookworm/no-such-package')).status).toBe(404);
+    expect((await get('/bookworm/sensors-tool.html')).status).toBe(404);
+  });
+});
+
+describe('package metadata parsing', () => {
+  it('reads relations as alternatives of names, without versions or architectures', () => {
+    expect(parseRelations('libc6 (>= 2.34), python3:any | pypy3 [amd64], zlib1g')).toEqual([
+      ['libc6'],
+      ['python3', 'pypy3'],
+      ['zlib1g'],
+    ]);
+  });
+
+  it('keeps indented description lines verbatim and splits paragraphs at " ."', () => {
+    expect(descriptionHtml('short\n one\n two\n .\n   code <x>')).toBe(
+      '<p>one two</p>\n<pre>  code &lt;x&gt;</pre>',
+    );
+  });
+});
