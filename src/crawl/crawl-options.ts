@@ -60,6 +60,12 @@ export interface CrawlerOptions {
   urlFilter?: UrlFilterOptions;
   /** Write WARC records of every response. @default true */
   shouldWriteWarc?: boolean;
+  /**
+   * A page whose words match a page the crawl holds is a duplicate (reward 0, never relevant):
+   * exactly (always), or as a near copy whose SimHash differs in at most this many bits (0 to 3;
+   * Manku et al. used 3). `false` finds exact copies only. @default 3
+   */
+  nearDuplicateBits?: number | false;
   /** Milliseconds between 'progress' events. @default 1000 */
   progressIntervalMs?: number;
   clock?: Clock;
@@ -89,6 +95,7 @@ export const DEFAULT_CRAWLER_OPTIONS: Omit<Resolved, 'outDir' | 'maxPagesPerDoma
   withLinkContext: false,
   maxDepth: false,
   shouldWriteWarc: true,
+  nearDuplicateBits: 3,
   progressIntervalMs: 1000,
 };
 

@@ -87,6 +87,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       mode: o.isResume ? 'resume' : 'create',
       clock: this.clock,
       warc: o.shouldWriteWarc,
+      nearDuplicateBits: o.nearDuplicateBits,
       seeds: seedLinks,
       meta: { config: this.describeConfig() },
     });
@@ -316,9 +317,22 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private commit(
     action: Action,
     record: Parameters<CrawlStore['recordPage']>[0],
-    outcome: Parameters<Strategy['observe']>[0],
+    fetchedOutcome: Parameters<Strategy['observe']>[0],
     warc: Parameters<CrawlStore['recordPage']>[1],
   ): void {
+    // A copy of a page the crawl holds (the same page under another URL: http and https,
+    // dir/ and dir/index.html, or a near copy) earns nothing. Decided here, in commit order, so
+    // of two copies fetched at once the first recorded is the original.
+    let outcome = fetchedOutcome;
+    const match = record.fingerprint ? this.store.findDuplicate(record.fingerprint) : undefined;
+    if (match) {
+      record.duplicateOf = match.id;
+      record.reward = 0;
+      // An exact copy's links are the original's, respelled (http:// for https://): a mirror
+      // of the site the agent would learn to crawl again.
+      if (match.isExact) record.outlinks = [];
+      outcome = { ...outcome, reward: 0, isDuplicate: true, links: match.isExact ? [] : outcome.links };
+    }
     try {
       this.store.recordPage(record, warc);
     } catch (error) {
@@ -345,6 +359,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       newLinks: outcome.links.length,
       ...(record.title === undefined ? {} : { title: record.title }),
       ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
+      ...(match ? { duplicateOf: this.store.urlOf(match.id) ?? '' } : {}),
     });
     this.strategy.observe(outcome);
   }

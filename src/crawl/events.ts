@@ -19,6 +19,8 @@ export interface PageEvent {
   newLinks: number;
   title?: string;
   errorCode?: string;
+  /** URL of the page this one copies (it then has reward 0 and never counts as relevant). */
+  duplicateOf?: string;
 }
 
 export interface FailureEvent {
@@ -44,6 +46,8 @@ export interface CrawlProgress {
   relevant: number;
   relevantDomains: number;
   failures: number;
+  /** Pages that copy a page fetched before (attempts, never relevant). */
+  duplicates: number;
   /** Relevant pages / attempts (`crawl/harvest_rate`). */
   harvestRate: number;
   inFlight: number;

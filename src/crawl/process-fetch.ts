@@ -6,6 +6,7 @@ import { parseHtml } from '../html/index.js';
 import type { FetchResult, PageFetch } from '../net/index.js';
 import type { PageRecord, WarcPayload } from '../store/index.js';
 import type { Action, DiscoveredLink, Outcome } from '../strategies/strategy.js';
+import { type ContentFingerprint, contentFingerprint } from '../text/index.js';
 import { normalizeUrl } from '../url/index.js';
 import type { PageJudge } from './judge.js';
 import type { LinkProcessor } from './link-processor.js';
@@ -39,9 +40,11 @@ export async function processFetch(
   let title = '';
   let probability = 0;
   let links: DiscoveredLink[] = [];
+  let fingerprint: ContentFingerprint | undefined;
   if (isPage) {
     const page = parseHtml(result.text ?? '', fetched.finalUrl, { withContext: o.withLinkContext });
     title = page.title;
+    fingerprint = contentFingerprint(`${title} ${page.text}`);
     probability = (await o.judge.scorePages([{ url: finalUrl, title, text: page.text }]))[0] ?? 0;
     if (!page.metaRobots.isNofollow || o.shouldFollowNofollow) {
       const raw = page.metaRefreshUrl
@@ -77,6 +80,7 @@ export async function processFetch(
     bytes: result.body.length,
     outlinks: links,
   };
+  if (fingerprint) record.fingerprint = fingerprint;
   if (action.parentUrl !== undefined) record.parentUrl = action.parentUrl;
   if (!isPage) record.errorCode = result.status >= 300 ? `TRES_HTTP_${result.status}` : 'TRES_NOT_HTML';
   const outcome: Outcome = { action, finalUrl, isPage, reward, probability, links };

@@ -7,8 +7,10 @@ import { mkdirSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { ConfigError, SkipUrlError, StopCrawlError, TresError } from '../common/errors.js';
 import type { DiscoveredLink, Outcome } from '../strategies/strategy.js';
+import type { ContentFingerprint } from '../text/content-fingerprint.js';
 import { AppendFile } from './append-file.js';
 import { type CrawlCounters, CrawlTally } from './crawl-tally.js';
+import { DuplicateIndex, type DuplicateMatch, simhashFromHex } from './duplicate-index.js';
 import { exportPagesCsv } from './export-csv.js';
 import { jsonlLine } from './jsonl-line.js';
 import { checkFolder, repairFiles, STORE_FILES, storePaths, validateOptions } from './open-files.js';
@@ -47,6 +49,7 @@ export class CrawlStore {
   /** What resuming found and repaired; undefined for a new crawl. */
   readonly resumeInfo: ResumeInfo | undefined;
   private readonly tally = new CrawlTally();
+  private readonly duplicates: DuplicateIndex;
   private isClosed = false;
   private readonly insertPage: Database.Statement;
 
@@ -61,10 +64,26 @@ export class CrawlStore {
   ) {
     this.resumeInfo = resumeInfo;
     this.insertPage = db.prepare(INSERT_PAGE_SQL);
-    const rows = db.prepare<[], Pick<PageRow, 'id' | 'url' | 'final_url' | 'domain' | 'reward' | 'is_page'>>(
-      'SELECT id, url, final_url, domain, reward, is_page FROM pages ORDER BY id',
+    this.duplicates = new DuplicateIndex(opts.nearDuplicateBits);
+    type TallyRow = Pick<
+      PageRow,
+      | 'id'
+      | 'url'
+      | 'final_url'
+      | 'domain'
+      | 'reward'
+      | 'is_page'
+      | 'content_hash'
+      | 'simhash'
+      | 'duplicate_of'
+    >;
+    const rows = db.prepare<[], TallyRow>(
+      'SELECT id, url, final_url, domain, reward, is_page, content_hash, simhash, duplicate_of FROM pages ORDER BY id',
     );
     for (const row of rows.iterate()) {
+      if (row.content_hash !== null && row.simhash !== null && row.duplicate_of === null) {
+        this.duplicates.add(row.id, { exact: row.content_hash, simhash: simhashFromHex(row.simhash) });
+      }
       this.tally.add({
         id: row.id,
         url: row.url,
@@ -72,6 +91,7 @@ export class CrawlStore {
         domain: row.domain,
         reward: row.reward,
         isPage: row.is_page === 1,
+        isDuplicate: row.duplicate_of !== null,
       });
     }
   }
@@ -185,7 +205,24 @@ export class CrawlStore {
         context: { url: record.url, file: this.dir },
       });
     }
-    this.tally.add(page);
+    this.tally.add({ ...page, isDuplicate: page.duplicateOf !== undefined });
+    if (page.fingerprint && page.duplicateOf === undefined) this.duplicates.add(page.id, page.fingerprint);
+  }
+
+  /**
+   * The recorded page that a page with fingerprint `fp` would copy: same words, or (unless the
+   * store's `nearDuplicateBits` is false) a SimHash within that many bits. Copies are not indexed,
+   * so the match is always an original.
+   */
+  findDuplicate(fp: ContentFingerprint): DuplicateMatch | undefined {
+    return this.duplicates.find(fp);
+  }
+
+  /** The requested URL of recorded page `id`, or undefined. */
+  urlOf(id: number): string | undefined {
+    this.assertOpen();
+    const row = this.db.prepare<[number], { url: string }>('SELECT url FROM pages WHERE id = ?').get(id);
+    return row?.url;
   }
 
   /**

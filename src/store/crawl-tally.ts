@@ -18,6 +18,8 @@ export interface CrawlCounters {
   relevantDomains: number;
   /** Failed attempts (no page). */
   failures: number;
+  /** Pages that copy a page recorded before them (counted in `pages`, never in `relevant`). */
+  duplicates: number;
 }
 
 /** One recorded fetch as the tally sees it. */
@@ -28,6 +30,8 @@ export interface TallyEntry {
   domain: string;
   reward: number;
   isPage: boolean;
+  /** A copy of an earlier page: an attempt and a page, never relevant. */
+  isDuplicate?: boolean;
 }
 
 export class CrawlTally {
@@ -39,7 +43,14 @@ export class CrawlTally {
   readonly perDomain = new Map<string, number>();
   private readonly relevantDomainSet = new Set<string>();
   /** The counters; read-only for callers. */
-  readonly counters: CrawlCounters = { steps: 0, pages: 0, relevant: 0, relevantDomains: 0, failures: 0 };
+  readonly counters: CrawlCounters = {
+    steps: 0,
+    pages: 0,
+    relevant: 0,
+    relevantDomains: 0,
+    failures: 0,
+    duplicates: 0,
+  };
   /** Id of the last recorded fetch (0: none). */
   lastId = 0;
 
@@ -57,6 +68,10 @@ export class CrawlTally {
       return;
     }
     c.pages++;
+    if (entry.isDuplicate === true) {
+      c.duplicates++;
+      return;
+    }
     if (entry.reward > 0) {
       c.relevant++;
       if (!this.relevantDomainSet.has(domain)) {

@@ -4,6 +4,7 @@
  */
 export { CrawlStore } from './crawl-store.js';
 export type { CrawlCounters } from './crawl-tally.js';
+export type { DuplicateMatch } from './duplicate-index.js';
 export { CSV_COLUMNS } from './export-csv.js';
 export type { JsonlPage } from './jsonl-line.js';
 export { CRAWL_STORE_DEFAULTS, STORE_FILES } from './open-files.js';

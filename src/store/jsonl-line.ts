@@ -23,6 +23,8 @@ export interface JsonlPage {
   probability: number;
   title?: string;
   errorCode?: string;
+  /** Id of the recorded page this one copies (its reward is 0). */
+  duplicateOf?: number;
   contentType?: string;
   bytes?: number;
   durationMs?: number;
@@ -46,6 +48,7 @@ export function jsonlLine(record: ResolvedRecord): string {
     probability: record.probability,
     title: record.title,
     errorCode: record.errorCode,
+    duplicateOf: record.duplicateOf,
     contentType: record.contentType,
     bytes: record.bytes,
     durationMs: record.durationMs,

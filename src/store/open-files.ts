@@ -108,6 +108,7 @@ export const CRAWL_STORE_DEFAULTS = {
   warc: true,
   jsonl: true,
   warcGzipLevel: DEFAULT_WARC_GZIP_LEVEL,
+  nearDuplicateBits: 3,
 } as const;
 
 /**
@@ -126,6 +127,15 @@ export function validateOptions(dir: string, options: CrawlStoreOptions): Requir
       throw new ConfigError(`store option ${field} must be true or false`, { context: { field } });
     }
   }
+  const bits = options.nearDuplicateBits;
+  if (bits !== undefined && bits !== false && !(Number.isInteger(bits) && bits >= 0 && bits <= 3)) {
+    throw new ConfigError(
+      `store option nearDuplicateBits must be an integer from 0 to 3, or false; got ${bits}`,
+      {
+        context: { field: 'nearDuplicateBits' },
+      },
+    );
+  }
   const level = options.warcGzipLevel ?? CRAWL_STORE_DEFAULTS.warcGzipLevel;
   if (!Number.isInteger(level) || level < 1 || level > 9) {
     throw new ConfigError(`store option warcGzipLevel must be an integer from 1 to 9, got ${level}`, {
@@ -141,5 +151,6 @@ export function validateOptions(dir: string, options: CrawlStoreOptions): Requir
     warcInfo: options.warcInfo ?? {},
     seeds: options.seeds ?? [],
     meta: options.meta ?? {},
+    nearDuplicateBits: options.nearDuplicateBits ?? CRAWL_STORE_DEFAULTS.nearDuplicateBits,
   };
 }

@@ -20,5 +20,6 @@ export function toReplayOutcome(page: StoredPage): Outcome {
   if (page.parentUrl !== undefined) outcome.action.parentUrl = page.parentUrl;
   if (page.title !== undefined) outcome.title = page.title;
   if (page.errorCode !== undefined) outcome.errorCode = page.errorCode;
+  if (page.duplicateOf !== undefined) outcome.isDuplicate = true;
   return outcome;
 }

@@ -4,6 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { ConfigError } from '../common/errors.js';
+import { simhashToHex } from './duplicate-index.js';
 import { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
 import type { ResolvedRecord, StoredPage } from './types.js';
 
@@ -42,7 +43,10 @@ CREATE TABLE IF NOT EXISTS pages (
   bytes INTEGER,
   outlinks BLOB, -- see outlinks-codec.ts
   warc_end INTEGER, -- length of pages.warc.gz once this row's records were written; NULL: no WARC
-  jsonl_end INTEGER -- length of pages.jsonl once this row's line was written; NULL: no JSONL
+  jsonl_end INTEGER, -- length of pages.jsonl once this row's line was written; NULL: no JSONL
+  content_hash TEXT, -- SHA-1 of the page's words; NULL: not a page
+  simhash TEXT, -- 64-bit SimHash of the page's word shingles, 16 hex digits
+  duplicate_of INTEGER -- id of the page this one copies; NULL: none
 ) STRICT;
 CREATE INDEX IF NOT EXISTS pages_by_domain ON pages (domain);
 `;
@@ -69,6 +73,7 @@ export function openDatabase(path: string): Database.Database {
     // "Performance Considerations"). FULL would add one fsync per page on the hot path.
     db.pragma('synchronous = NORMAL');
     db.exec(`BEGIN IMMEDIATE; ${SCHEMA} COMMIT;`);
+    addMissingColumns(db);
     return db;
   } catch (cause) {
     db?.close();
@@ -83,6 +88,25 @@ export function openDatabase(path: string): Database.Database {
       cause,
       context: { file: path },
     });
+  }
+}
+
+/**
+ * Columns added to `pages` after store version 1 was released: nullable, so a store written
+ * before them opens as it is and gains them (older tres versions ignore them).
+ */
+const ADDED_PAGE_COLUMNS: ReadonlyArray<[string, string]> = [
+  ['content_hash', 'TEXT'],
+  ['simhash', 'TEXT'],
+  ['duplicate_of', 'INTEGER'],
+];
+
+function addMissingColumns(db: Database.Database): void {
+  const have = new Set(
+    (db.prepare('PRAGMA table_info(pages)').all() as { name: string }[]).map((c) => c.name),
+  );
+  for (const [name, type] of ADDED_PAGE_COLUMNS) {
+    if (!have.has(name)) db.exec(`ALTER TABLE pages ADD COLUMN ${name} ${type}`);
   }
 }
 
@@ -109,15 +133,18 @@ export interface PageRow {
   outlinks: Buffer | null;
   warc_end: number | null;
   jsonl_end: number | null;
+  content_hash: string | null;
+  simhash: string | null;
+  duplicate_of: number | null;
 }
 
 /** Columns of an insert, in the named-parameter form of better-sqlite3. */
 export const INSERT_PAGE_SQL = `INSERT INTO pages (id, url, final_url, status, content_type, host, domain, depth,
   parent_url, anchor_text, reward, probability, title, error_code, is_page, fetched_at, duration_ms, bytes,
-  outlinks, warc_end, jsonl_end)
+  outlinks, warc_end, jsonl_end, content_hash, simhash, duplicate_of)
   VALUES (@id, @url, @final_url, @status, @content_type, @host, @domain, @depth, @parent_url, @anchor_text,
   @reward, @probability, @title, @error_code, @is_page, @fetched_at, @duration_ms, @bytes, @outlinks,
-  @warc_end, @jsonl_end)`;
+  @warc_end, @jsonl_end, @content_hash, @simhash, @duplicate_of)`;
 
 /** The parameters of {@link INSERT_PAGE_SQL} for a page and the file lengths after its writes. */
 export function pageParams(page: ResolvedRecord, warcEnd: number | null, jsonlEnd: number | null) {
@@ -143,6 +170,9 @@ export function pageParams(page: ResolvedRecord, warcEnd: number | null, jsonlEn
     outlinks: page.outlinks?.length ? encodeOutlinks(page.outlinks) : null,
     warc_end: warcEnd,
     jsonl_end: jsonlEnd,
+    content_hash: page.fingerprint?.exact ?? null,
+    simhash: page.fingerprint ? simhashToHex(page.fingerprint.simhash) : null,
+    duplicate_of: page.duplicateOf ?? null,
   };
 }
 
@@ -169,6 +199,7 @@ export function rowToPage(row: PageRow): StoredPage {
   if (row.error_code !== null) page.errorCode = row.error_code;
   if (row.duration_ms !== null) page.durationMs = row.duration_ms;
   if (row.bytes !== null) page.bytes = row.bytes;
+  if (row.duplicate_of !== null) page.duplicateOf = row.duplicate_of;
   return page;
 }
 

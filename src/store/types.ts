@@ -1,6 +1,7 @@
 /** Public types of the crawl store. */
 import type { Clock } from '../common/clock.js';
 import type { DiscoveredLink } from '../strategies/strategy.js';
+import type { ContentFingerprint } from '../text/content-fingerprint.js';
 
 /** How {@link CrawlStore.open} treats the folder. */
 export type OpenMode = 'create' | 'resume';
@@ -33,6 +34,11 @@ export interface CrawlStoreOptions {
   seeds?: readonly DiscoveredLink[];
   /** `create` only: meta entries (e.g. `config`, `seed`) written in that same transaction. @default {} */
   meta?: Record<string, unknown>;
+  /**
+   * Pages whose SimHash fingerprints differ in at most this many bits (0 to 3) are near copies
+   * (see {@link CrawlStore.findDuplicate}); `false` finds exact copies only. @default 3
+   */
+  nearDuplicateBits?: number | false;
 }
 
 /** What a crawl is doing, kept in meta `status`. `running` after a restart means it was killed. */
@@ -80,10 +86,18 @@ export interface PageRecord {
   bytes?: number;
   /** New outlinks of the page as given to the strategy (their `context` is not stored). */
   outlinks?: readonly DiscoveredLink[];
+  /** Fingerprints of the page's words (pages only), kept to find later copies of it. */
+  fingerprint?: ContentFingerprint;
+  /**
+   * Id of the recorded page this one copies (same words, or a near copy by SimHash): such a page
+   * gets reward 0 and counts as an attempt but never as a relevant page.
+   */
+  duplicateOf?: number;
 }
 
 /** A recorded page read back from the store, in fetch order. */
-export interface StoredPage extends Omit<PageRecord, 'outlinks' | 'finalUrl' | 'isPage' | 'fetchedAt'> {
+export interface StoredPage
+  extends Omit<PageRecord, 'outlinks' | 'finalUrl' | 'isPage' | 'fetchedAt' | 'fingerprint'> {
   /** Fetch order, from 1. */
   id: number;
   finalUrl: string;

@@ -54,6 +54,8 @@ export interface Outcome {
   errorCode?: string;
   /** True when the loop replays a stored outcome while resuming a crawl (no fetch happened). */
   isReplay?: boolean;
+  /** True when the page copies a page fetched before (reward 0; no links for an exact copy). */
+  isDuplicate?: boolean;
 }
 
 /** What the loop lets the strategy choose from right now. */

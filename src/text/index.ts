@@ -3,6 +3,13 @@
  * binary cache, keyword matching, keyword expansion (Algorithm 1) and its Table-2 statistics,
  * and a cheap language check.
  */
+
+export {
+  type ContentFingerprint,
+  contentFingerprint,
+  hammingDistance,
+  simhash,
+} from './content-fingerprint.js';
 export { expandKeywords, type KeywordExpansion, type ScoredKeyword } from './keyword-expansion.js';
 export { KeywordSet, type KeywordSetJson } from './keyword-set.js';
 export { type KeywordStatistics, keywordStatistics, shortcutWidth } from './keyword-stats.js';
