@@ -21,6 +21,8 @@ export interface RunSetting {
   relevanceThreshold: number;
   /** `keywords` or the model folder. */
   judge: string;
+  /** 'open' for open-world runs (`--open-world`); absent for the closed world. */
+  world?: 'open';
 }
 
 /** A run as stored: its setting, the commit that made it, and its numbers. */

@@ -8,6 +8,7 @@ import { ConfigError } from '../common/errors.js';
 import { createRng } from '../common/rng.js';
 import { formatDomainLimit, parseDomainLimit } from '../crawl/domain-limit.js';
 import { createStrategy, parseStrategySpec, strategyNames } from '../strategies/registry.js';
+import { ORACLE_STRATEGY } from './oracle-strategy.js';
 
 export interface CrawlBenchOptions {
   /** Topic file (YAML): keywords, seeds, ground truth, and the web it lives on. Required. */
@@ -39,6 +40,13 @@ export interface CrawlBenchOptions {
   isFresh?: boolean;
   /** The command line that started the benchmark, written into the report. @default the process argv */
   command?: string;
+  /**
+   * Crawl the web as an open world: links to hosts the web does not serve are attempted (and
+   * fail), as on the real web. The default closed world drops them before the strategy sees them
+   * (a URL scope, as allowed domains are); the report says what share of links left the web.
+   * @default false
+   */
+  isOpenWorld?: boolean;
   /** Where progress lines go (one per finished run); false for silence. @default console.log */
   log?: ((line: string) => void) | false;
 }
@@ -59,6 +67,7 @@ export const DEFAULT_CRAWL_BENCH_OPTIONS = {
   relevanceThreshold: 0.5,
   curvePoints: 100,
   isFresh: false,
+  isOpenWorld: false,
 } as const satisfies Partial<CrawlBenchOptions>;
 
 /** The five domain limits of the paper's Table 3. */
@@ -80,8 +89,11 @@ export function resolveCrawlBenchOptions(options: CrawlBenchOptions): ResolvedCr
     });
   const d = DEFAULT_CRAWL_BENCH_OPTIONS;
   const known = strategyNames().map((s) => s.name);
-  const strategies = unique(options.strategies?.length ? options.strategies : known, 'strategies');
-  for (const spec of strategies) checkStrategy(spec, known);
+  const strategies = unique(
+    options.strategies?.length ? options.strategies : [...known, ORACLE_STRATEGY],
+    'strategies',
+  );
+  for (const spec of strategies) if (spec !== ORACLE_STRATEGY) checkStrategy(spec, known);
   const domainLimits = unique(
     (options.domainLimits?.length ? options.domainLimits : d.domainLimits).map((text) =>
       formatDomainLimit(parseDomainLimit(text, 'domainLimits')),
@@ -102,6 +114,7 @@ export function resolveCrawlBenchOptions(options: CrawlBenchOptions): ResolvedCr
     relevanceThreshold: options.relevanceThreshold ?? d.relevanceThreshold,
     curvePoints: options.curvePoints ?? d.curvePoints,
     isFresh: options.isFresh ?? d.isFresh,
+    isOpenWorld: options.isOpenWorld ?? d.isOpenWorld,
     command: options.command ?? process.argv.join(' '),
     log: options.log === false ? () => {} : (options.log ?? ((line) => console.log(line))),
   };

@@ -7,11 +7,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRng } from '../common/rng.js';
 import { Crawler } from '../crawl/crawler.js';
 import type { PageJudge } from '../crawl/judge.js';
 import type { WebClientOptions } from '../net/index.js';
+import { createStrategy } from '../strategies/registry.js';
+import type { Strategy } from '../strategies/strategy.js';
+import { KeywordSet } from '../text/index.js';
 import type { UrlFilterOptions } from '../url/index.js';
 import type { BenchTopic } from './crawl-bench-topic.js';
+import { ORACLE_STRATEGY, OracleStrategy } from './oracle-strategy.js';
+import { WebScopeStrategy } from './web-scope.js';
 
 /** Numbers of a run at one step (a point of its curves). */
 export interface CurvePoint {
@@ -59,6 +65,11 @@ export interface RunResult {
   bothRelevant: number;
   /** `frontier/size` and the other strategy numbers at the end. */
   finalStats: Record<string, number>;
+  /** True if links to hosts the web does not serve were dropped (closed world). */
+  isClosedWorld?: boolean;
+  /** Distinct links discovered, and those pointing at hosts the web does not serve. */
+  linksDiscovered?: number;
+  linksOutOfWeb?: number;
   curve: CurvePoint[];
   timing: { elapsedMs: number; pagesPerSec: number };
 }
@@ -79,6 +90,26 @@ export interface RunSpec {
   urlFilter?: UrlFilterOptions;
   /** The crawler's classifier; undefined: the keyword judge with the topic's keywords. */
   judge: PageJudge | undefined;
+  /** Hosts the web serves (for the crawl scope and its counts). */
+  servedHosts?: ReadonlySet<string>;
+  /** Drop links to hosts the web does not serve. @default true when servedHosts is given */
+  isClosedWorld?: boolean;
+}
+
+/**
+ * The strategy of a run, made as the crawler would make it (same RNG stream, same keywords), or
+ * the oracle, wrapped in the run's crawl scope.
+ */
+function makeStrategy(spec: RunSpec): Strategy {
+  const inner =
+    spec.strategy === ORACLE_STRATEGY
+      ? new OracleStrategy(spec.topic.labelOf)
+      : createStrategy(spec.strategy, {
+          rng: createRng(spec.run).fork('strategy'),
+          keywords: new KeywordSet(spec.judge ? [] : spec.topic.keywords, []),
+        });
+  if (!spec.servedHosts) return inner;
+  return new WebScopeStrategy(inner, spec.servedHosts, spec.isClosedWorld ?? true);
 }
 
 /**
@@ -106,7 +137,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   const outDir = mkdtempSync(join(tmpdir(), 'tres-bench-crawl-'));
   const crawler = new Crawler({
     outDir,
-    strategy: spec.strategy,
+    strategy: makeStrategy(spec),
     seed: spec.run,
     maxPages: spec.maxPages,
     maxPagesPerDomain: spec.domainLimit,
@@ -190,6 +221,13 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       classifierRelevantDomains: clfDomains.size,
       bothRelevant,
       finalStats: { ...summary.strategyStats },
+      ...(spec.servedHosts
+        ? {
+            isClosedWorld: spec.isClosedWorld ?? true,
+            linksDiscovered: summary.strategyStats['scope/links_discovered'] ?? 0,
+            linksOutOfWeb: summary.strategyStats['scope/links_out_of_web'] ?? 0,
+          }
+        : {}),
       curve,
       timing: { elapsedMs: Math.round(summary.elapsedMs), pagesPerSec: round2(summary.pagesPerSec) },
     };

@@ -53,6 +53,8 @@ export interface BenchWeb {
   urlFilter: UrlFilterOptions;
   /** One line about the web, for the report. */
   description: string;
+  /** Hosts the web serves (the closed world's scope). */
+  servedHosts: ReadonlySet<string>;
   close(): Promise<void>;
 }
 
@@ -135,6 +137,7 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
       net: docwebNet(sandboxResolveRules(server)),
       urlFilter: BENCH_URL_FILTER,
       description: `DocWeb: ${server.pageCount} pages on ${server.siteCount} sites (${server.hosts.length} hosts)`,
+      servedHosts: new Set(server.hosts),
       close: () => server.close(),
     };
   }
@@ -177,6 +180,7 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
     net: docwebNet(sandboxResolveRules(sandbox.server)),
     urlFilter: BENCH_URL_FILTER,
     description: `synthetic web (seed ${web.options.seed}): ${web.pageCount} pages on ${web.hosts.length} hosts, relevant topic "${web.options.relevantTopic}"`,
+    servedHosts: new Set(sandbox.server.hosts),
     close: () => sandbox.close(),
   };
 }

@@ -92,6 +92,7 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
       curvePoints: o.curvePoints,
       relevanceThreshold: o.relevanceThreshold,
       judge: judge.name,
+      ...(o.isOpenWorld ? { world: 'open' } : {}),
     };
     if (o.isFresh) clearRunFiles(o.outDir);
     const stored = new Map<string, StoredRun>();
@@ -135,6 +136,8 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
             net: web.net,
             urlFilter: web.urlFilter,
             judge: judge.judge,
+            servedHosts: web.servedHosts,
+            isClosedWorld: !o.isOpenWorld,
           });
           const entry: StoredRun = { setting, commit: env.commit, result };
           writeRunFile(o.outDir, entry);
@@ -184,6 +187,9 @@ export function describeRun(r: RunResult): string {
     `${r.steps} pages in ${(r.timing.elapsedMs / 1000).toFixed(1)} s (${r.timing.pagesPerSec.toFixed(0)} p/s)`,
     `| HR ${(r.harvestRate * 100).toFixed(1)}% (classifier ${(r.classifierHarvestRate * 100).toFixed(1)}%)`,
     `| relevant domains ${r.relevantDomains}`,
+    r.linksDiscovered
+      ? `| links out of the web ${((100 * (r.linksOutOfWeb ?? 0)) / r.linksDiscovered).toFixed(1)}%${r.isClosedWorld ? ' (dropped)' : ''}`
+      : '',
     `| frontier ${r.finalStats['frontier/size'] ?? '?'}${leaves === undefined ? '' : `, leaves ${leaves}`}`,
     r.stopReason === 'max-pages' ? '' : `| stopped: ${r.stopReason}`,
   ]

@@ -22,6 +22,7 @@ export interface BenchCrawlFlags {
   cache?: string;
   threshold?: number;
   fresh?: boolean;
+  openWorld?: boolean;
   quiet?: boolean;
 }
 
@@ -103,6 +104,10 @@ export function registerBenchCommand(program: Command): void {
       Number.parseFloat,
     )
     .option('--fresh', 'discard the runs stored in the results folder instead of resuming')
+    .option(
+      '--open-world',
+      'attempt links to hosts the web does not serve (they fail, as dead links); default: closed world, such links dropped',
+    )
     .option('--quiet', 'no line per finished run')
     .addHelpText(
       'after',
@@ -130,6 +135,7 @@ finished run: a killed benchmark keeps them, and the same command resumes).`,
         ...(flags.cache ? { cacheDir: flags.cache } : {}),
         ...(flags.threshold === undefined ? {} : { relevanceThreshold: flags.threshold }),
         isFresh: Boolean(flags.fresh),
+        isOpenWorld: Boolean(flags.openWorld),
         command: `tres ${process.argv.slice(2).map(shellQuote).join(' ')}`,
         log: flags.quiet ? false : (line) => console.log(line),
       });

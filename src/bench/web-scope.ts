@@ -1,0 +1,77 @@
+/**
+ * The crawl scope of a benchmark run. In the closed world (the default) links to hosts the web
+ * does not serve are not attempted and not counted: they are dropped before the strategy sees
+ * them, as a user's allowed-domains filter would drop them. The open world (`--open-world`)
+ * hands them on, so they are attempted and fail as dead links, as on the real web. Either way
+ * the distinct links discovered and those that leave the web are counted for the report.
+ */
+import type {
+  Action,
+  DiscoveredLink,
+  Outcome,
+  SelectionContext,
+  Strategy,
+  StrategyStats,
+} from '../strategies/strategy.js';
+
+/** Wraps a strategy: filters (closed world) and counts the links that leave the web. */
+export class WebScopeStrategy implements Strategy {
+  private readonly discovered = new Set<string>();
+  private outOfWeb = 0;
+
+  /**
+   * @param inner the strategy being measured
+   * @param servedHosts hosts the web serves
+   * @param isClosedWorld drop links to other hosts (true) or hand them on (false)
+   */
+  constructor(
+    readonly inner: Strategy,
+    private readonly servedHosts: ReadonlySet<string>,
+    private readonly isClosedWorld: boolean,
+  ) {}
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  get needsAnchorScores(): boolean | undefined {
+    return this.inner.needsAnchorScores;
+  }
+
+  get needsLinkContext(): boolean | undefined {
+    return this.inner.needsLinkContext;
+  }
+
+  seed(links: DiscoveredLink[]): void {
+    this.inner.seed(this.scope(links));
+  }
+
+  next(ctx: SelectionContext): Action | undefined {
+    return this.inner.next(ctx);
+  }
+
+  observe(outcome: Outcome): void {
+    this.inner.observe({ ...outcome, links: this.scope(outcome.links) });
+  }
+
+  stats(): StrategyStats {
+    return {
+      ...this.inner.stats(),
+      'scope/links_discovered': this.discovered.size,
+      'scope/links_out_of_web': this.outOfWeb,
+    };
+  }
+
+  private scope(links: DiscoveredLink[]): DiscoveredLink[] {
+    const kept: DiscoveredLink[] = [];
+    for (const link of links) {
+      const isServed = this.servedHosts.has(link.host);
+      if (!this.discovered.has(link.url)) {
+        this.discovered.add(link.url);
+        if (!isServed) this.outOfWeb++;
+      }
+      if (isServed || !this.isClosedWorld) kept.push(link);
+    }
+    return kept;
+  }
+}
