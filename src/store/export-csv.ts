@@ -35,7 +35,8 @@ interface CsvRow {
 /** Rows read and written per step: the export never holds the whole crawl in memory. */
 const CHUNK_ROWS = 1000;
 
-function csvField(value: string | number | null): string {
+/** One CSV field: quoted (quotes doubled) when it holds a comma, quote or line break; null is empty. */
+export function csvField(value: string | number | null): string {
   if (value === null) return '';
   const text = String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;

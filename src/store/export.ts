@@ -1,0 +1,120 @@
+/**
+ * Export of a crawl as CSV (RFC 4180) or JSON lines, read-only: the pages in fetch order, with
+ * their decoded outlinks and, on request, their visible text read back from the WARC file.
+ * Written in chunks through an async sink, so a crawl of any size streams out in bounded memory.
+ */
+import { ConfigError } from '../common/errors.js';
+import { csvField } from './export-csv.js';
+import { storePaths } from './open-files.js';
+import { readPageText } from './page-text.js';
+import type { CrawlReader, ReadPage } from './read-crawl.js';
+
+/** Options of {@link exportCrawl}. */
+export interface ExportOptions {
+  /** `csv` (one row per page, outlinks as space-separated URLs) or `jsonl` (one object per line). */
+  format: 'csv' | 'jsonl';
+  /** Only pages judged relevant (reward > 0). @default false */
+  onlyRelevant?: boolean;
+  /** Add each page's visible text, read from the WARC file. @default false */
+  withText?: boolean;
+  /** Add each page's outlinks (the new links it gave the frontier). @default true */
+  withOutlinks?: boolean;
+}
+
+/** Where export text goes; resolves when the chunk may be followed by the next one. */
+export type ExportSink = (chunk: string) => Promise<void>;
+
+/** Columns of the CSV export, in order (`outlinks` and `text` only when asked for). */
+export const EXPORT_CSV_COLUMNS = [
+  'id',
+  'url',
+  'final_url',
+  'status',
+  'is_page',
+  'reward',
+  'probability',
+  'title',
+  'host',
+  'domain',
+  'depth',
+  'parent_url',
+  'fetched_at',
+  'error_code',
+] as const;
+
+/** Pages written per sink call. */
+const CHUNK_PAGES = 200;
+
+function csvRow(p: ReadPage, o: ExportOptions, text: string | undefined): string {
+  const fields: (string | number | null)[] = [
+    p.id,
+    p.url,
+    p.finalUrl,
+    p.status,
+    p.isPage ? 1 : 0,
+    p.reward,
+    p.probability,
+    p.title ?? null,
+    p.host,
+    p.domain,
+    p.depth,
+    p.parentUrl ?? null,
+    new Date(p.fetchedAt).toISOString(),
+    p.errorCode ?? null,
+  ];
+  if (o.withOutlinks !== false) fields.push(p.outlinks.length, p.outlinks.map((l) => l.url).join(' '));
+  if (o.withText) fields.push(text ?? '');
+  return `${fields.map(csvField).join(',')}\r\n`;
+}
+
+function jsonRow(p: ReadPage, o: ExportOptions, text: string | undefined): string {
+  const { outlinks, warcRange: _w, fetchedAt, ...rest } = p;
+  const row: Record<string, unknown> = { ...rest, fetchedAt: new Date(fetchedAt).toISOString() };
+  if (o.withOutlinks !== false) {
+    row.outlinks = outlinks.map((l) => ({ url: l.url, anchorText: l.anchorText, depth: l.depth }));
+  }
+  if (o.withText) row.text = text ?? '';
+  return `${JSON.stringify(row)}\n`;
+}
+
+/**
+ * Writes the crawl `reader` reads to `sink`; returns the number of pages written.
+ * @throws ConfigError if `withText` is asked of a crawl without WARC records; TresError
+ *   `TRES_STORE_CORRUPT` if a WARC record cannot be read.
+ */
+export async function exportCrawl(
+  reader: CrawlReader,
+  options: ExportOptions,
+  sink: ExportSink,
+): Promise<number> {
+  if (options.withText && !reader.hasWarc() && reader.counts().attempts > 0) {
+    throw new ConfigError(
+      `${reader.dir} keeps no WARC records (crawled with --no-warc), so there is no page text to export; leave out --with-text`,
+    );
+  }
+  const warcPath = storePaths(reader.dir).warc;
+  if (options.format === 'csv') {
+    const extra = [
+      ...(options.withOutlinks !== false ? ['outlink_count', 'outlinks'] : []),
+      ...(options.withText ? ['text'] : []),
+    ];
+    await sink(`${[...EXPORT_CSV_COLUMNS, ...extra].join(',')}\r\n`);
+  }
+  const row = options.format === 'csv' ? csvRow : jsonRow;
+  let count = 0;
+  let chunk = '';
+  for (const page of reader.pages({ onlyRelevant: options.onlyRelevant ?? false })) {
+    const text =
+      options.withText && page.isPage && page.warcRange
+        ? readPageText(warcPath, page.warcRange[0], page.warcRange[1])
+        : undefined;
+    chunk += row(page, options, text);
+    count++;
+    if (count % CHUNK_PAGES === 0) {
+      await sink(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk !== '') await sink(chunk);
+  return count;
+}

@@ -1,0 +1,211 @@
+/**
+ * Reading a crawl folder without changing it: for `tres crawl --resume` (the stored config),
+ * the end-of-crawl report (failures by reason) and `tres export`.
+ *
+ * A crawl store is a WAL database whose writer holds an exclusive lock (schema.ts). A plain
+ * read-only open of such a file makes SQLite create `crawl.sqlite-wal` and `crawl.sqlite-shm`
+ * beside it and leave them there, so a command that only looked at a folder would still change
+ * it. Two cases, measured with better-sqlite3 12 (SQLite 3.53):
+ * - no `-wal` file (the crawl was closed): a read-write connection in exclusive locking mode that
+ *   only reads keeps its WAL index in memory and removes the empty `-wal` it opened on close, so
+ *   the folder is left byte-identical. `query_only` makes sure it writes nothing.
+ * - a `-wal` file (a running crawl, or one that was killed): a read-only connection; a running
+ *   writer's lock makes it fail (SQLITE_BUSY), a killed one's WAL is read as is, and the `-shm`
+ *   file SQLite creates for it is removed afterwards if it was not there before (a writer in
+ *   exclusive mode never uses it).
+ */
+import { existsSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { ConfigError } from '../common/errors.js';
+import { STORE_FILES, storePaths } from './open-files.js';
+import { type PageRow, readMeta, rowToPage } from './schema.js';
+import type { StoredPage } from './types.js';
+
+/** Rows decoded per query while iterating pages. */
+const CHUNK_ROWS = 500;
+
+/** Failed attempts of one error code. */
+export interface FailureReason {
+  /** The stored error code (`TRES_ADDRESS_BLOCKED`, `TRES_DNS`, ...). */
+  code: string;
+  count: number;
+  /** The first URL that failed with it, in fetch order. */
+  exampleUrl: string;
+}
+
+/** A stored page with the byte range of its WARC records in `pages.warc.gz`. */
+export interface ReadPage extends StoredPage {
+  /**
+   * Offsets `[start, end)` of this attempt's records in `pages.warc.gz`; start equals end when
+   * none were written (failures); undefined when the crawl keeps no WARC.
+   */
+  warcRange?: [number, number];
+}
+
+/** Options of {@link CrawlReader.pages}. */
+export interface ReadPagesOptions {
+  /** Only pages judged relevant (reward > 0). @default false */
+  onlyRelevant?: boolean;
+}
+
+/** A crawl folder opened for reading; close it when done. */
+export class CrawlReader {
+  private isClosed = false;
+
+  private constructor(
+    /** The crawl folder. */
+    readonly dir: string,
+    private readonly db: Database.Database,
+    private readonly createdShm: string | undefined,
+  ) {}
+
+  /**
+   * Opens the crawl in `dir` for reading, leaving the folder as it was.
+   * @throws ConfigError if `dir` holds no crawl, a running crawl holds it, or the file is not a
+   *   crawl store.
+   */
+  static open(dir: string): CrawlReader {
+    const { sqlite } = storePaths(dir);
+    if (!existsSync(sqlite)) {
+      throw new ConfigError(`${dir} holds no crawl (no ${STORE_FILES.sqlite})`, { context: { file: dir } });
+    }
+    const wal = `${sqlite}-wal`;
+    const shm = `${sqlite}-shm`;
+    const hasWal = existsSync(wal);
+    const hadShm = existsSync(shm);
+    let db: Database.Database | undefined;
+    try {
+      if (hasWal) {
+        db = new Database(sqlite, { readonly: true, fileMustExist: true, timeout: 200 });
+      } else {
+        db = openQuiet(sqlite);
+      }
+      // The first read takes the lock: a running crawl shows here, not on some later query.
+      db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'pages'").get();
+      if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'meta'").get()) {
+        throw Object.assign(new Error('no meta table'), { code: 'TRES_NOT_A_STORE' });
+      }
+    } catch (cause) {
+      db?.close();
+      if (!hadShm && hasWal) rmSync(shm, { force: true });
+      const code = (cause as { code?: string }).code;
+      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+        throw new ConfigError(
+          `${dir} is being written by a running tres crawl; stop it first (Ctrl-C), then try again`,
+          { cause, context: { file: sqlite } },
+        );
+      }
+      throw new ConfigError(`${sqlite} cannot be read as a tres crawl store: ${(cause as Error).message}`, {
+        cause,
+        context: { file: sqlite },
+      });
+    }
+    return new CrawlReader(dir, db, hasWal && !hadShm ? shm : undefined);
+  }
+
+  /** The JSON value stored in meta under `key`, or undefined. */
+  meta<T = unknown>(key: string): T | undefined {
+    return readMeta(this.db, key) as T | undefined;
+  }
+
+  /** True if the crawl writes WARC records (some page row has a WARC offset). */
+  hasWarc(): boolean {
+    return this.db.prepare('SELECT 1 FROM pages WHERE warc_end IS NOT NULL LIMIT 1').get() !== undefined;
+  }
+
+  /** Recorded attempts, pages (HTML fetched and parsed), relevant pages and failures. */
+  counts(): { attempts: number; pages: number; relevant: number; failures: number } {
+    const row = this.db
+      .prepare<[], { attempts: number; pages: number | null; relevant: number | null }>(
+        'SELECT COUNT(*) AS attempts, SUM(is_page) AS pages, SUM(is_page = 1 AND reward > 0) AS relevant FROM pages',
+      )
+      .get();
+    const attempts = row?.attempts ?? 0;
+    const pages = row?.pages ?? 0;
+    return { attempts, pages, relevant: row?.relevant ?? 0, failures: attempts - pages };
+  }
+
+  /**
+   * Failed attempts grouped by error code, most frequent first (ties by code). Attempts that are
+   * not pages without a code (e.g. a 404, a PDF) are grouped under `HTTP_<status>` or `NOT_A_PAGE`.
+   */
+  failureReasons(): FailureReason[] {
+    return this.db
+      .prepare<[], FailureReason>(
+        // With one MIN() aggregate, SQLite takes the bare column `url` from the row of that minimum.
+        `SELECT code, COUNT(*) AS count, MIN(id) AS first_id, url AS exampleUrl
+         FROM (SELECT id, url, COALESCE(error_code,
+                 CASE WHEN status > 0 THEN 'HTTP_' || status ELSE 'NOT_A_PAGE' END) AS code
+               FROM pages WHERE is_page = 0)
+         GROUP BY code ORDER BY count DESC, code`,
+      )
+      .all()
+      .map(({ code, count, exampleUrl }) => ({ code, count, exampleUrl }));
+  }
+
+  /**
+   * The recorded attempts in fetch order, outlinks decoded, read in chunks (the crawl is never
+   * held in memory at once).
+   */
+  *pages(options: ReadPagesOptions = {}): IterableIterator<ReadPage> {
+    this.assertOpen();
+    const where = options.onlyRelevant ? 'AND p.reward > 0' : '';
+    // The WARC records of a row start where the previous row's end (rows are written in id order).
+    const chunk = this.db.prepare<[number, number], PageRow & { warc_start: number | null }>(
+      `SELECT p.*, (SELECT q.warc_end FROM pages q WHERE q.id = p.id - 1) AS warc_start
+       FROM pages p WHERE p.id > ? ${where} ORDER BY p.id LIMIT ?`,
+    );
+    const headerEnd = Number(this.meta('warcHeaderEnd') ?? 0);
+    let after = 0;
+    for (;;) {
+      const rows = chunk.all(after, CHUNK_ROWS);
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        const page: ReadPage = rowToPage(row);
+        if (row.warc_end !== null) page.warcRange = [row.warc_start ?? headerEnd, row.warc_end];
+        yield page;
+      }
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  /** Closes the database and removes the `-shm` file this reader made SQLite create. */
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.db.close();
+    if (this.createdShm) rmSync(this.createdShm, { force: true });
+  }
+
+  private assertOpen(): void {
+    if (this.isClosed) throw new ConfigError(`the crawl reader of ${this.dir} is closed`);
+  }
+}
+
+/** The read-write connection that only reads (see the file comment); read-only on a read-only disk. */
+function openQuiet(sqlite: string): Database.Database {
+  let db: Database.Database;
+  try {
+    db = new Database(sqlite, { fileMustExist: true, timeout: 200 });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== 'SQLITE_CANTOPEN' && code !== 'SQLITE_READONLY') throw error;
+    return new Database(sqlite, { readonly: true, fileMustExist: true, timeout: 200 });
+  }
+  db.pragma('locking_mode = EXCLUSIVE');
+  db.pragma('query_only = 1');
+  return db;
+}
+
+/**
+ * Runs `fn` with a reader of the crawl in `dir` and closes it afterwards.
+ * @throws what {@link CrawlReader.open} and `fn` throw.
+ */
+export function withCrawlReader<T>(dir: string, fn: (reader: CrawlReader) => T): T {
+  const reader = CrawlReader.open(dir);
+  try {
+    return fn(reader);
+  } finally {
+    reader.close();
+  }
+}
