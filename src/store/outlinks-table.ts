@@ -6,8 +6,9 @@
  * never reads it, and its rows are the links each page gave the frontier (links to pages already
  * fetched or in flight are not among them).
  *
- * Measured on the CLI tests' synthetic web (about 20 new links per page): about 1.5 KB of table
- * per page, on top of the BLOB's few hundred bytes.
+ * Measured on a 2,000-page crawl of a synthetic web (60 hosts, 13.4 new links per page): the table
+ * takes 3.1 MB (115 bytes a link, 1.5 KB a page) beside 0.6 MB of BLOBs, so it about triples
+ * crawl.sqlite; indexing all 2,000 pages from scratch took 175 ms (88 µs a page).
  */
 import type Database from 'better-sqlite3';
 import { storePaths } from './open-files.js';
