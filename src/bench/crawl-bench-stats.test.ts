@@ -162,3 +162,34 @@ describe('meanCurve', () => {
     expect(meanCurve([a, b], (p) => p.stats['frontier/leaves'])).toEqual([]);
   });
 });
+
+describe('summarizeRuns against the oracle', () => {
+  it("gives each row's harvest rate and relevant domains as fractions of the oracle's from the same seed", () => {
+    const runs = [
+      run({ strategy: 'oracle', run: 0, harvestRate: 0.8, relevantDomains: 20 }),
+      run({ strategy: 'oracle', run: 1, harvestRate: 0.5, relevantDomains: 10 }),
+      run({
+        strategy: 'bfs',
+        run: 0,
+        harvestRate: 0.4,
+        relevantDomains: 5,
+        linksDiscovered: 100,
+        linksOutOfWeb: 25,
+      }),
+      run({
+        strategy: 'bfs',
+        run: 1,
+        harvestRate: 0.5,
+        relevantDomains: 5,
+        linksDiscovered: 100,
+        linksOutOfWeb: 15,
+      }),
+    ];
+    const [oracle, bfs] = summarizeRuns(runs, ['oracle', 'bfs'], ['none']);
+    expect(oracle?.oracleHarvestShare).toEqual({ mean: 1, std: 0 });
+    expect(bfs?.oracleHarvestShare?.mean).toBeCloseTo(0.75, 12); // (0.5 + 1) / 2
+    expect(bfs?.oracleDomainsShare?.mean).toBeCloseTo(0.375, 12); // (0.25 + 0.5) / 2
+    expect(bfs?.outOfWebShare).toBeCloseTo(0.2, 12);
+    expect(summarizeRuns(runs.slice(2), ['bfs'], ['none'])[0]?.oracleHarvestShare).toBeUndefined();
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { configLabel } from './crawl-bench-options.js';
 import type { RunResult } from './crawl-bench-run.js';
+import { ORACLE_STRATEGY } from './oracle-strategy.js';
 
 /** Mean and sample standard deviation (n - 1; 0 for a single run). */
 export interface Spread {
@@ -44,6 +45,14 @@ export interface ConfigRow {
    */
   isRanked: boolean;
   pagesPerSec: Spread;
+  /**
+   * Harvest rate and relevant domains as fractions of the oracle's from the same seed and domain
+   * limit (mean over the runs that have an oracle run to compare with); undefined without one.
+   */
+  oracleHarvestShare?: Spread;
+  oracleDomainsShare?: Spread;
+  /** Distinct discovered links pointing off the web / distinct discovered links, runs pooled (NaN if not counted). */
+  outOfWebShare: number;
   /**
    * On the Pareto front of (harvest rate, relevant domains) means among ranked rows (the paper
    * leaves out crawls that ran out of URLs).
@@ -90,6 +99,17 @@ export function summarizeRuns(
   domainLimits: readonly string[],
 ): ConfigRow[] {
   const rows: ConfigRow[] = [];
+  const oracleOf = new Map(
+    runs.filter((r) => r.strategy === ORACLE_STRATEGY).map((r) => [`${r.domainLimit}\u0000${r.run}`, r]),
+  );
+  const share = (group: readonly RunResult[], f: (r: RunResult) => number) => {
+    const values: number[] = [];
+    for (const r of group) {
+      const o = oracleOf.get(`${r.domainLimit}\u0000${r.run}`);
+      if (o && f(o) > 0) values.push(f(r) / f(o));
+    }
+    return values.length > 0 ? spread(values) : undefined;
+  };
   for (const strategy of strategies) {
     for (const domainLimit of domainLimits) {
       const group = runs
@@ -116,6 +136,15 @@ export function summarizeRuns(
         dryRuns: group.filter((r) => r.steps < r.maxPages).length,
         isRanked: sum((r) => r.steps) >= RANKED_BUDGET_SHARE * sum((r) => r.maxPages),
         pagesPerSec: pick((r) => r.timing.pagesPerSec),
+        ...withShare(
+          'oracleHarvestShare',
+          share(group, (r) => r.harvestRate),
+        ),
+        ...withShare(
+          'oracleDomainsShare',
+          share(group, (r) => r.relevantDomains),
+        ),
+        outOfWebShare: sum((r) => r.linksOutOfWeb ?? 0) / sum((r) => r.linksDiscovered ?? Number.NaN),
         isParetoOptimal: false,
       });
     }
@@ -124,6 +153,10 @@ export function summarizeRuns(
   const front = paretoFront(ranked.map((r) => ({ x: r.relevantDomains.mean, y: r.harvestRate.mean })));
   for (const i of front) ranked[i]!.isParetoOptimal = true;
   return rows;
+}
+
+function withShare(key: 'oracleHarvestShare' | 'oracleDomainsShare', value: Spread | undefined) {
+  return value === undefined ? {} : { [key]: value };
 }
 
 /** A mean curve: one [step, mean] pair per step that at least one run reached. */

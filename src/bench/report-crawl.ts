@@ -45,13 +45,13 @@ export function table3(rows: readonly ConfigRow[]): string {
   const bestDomains = Math.max(...ranked.map((r) => r.relevantDomains.mean));
   const bold = (text: string, isBest: boolean) => (isBest ? `**${text}**` : text);
   return [
-    '| crawler | attempts | ran dry | failed | HR % (truth) | relevant domains | HR % (classifier) | classifier − truth (pts) | classifier precision / recall | HR % of HTML pages | Pareto |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|',
+    '| crawler | attempts | ran dry | failed | HR % (truth) | relevant domains | HR / oracle | domains / oracle | links off the web | HR % (classifier) | classifier − truth (pts) | classifier precision / recall | HR % of HTML pages | Pareto |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|',
     ...rows.map((r) => {
       const attempts = `${r.steps.mean.toFixed(0)}${r.isRanked ? '' : ' (unranked)'}`;
       const isBestHr = r.isRanked && r.harvestRate.mean === bestHr;
       const isBestDomains = r.isRanked && r.relevantDomains.mean === bestDomains;
-      return `| ${r.label} | ${attempts} | ${r.dryRuns}/${r.runs} | ${ratio(r.failureShare)} | ${bold(pct(r.harvestRate), isBestHr)} | ${bold(num(r.relevantDomains), isBestDomains)} | ${pct(r.classifierHarvestRate)} | ${pts(r.harvestRateGap.mean)} | ${ratio(r.classifierPrecision)} / ${ratio(r.classifierRecall)} | ${pct(r.pageHarvestRate)} | ${r.isParetoOptimal ? '★' : ''} |`;
+      return `| ${r.label} | ${attempts} | ${r.dryRuns}/${r.runs} | ${ratio(r.failureShare)} | ${bold(pct(r.harvestRate), isBestHr)} | ${bold(num(r.relevantDomains), isBestDomains)} | ${r.oracleHarvestShare ? pct(r.oracleHarvestShare) : 'n/a'} | ${r.oracleDomainsShare ? pct(r.oracleDomainsShare) : 'n/a'} | ${ratio(r.outOfWebShare)} | ${pct(r.classifierHarvestRate)} | ${pts(r.harvestRateGap.mean)} | ${ratio(r.classifierPrecision)} / ${ratio(r.classifierRecall)} | ${pct(r.pageHarvestRate)} | ${r.isParetoOptimal ? '★' : ''} |`;
     }),
   ].join('\n');
 }
@@ -168,7 +168,7 @@ ${outcomeSentences(i.rows, i.runs)
 
 ## Table 3 layout
 
-Harvest rate (HR) = pages relevant by the topic's ground-truth labels / fetch attempts (failures count, as every attempt spends budget; "failed" is their share: links that leave the web, 404s, robots.txt refusals); relevant domains = registrable domains with at least one ground-truth relevant page. Mean ± sample standard deviation over runs. \`crawler_b\` is the crawler at domain limit b (\`5_2\`: 5 pages per domain, halved at T/3 and 2T/3, never below 2). "classifier" columns judge the same pages by the crawler's own relevance judge (its reward), as the paper reports both; precision / recall compare it with the ground truth over all fetched pages of the row. "ran dry": runs whose frontier emptied before the budget; rows whose runs spent less than ${Math.round(RANKED_BUDGET_SHARE * 100)}% of the budget on average are "unranked". Bold: best ranked row in the column; ★: on the Pareto front of the ranked rows. "HR % of HTML pages" leaves failed attempts out of the denominator.
+Harvest rate (HR) = pages relevant by the topic's ground-truth labels / fetch attempts (failures count, as every attempt spends budget; "failed" is their share: links that leave the web, 404s, robots.txt refusals); relevant domains = registrable domains with at least one ground-truth relevant page. Mean ± sample standard deviation over runs. \`crawler_b\` is the crawler at domain limit b (\`5_2\`: 5 pages per domain, halved at T/3 and 2T/3, never below 2). "classifier" columns judge the same pages by the crawler's own relevance judge (its reward), as the paper reports both; precision / recall compare it with the ground truth over all fetched pages of the row. "ran dry": runs whose frontier emptied before the budget; rows whose runs spent less than ${Math.round(RANKED_BUDGET_SHARE * 100)}% of the budget on average are "unranked". "HR / oracle" and "domains / oracle": the row's harvest rate and relevant domains as % of the oracle's (best-first on the ground truth) from the same seed and domain limit, mean ± std over runs. "links off the web": share of distinct discovered links that point at hosts the web does not serve (dropped unattempted in the closed world, the default; attempted with \`--open-world\`). Bold: best ranked row in the column; ★: on the Pareto front of the ranked rows. "HR % of HTML pages" leaves failed attempts out of the denominator.
 
 ${i.rows.length > 0 ? table3(i.rows) : '(no finished runs)'}
 

@@ -1,7 +1,8 @@
 /**
  * Entry point of the `tres` command. Each sub-command lives in `commands/` and registers itself
  * on the commander program; user errors (ConfigError and friends) print one clear line and exit
- * with code 2, anything else is a bug and prints its stack.
+ * with code 2, anything else is a bug and prints its stack. A command may ask for another exit
+ * code (exit-code.ts), e.g. `tres crawl`: 1 when nothing could be fetched, 130 when interrupted.
  */
 import { Command, CommanderError } from 'commander';
 import { ConfigError, TresError } from '../common/errors.js';
@@ -10,9 +11,11 @@ import { registerCrawlCommand } from './commands/crawl.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerDocwebCommand } from './commands/docweb.js';
 import { registerEvaluateCommand } from './commands/evaluate.js';
+import { registerExportCommand } from './commands/export.js';
 import { registerKeywordsCommand } from './commands/keywords.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerTrainCommand } from './commands/train.js';
+import { takeExitCode } from './exit-code.js';
 
 /** A sub-command module: adds itself to the program. */
 export type RegisterCommand = (program: Command) => void;
@@ -21,6 +24,7 @@ const commands: RegisterCommand[] = [
   registerDemoCommand,
   registerCrawlCommand,
   registerSandboxCommand,
+  registerExportCommand,
   registerDocwebCommand,
   registerKeywordsCommand,
   registerTrainCommand,
@@ -42,9 +46,10 @@ export function buildProgram(): Command {
 /** Runs the command line; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
+  takeExitCode(); // a code left by an earlier in-process run is not this one's
   try {
     await program.parseAsync(argv);
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return takeExitCode() ?? (typeof process.exitCode === 'number' ? process.exitCode : 0);
   } catch (error) {
     if (error instanceof CommanderError) {
       // commander already printed the message (or the help/version text).

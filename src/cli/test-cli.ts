@@ -31,3 +31,47 @@ export function runCli(args: string[]): Promise<{ code: number | null; stdout: s
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/**
+ * Runs `tres ARGS...` in this process (no start-up cost); resolves to the exit code `main`
+ * returns and what was written to stdout and stderr (console and direct writes alike).
+ */
+export async function runMain(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import('./main.js');
+  let stdout = '';
+  let stderr = '';
+  const saved = {
+    log: console.log,
+    error: console.error,
+    warn: console.warn,
+    out: process.stdout.write,
+    err: process.stderr.write,
+  };
+  const text = (parts: unknown[]) => `${parts.map(String).join(' ')}\n`;
+  console.log = (...parts: unknown[]) => {
+    stdout += text(parts);
+  };
+  console.error = console.warn = (...parts: unknown[]) => {
+    stderr += text(parts);
+  };
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const code = await main(['node', 'tres', ...args]);
+    return { code, stdout, stderr };
+  } catch (error) {
+    return { code: -1, stdout, stderr: `${stderr}${(error as Error).stack ?? String(error)}` };
+  } finally {
+    console.log = saved.log;
+    console.error = saved.error;
+    console.warn = saved.warn;
+    process.stdout.write = saved.out;
+    process.stderr.write = saved.err;
+  }
+}

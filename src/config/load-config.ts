@@ -7,7 +7,11 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../common/errors.js';
 
-export type OptionKind = 'string' | 'number' | 'boolean' | 'string[]';
+/**
+ * Type of a config value: `scalar` is a string or a number (e.g. `maxPages: 500` or
+ * `maxPages: none`), left for the caller to check.
+ */
+export type OptionKind = 'string' | 'number' | 'boolean' | 'string[]' | 'scalar';
 
 /**
  * Reads a YAML/JSON config file and checks its keys against `schema`.
@@ -41,10 +45,12 @@ export function loadConfigFile(path: string, schema: Record<string, OptionKind>)
   }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
-    const kind = schema[key];
+    const kind = Object.hasOwn(schema, key) ? schema[key] : undefined;
     if (!kind) {
+      const camel = key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+      const hint = camel !== key && Object.hasOwn(schema, camel) ? `did you mean "${camel}"? ` : '';
       throw new ConfigError(
-        `config file ${path}: unknown option "${key}"; known options: ${Object.keys(schema).join(', ')}`,
+        `config file ${path}: unknown option "${key}"; ${hint}known options: ${Object.keys(schema).join(', ')}`,
         {
           context: { file: path, field: key },
         },
@@ -55,10 +61,18 @@ export function loadConfigFile(path: string, schema: Record<string, OptionKind>)
   return out;
 }
 
+const KIND_TEXT: Record<OptionKind, string> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'true or false',
+  'string[]': 'a string or a list of strings',
+  scalar: 'a number or a string',
+};
+
 function checkKind(value: unknown, kind: OptionKind, file: string, key: string): unknown {
   const fail = (): never => {
     throw new ConfigError(
-      `config file ${file}: option "${key}" must be a ${kind}, got ${JSON.stringify(value)}`,
+      `config file ${file}: option "${key}" must be ${KIND_TEXT[kind]}, got ${JSON.stringify(value)}`,
       {
         context: { file, field: key },
       },
@@ -72,6 +86,10 @@ function checkKind(value: unknown, kind: OptionKind, file: string, key: string):
       return typeof value === 'number' && Number.isFinite(value) ? value : fail();
     case 'boolean':
       return typeof value === 'boolean' ? value : fail();
+    case 'scalar':
+      return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
+        ? value
+        : fail();
     case 'string[]':
       if (typeof value === 'string') return [value];
       return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : fail();

@@ -40,6 +40,12 @@ export interface CrawlerOptions {
   /** Relevance model that gives the reward. Required unless `keywords` is given. */
   judge?: PageJudge;
   /**
+   * Where `judge` was loaded from (e.g. the model folder of `tres crawl --model`). Not used by
+   * the crawl; stored with its config so that a resume can load the same judge.
+   * @default undefined
+   */
+  judgeSource?: string;
+  /**
    * Topic keywords (expanded set): the stand-in keyword judge uses them when no `judge` is
    * given, and strategies with keyword features (TRES) always do.
    */
@@ -72,7 +78,10 @@ export interface CrawlerOptions {
 }
 
 type Resolved = Required<
-  Omit<CrawlerOptions, 'judge' | 'keywords' | 'keyphrases' | 'net' | 'urlFilter' | 'clock' | 'strategy'>
+  Omit<
+    CrawlerOptions,
+    'judge' | 'judgeSource' | 'keywords' | 'keyphrases' | 'net' | 'urlFilter' | 'clock' | 'strategy'
+  >
 >;
 
 /** Defaults of every optional field. */
@@ -104,6 +113,7 @@ export type ResolvedCrawlerOptions = Omit<Resolved, 'maxPagesPerDomain'> & {
   maxPagesPerDomain: DomainLimit;
   strategy: string | Strategy;
   judge?: PageJudge;
+  judgeSource?: string;
   keywords?: string[];
   keyphrases?: string[];
   net: WebClientOptions;
@@ -111,14 +121,19 @@ export type ResolvedCrawlerOptions = Omit<Resolved, 'maxPagesPerDomain'> & {
   clock?: Clock;
 };
 
-function positiveInt(value: unknown, field: string, allowFalse: boolean): void {
+/** Checks an integer >= `min` (or `false` when `allowFalse`). @throws ConfigError naming the field. */
+function integerAtLeast(value: unknown, field: string, min: number, allowFalse: boolean): void {
   if (allowFalse && value === false) return;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
     throw new ConfigError(
-      `${field} must be a positive integer${allowFalse ? ' or false' : ''}, got ${JSON.stringify(value)}`,
+      `${field} must be an integer >= ${min}${allowFalse ? ' or false' : ''}, got ${JSON.stringify(value)}`,
       { context: { field } },
     );
   }
+}
+
+function positiveInt(value: unknown, field: string, allowFalse: boolean): void {
+  integerAtLeast(value, field, 1, allowFalse);
 }
 
 /**
@@ -134,18 +149,17 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
   positiveInt(merged.maxPages, 'maxPages', true);
   positiveInt(merged.maxConcurrency, 'maxConcurrency', false);
   positiveInt(merged.progressIntervalMs, 'progressIntervalMs', false);
-  positiveInt(merged.maxDepth === false ? false : merged.maxDepth + 1, 'maxDepth', true);
+  integerAtLeast(merged.maxDepth, 'maxDepth', 0, true);
   if (merged.timeLimitMs !== false) positiveInt(merged.timeLimitMs, 'timeLimitMs', false);
   positiveInt(merged.maxRetryDelayMs, 'maxRetryDelayMs', false);
-  if (!Number.isInteger(merged.maxRetries) || merged.maxRetries < 0) {
-    throw new ConfigError(`maxRetries must be an integer >= 0, got ${merged.maxRetries}`, {
-      context: { field: 'maxRetries' },
-    });
-  }
+  integerAtLeast(merged.maxRetries, 'maxRetries', 0, false);
   if (!(merged.relevanceThreshold > 0 && merged.relevanceThreshold <= 1)) {
-    throw new ConfigError(`relevanceThreshold must be in (0, 1], got ${merged.relevanceThreshold}`, {
-      context: { field: 'relevanceThreshold' },
-    });
+    throw new ConfigError(
+      `relevanceThreshold must be in (0, 1], got ${JSON.stringify(merged.relevanceThreshold)}`,
+      {
+        context: { field: 'relevanceThreshold' },
+      },
+    );
   }
   if (merged.siteMode !== 'domain' && merged.siteMode !== 'host') {
     throw new ConfigError(`siteMode must be "domain" or "host", got "${merged.siteMode}"`, {

@@ -13,7 +13,7 @@ import {
   startReplayServer,
 } from '../../sandbox/index.js';
 import { keywordsOf } from '../../sandbox/vocabulary.js';
-import { runCli, spawnCli } from '../test-cli.js';
+import { runCli, runMain, spawnCli } from '../test-cli.js';
 
 const TOPIC = 'computer hardware';
 
@@ -109,7 +109,7 @@ describe('tres crawl', () => {
     expect(twice).toBeLessThanOrEqual(2);
   }, 120_000);
 
-  it('stops gracefully on SIGINT: exit 0, status interrupted, everything recorded', async () => {
+  it('stops gracefully on SIGINT: exit 130, status interrupted, everything recorded', async () => {
     const out = join(base, 'interrupted');
     const child = spawnCli(crawlArgs(out, ['--max-pages', '5000', '--concurrency', '2', '--quiet']));
     let stdout = '';
@@ -122,7 +122,7 @@ describe('tres crawl', () => {
     while (lines() < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     child.kill('SIGINT');
     const code = await new Promise((r) => child.once('close', r));
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     expect(stdout).toContain('crawl interrupted');
     expect(stdout).toContain(`tres crawl --resume ${out}`);
     const db = new Database(join(out, 'crawl.sqlite'), { readonly: true });
@@ -134,17 +134,19 @@ describe('tres crawl', () => {
   }, 120_000);
 
   it('explains bad arguments in one line and exits with code 2', async () => {
-    const noSeeds = await runCli(['crawl', '--out', join(base, 'x')]);
+    // In this process: these need no exit status from the OS, and a child costs seconds each.
+    const noSeeds = await runMain(['crawl', '--out', join(base, 'x')]);
     expect(noSeeds.code).toBe(2);
     expect(noSeeds.stderr.trim()).toBe('tres: missing --seeds <file> (one seed URL per line)');
-    const badLimit = await runCli(crawlArgs(join(base, 'y'), ['--domain-limit', 'lots']));
+    const badLimit = await runMain(crawlArgs(join(base, 'y'), ['--domain-limit', 'lots']));
     expect(badLimit.code).toBe(2);
     expect(badLimit.stderr).toContain('"lots" is not a domain limit');
-    const badRule = await runCli(crawlArgs(join(base, 'z'), ['--resolve', 'nonsense']));
+    const badRule = await runMain(crawlArgs(join(base, 'z'), ['--resolve', 'nonsense']));
     expect(badRule.code).toBe(2);
     expect(badRule.stderr).toContain('Bad resolve rule "nonsense"');
-    const noResume = await runCli(['crawl', '--resume', join(base, 'nothing-here')]);
+    const noResume = await runMain(['crawl', '--resume', join(base, 'nothing-here')]);
     expect(noResume.code).toBe(2);
     expect(noResume.stderr).toContain('no crawl found there');
+    for (const dir of ['x', 'y', 'z', 'nothing-here']) expect(existsSync(join(base, dir))).toBe(false);
   }, 60_000);
 });

@@ -53,6 +53,15 @@ export function registerDemoCommand(program: Command): void {
     )
     .option('--seed <value>', 'run seed', '1')
     .option('--out <dir>', 'keep the crawl stores in this folder (default: a temporary folder, removed)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  tres demo                                      # 1,000 pages with each of four strategies
+  tres demo --pages 3000 --strategies tres,bfs   # a longer run, two strategies
+  tres demo --seed 2 --out demo1                 # another run seed; keep the crawls in demo1/
+The web: ${DEMO_WEB.pageCount.toLocaleString('en')} pages on ${DEMO_WEB.hostCount} sites on loopback, relevant topic "${DEMO_WEB.relevantTopic}"; 4 fetches in flight, no delay.`,
+    )
     .action(async (flags: DemoFlags) => runDemo(flags));
 }
 

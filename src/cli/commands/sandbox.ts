@@ -6,15 +6,25 @@ import { type Command, Option } from 'commander';
 import { ConfigError } from '../../common/errors.js';
 import {
   createSyntheticWeb,
+  type Sandbox,
+  type ServeSandboxOptions,
   type SyntheticWebOptions,
   sandboxResolveRules,
   serveSandbox,
 } from '../../sandbox/index.js';
+import { keywordsOf } from '../../sandbox/vocabulary.js';
 
 const int = (name: string) => (value: string) => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0)
     throw new ConfigError(`--${name} must be a whole number >= 0, got "${value}"`);
+  return n;
+};
+
+const port = (value: string) => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 65535)
+    throw new ConfigError(`--port must be a whole number from 1 to 65535, got "${value}"`);
   return n;
 };
 
@@ -36,12 +46,68 @@ function webOptions(flags: WebFlags): Partial<SyntheticWebOptions> {
   return o;
 }
 
+const SERVE_EXAMPLES = `
+Examples:
+  tres sandbox serve                                   # 20,000 pages on 200 hosts, any free port
+  tres sandbox serve --pages 5000 --hosts 50 --port 8080 --no-faults
+  tres sandbox serve --web web1                        # a web written by \`tres sandbox generate\`
+It prints the seed URLs and a complete \`tres crawl\` command (resolve rules, the topic's keywords)
+to copy into another terminal. Ctrl-C stops the server.`;
+
+const GENERATE_EXAMPLES = `
+Examples:
+  tres sandbox generate --out web1 --pages 5000 --hosts 50
+  tres sandbox generate --out web2 --topics "jazz music,cooking recipes" --relevant-topic "jazz music"
+  tres sandbox serve --web web1                        # then serve it`;
+
+const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/**
+ * Starts the sandbox, with a busy or forbidden --port reported in one line.
+ * @throws ConfigError for a port in use or not allowed.
+ */
+async function startSandbox(options: ServeSandboxOptions, port: number | undefined): Promise<Sandbox> {
+  try {
+    return await serveSandbox(options);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      const why = code === 'EADDRINUSE' ? 'the port is in use' : 'this user may not listen on it';
+      throw new ConfigError(
+        `--port ${port}: ${why} (${code}); choose another or leave --port out for any free port`,
+        {
+          cause: error,
+          context: { field: '--port' },
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+/** A `tres crawl` command for the running sandbox, ready to copy: seeds file, topic, resolve rules. */
+export function crawlCommandFor(running: Sandbox): string {
+  const rules = sandboxResolveRules(running.server);
+  const ruleText = rules.length > 12 ? `*=127.0.0.1:${running.server.port}` : rules.join(',');
+  const seeds = running.web ? running.web.seedUrls(5, { relevant: true }) : running.seedUrls;
+  const topic = running.web ? keywordsOf(running.web.options.relevantTopic) : [];
+  return [
+    `printf '%s\\n' ${seeds.map(quote).join(' ')} > seeds.txt &&`,
+    'tres crawl --seeds seeds.txt --out crawl1',
+    ...(topic.length > 0 ? [`--keywords ${quote(topic.join(','))}`] : ['--keywords KEYWORDS']),
+    `--resolve ${quote(ruleText)} --allow-loopback --min-delay-ms 0 --max-pages 1000`,
+  ].join(' ');
+}
+
 function addWebOptions(command: Command): Command {
   return command
     .option('--pages <n>', 'pages in the generated web (default 20000)', int('pages'))
     .option('--hosts <n>', 'hosts (web sites) in the generated web (default 200)', int('hosts'))
     .option('--seed <value>', 'generator seed: the same seed gives the same web, byte for byte (default 1)')
-    .option('--topics <list>', 'comma-separated topic names; the words of a name are its keywords')
+    .option(
+      '--topics <list>',
+      'comma-separated topic names; the words of a name are its keywords (default: 8 topics, computer hardware first)',
+    )
     .option('--relevant-topic <name>', 'which topic is relevant (default: the first)');
 }
 
@@ -56,10 +122,14 @@ export function registerSandboxCommand(program: Command): void {
       .description('serve a generated web (or one written by `generate`) and the fault sites on 127.0.0.1')
       .option('--web <dir>', 'serve the web written to this folder by `tres sandbox generate`')
       .option('--no-faults', 'do not serve the fault sites (*.fault.test)')
-      .option('--port <n>', 'TCP port (default: any free port)', int('port'))
+      .option('--port <n>', 'TCP port, 1 to 65535 (default: any free port)', port)
       .addOption(
-        new Option('--unknown-host <how>', 'answer for hosts not served').choices(['reset', 'misdirected']),
-      ),
+        new Option('--unknown-host <how>', 'answer for hosts not served (default: reset)').choices([
+          'reset',
+          'misdirected',
+        ]),
+      )
+      .addHelpText('after', SERVE_EXAMPLES),
   ).action(
     async (
       flags: WebFlags & {
@@ -69,21 +139,27 @@ export function registerSandboxCommand(program: Command): void {
         unknownHost?: 'reset' | 'misdirected';
       },
     ) => {
-      const running = await serveSandbox({
-        web: flags.web ?? webOptions(flags),
-        faults: flags.faults,
-        server: {
-          ...(flags.port === undefined ? {} : { port: flags.port }),
-          ...(flags.unknownHost ? { unknownHost: flags.unknownHost } : {}),
+      const running = await startSandbox(
+        {
+          web: flags.web ?? webOptions(flags),
+          faults: flags.faults,
+          server: {
+            ...(flags.port === undefined ? {} : { port: flags.port }),
+            ...(flags.unknownHost ? { unknownHost: flags.unknownHost } : {}),
+          },
         },
-      });
-      const rules = sandboxResolveRules(running.server);
-      const ruleText = rules.length > 12 ? `*=127.0.0.1:${running.server.port}` : rules.join(',');
+        flags.port,
+      );
       console.log(`serving ${running.server.hosts.length} hosts on ${running.server.url}`);
-      if (running.web)
-        console.log(`generated web: ${running.web.pageCount} pages on ${running.web.hosts.length} hosts`);
+      if (running.web) {
+        const topic = running.web.options.relevantTopic;
+        console.log(
+          `generated web: ${running.web.pageCount} pages on ${running.web.hosts.length} hosts; relevant topic "${topic}"`,
+        );
+      }
       console.log(`seed URLs: ${running.seedUrls.join(' ')}`);
-      console.log(`crawl it with: tres crawl --resolve '${ruleText}' --allow-loopback --min-delay-ms 0 ...`);
+      console.log('crawl it with (copy and paste into another terminal):');
+      console.log(`  ${crawlCommandFor(running)}`);
       console.log('press Ctrl-C to stop');
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
       await running.close();
@@ -97,7 +173,8 @@ export function registerSandboxCommand(program: Command): void {
         'write a generated web to a folder: web.json, labels.tsv, and the pages as files for small webs',
       )
       .requiredOption('--out <dir>', 'folder to write')
-      .option('--no-files', 'write only web.json and labels.tsv (pages are rendered on request when served)'),
+      .option('--no-files', 'write only web.json and labels.tsv (pages are rendered on request when served)')
+      .addHelpText('after', GENERATE_EXAMPLES),
   ).action(async (flags: WebFlags & { out: string; files: boolean }) => {
     const web = createSyntheticWeb(webOptions(flags));
     await web.materialize(flags.out, { writePages: flags.files ? 'auto' : false });

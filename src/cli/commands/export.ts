@@ -1,0 +1,94 @@
+/**
+ * `tres export DIR`: the pages of a crawl as CSV or JSON lines, read-only (the crawl folder is
+ * left byte-identical), with decoded outlinks and, on request, page text from the WARC file.
+ */
+
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { type Command, Option } from 'commander';
+import { ConfigError } from '../../common/errors.js';
+import { type ExportOptions, exportCrawl } from '../../store/export.js';
+import { CrawlReader } from '../../store/read-crawl.js';
+
+interface ExportFlags {
+  format?: 'csv' | 'jsonl';
+  relevantOnly?: boolean;
+  withText?: boolean;
+  outlinks: boolean;
+  out?: string;
+}
+
+const EXAMPLES = `
+Examples:
+  tres export crawl1 --relevant-only --out relevant.csv       # the relevant pages, as CSV
+  tres export crawl1 --format jsonl --with-text > pages.jsonl  # every attempt, with page text
+  tres export crawl1 --no-outlinks | cut -d, -f2               # just the URLs
+
+CSV columns: id, url, final_url, status, is_page, reward, probability, title, host, domain, depth,
+parent_url, fetched_at, error_code, outlink_count, outlinks (space-separated URLs), text.
+Failed attempts are included (is_page 0, error_code set) unless --relevant-only.
+For SQL, crawl.sqlite holds the table outlinks (page_id, url, anchor_text, ...) and the view
+links (source_url, target_url, anchor_text, ...), filled when a crawl stops:
+  sqlite3 crawl1/crawl.sqlite "SELECT target_url, COUNT(*) FROM links GROUP BY 1 ORDER BY 2 DESC LIMIT 10"`;
+
+export function registerExportCommand(program: Command): void {
+  program
+    .command('export')
+    .description(
+      'write the pages of a crawl as CSV or JSON lines (read-only: the crawl folder is not changed)',
+    )
+    .argument('<dir>', 'crawl folder (written by tres crawl)')
+    .addOption(
+      new Option('--format <format>', 'csv or jsonl (default: from the --out extension, else csv)').choices([
+        'csv',
+        'jsonl',
+      ]),
+    )
+    .option('--relevant-only', 'only pages judged relevant (default: every attempt, failures included)')
+    .option('--with-text', "add each page's visible text, read back from pages.warc.gz (default: off)")
+    .option('--no-outlinks', "leave out each page's outlinks (default: included)")
+    .option('--out <file>', 'write here (default: standard output)')
+    .addHelpText('after', EXAMPLES)
+    .action(async (dir: string, flags: ExportFlags) => {
+      const format = flags.format ?? (flags.out?.endsWith('.jsonl') ? 'jsonl' : 'csv');
+      const options: ExportOptions = {
+        format,
+        onlyRelevant: Boolean(flags.relevantOnly),
+        withText: Boolean(flags.withText),
+        withOutlinks: flags.outlinks,
+      };
+      const reader = CrawlReader.open(dir);
+      try {
+        const stream = flags.out ? await openOut(flags.out) : process.stdout;
+        try {
+          const count = await exportCrawl(reader, options, (chunk) => write(stream, chunk));
+          if (flags.out) console.error(`exported ${count} pages of ${dir} to ${flags.out} (${format})`);
+        } finally {
+          if (stream !== process.stdout) await closeStream(stream as WriteStream);
+        }
+      } finally {
+        reader.close();
+      }
+    });
+}
+
+async function openOut(path: string): Promise<WriteStream> {
+  const stream = createWriteStream(path);
+  try {
+    await once(stream, 'open');
+  } catch (error) {
+    throw new ConfigError(`--out ${path}: cannot write (${(error as Error).message})`, { cause: error });
+  }
+  return stream;
+}
+
+/** Writes a chunk, waiting for the stream to drain when its buffer is full. */
+async function write(stream: NodeJS.WritableStream, chunk: string): Promise<void> {
+  if (!stream.write(chunk)) await once(stream, 'drain');
+}
+
+function closeStream(stream: WriteStream): Promise<void> {
+  return new Promise((resolve, reject) =>
+    stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * What `tres crawl` prints at the end, and its exit code: the summary, failures grouped by reason
+ * with a hint for the ones a user can fix, 1 when no page could be fetched, 130 when interrupted
+ * (the shell's code for Ctrl-C).
+ */
+import type { CrawlSummary } from '../crawl/events.js';
+import type { FailureReason } from '../store/read-crawl.js';
+
+/** Exit codes of `tres crawl` besides 0 (done) and 2 (refused: bad options). */
+export const CRAWL_EXIT = { nothingFetched: 1, interrupted: 130 } as const;
+
+/** Hints for failure codes a user can do something about. */
+export const FAILURE_HINTS: Readonly<Record<string, string>> = {
+  TRES_ADDRESS_BLOCKED:
+    'the address is loopback or private, refused by default: add --allow-loopback to crawl a server on this machine',
+  TRES_DNS:
+    'the host name does not resolve: check the URL, or send the host to a server with --resolve HOST=ADDR:PORT',
+  TRES_DNS_TEMPORARY: 'DNS did not answer: check the network connection, or use --resolve HOST=ADDR:PORT',
+  TRES_CONNECTION_REFUSED:
+    'nothing listens at that address: is the server running, and is the --resolve port right?',
+  TRES_HOST_UNREACHABLE: 'no route to the host: check the network connection',
+  TRES_CONNECT_TIMEOUT: 'the server did not accept a connection in time: is it up, and reachable from here?',
+  TRES_ROBOTS_DISALLOWED:
+    "the site's robots.txt forbids these URLs and tres obeys it (--no-robots only for your own sites)",
+  TRES_ROBOTS_UNAVAILABLE:
+    "the site's robots.txt could not be fetched (5xx, timeout, reset), so its pages were not fetched; try again later",
+  TRES_URL_FILTERED: 'outside the crawl scope: see --include, --exclude, --allowed-domains and --max-depth',
+  TRES_TLS: 'the TLS handshake failed: the certificate is invalid or the server does not speak https',
+  TRES_CONTENT_TYPE: 'not an HTML page (only HTML is fetched and parsed)',
+  TRES_HTTP_429: 'the server asked to slow down: raise --min-delay-ms',
+};
+
+/** Failures listed before "... and N more reasons". */
+const MAX_REASONS = 8;
+
+/** The exit code for a crawl that ended with `summary`. */
+export function crawlExitCode(summary: CrawlSummary): number {
+  if (summary.stopReason === 'interrupted') return CRAWL_EXIT.interrupted;
+  return summary.pages === 0 ? CRAWL_EXIT.nothingFetched : 0;
+}
+
+/** The end-of-crawl report: numbers, then failures by reason (whole crawl, earlier runs included). */
+export function formatCrawlReport(s: CrawlSummary, reasons: readonly FailureReason[]): string {
+  const interrupted = s.stopReason === 'interrupted';
+  const lines = [
+    `crawl ${interrupted ? 'interrupted' : 'finished'} (${s.stopReason}) with strategy ${s.strategy}`,
+    `  pages fetched   ${s.steps} (${s.failures} failed)`,
+    `  relevant        ${s.relevant}  harvest rate ${(s.harvestRate * 100).toFixed(1)}%`,
+    `  relevant sites  ${s.relevantDomains}`,
+    `  frontier left   ${s.frontierSize}`,
+    `  speed           ${s.pagesPerSec.toFixed(1)} pages/s over ${(s.elapsedMs / 1000).toFixed(1)} s`,
+    `  stored in       ${s.outDir}${interrupted ? `  (continue with: tres crawl --resume ${s.outDir})` : ''}`,
+  ];
+  if (reasons.length > 0) {
+    lines.push('  failures by reason');
+    const width = Math.max(...reasons.slice(0, MAX_REASONS).map((r) => r.code.length));
+    for (const r of reasons.slice(0, MAX_REASONS)) {
+      lines.push(`    ${r.code.padEnd(width)} ${String(r.count).padStart(6)}  e.g. ${r.exampleUrl}`);
+      const hint = FAILURE_HINTS[r.code];
+      if (hint) lines.push(`    ${' '.repeat(width)}         ${hint}`);
+    }
+    if (reasons.length > MAX_REASONS) lines.push(`    ... and ${reasons.length - MAX_REASONS} more reasons`);
+  }
+  return lines.join('\n');
+}
