@@ -19,7 +19,9 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../common/errors.js';
 import type { WebClientOptions } from '../net/index.js';
+import { defaultCacheDir } from '../sandbox/docweb/cache-layout.js';
 import { startDocweb } from '../sandbox/docweb/docweb-server.js';
+import { readHubIndex } from '../sandbox/docweb/hub-site.js';
 import { parseTopic } from '../sandbox/docweb/topic.js';
 import { type SyntheticWebOptions, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
 import { keywordsOf } from '../sandbox/vocabulary.js';
@@ -121,7 +123,7 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
   const { web: webField, ...rest } = readYaml(file);
   const spec = parseWebSpec(webField, file);
   if (spec.kind === 'docweb') {
-    const topic = parseTopic(rest, file);
+    const topic = parseTopic(rest, file, readHubIndex(options.cacheDir ?? defaultCacheDir()));
     const server = await startDocweb({
       port: 0,
       ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),

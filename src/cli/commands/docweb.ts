@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../common/errors.js';
 import { describeCandidate, growDocweb } from '../../sandbox/docweb/grow.js';
+import { readHubIndex } from '../../sandbox/docweb/hub-site.js';
 import {
   buildDocweb,
   type DocwebBuildSummary,
@@ -215,7 +216,7 @@ export function registerDocwebCommand(program: Command): void {
       '\nExample:\n  tres docweb topic --topic data/topics/hardware.yaml --cache /work/cache/docweb',
     )
     .action((flags: { topic: string; cache?: string }) => {
-      const topic = loadTopic(flags.topic);
+      const topic = loadTopic(flags.topic, readHubIndex(flags.cache ?? defaultCacheDir()));
       const db = new DocwebDb(flags.cache ?? defaultCacheDir());
       try {
         const report = topicReport(db, topic);
@@ -262,7 +263,7 @@ export function registerDocwebCommand(program: Command): void {
         force?: boolean;
       }) => {
         const report = sampleTrainingData({
-          topic: loadTopic(flags.topic),
+          topic: loadTopic(flags.topic, readHubIndex(flags.cache ?? defaultCacheDir())),
           outDir: flags.out,
           cacheDir: flags.cache,
           ...(flags.relevant === undefined ? {} : { relevant: flags.relevant }),

@@ -18,7 +18,7 @@ import {
 import { type DocwebCounts, DocwebDb, type DocwebTables, writeDocwebDb } from './docweb-db.js';
 import { type FetchReport, fetchPackages } from './fetch-packages.js';
 import { HUB_HOST, HUB_PACKAGE } from './hub.js';
-import { buildHub, type HubBuild } from './hub-site.js';
+import { buildHub, type HubBuild, readHubIndex } from './hub-site.js';
 import {
   DEFAULT_MANIFEST_PATH,
   DEFAULT_TOPICS_DIR,
@@ -113,7 +113,9 @@ export async function buildDocweb(options: DocwebBuildOptions = {}): Promise<Doc
     const hub = o.shouldBuildHub
       ? await buildHub(layout, sites, { run: options.run, log, aptListsDir: o.aptListsDir })
       : undefined;
-    const indexed = await indexSites(layout, sites, topics, log, fingerprint, manifest.file, hub);
+    // Rules that select hub pages by section or debtags need the hub's index.
+    const labelTopics = hub ? loadTopics(o.topicsDir, readHubIndex(layout.root)) : topics;
+    const indexed = await indexSites(layout, sites, labelTopics, log, fingerprint, manifest.file, hub);
     counts = indexed.counts;
     missingRoots = indexed.missingRoots;
   }

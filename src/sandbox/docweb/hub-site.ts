@@ -14,6 +14,7 @@ import { type CacheLayout, packageDir } from './cache-layout.js';
 import { HUB_DEFAULT_SECTIONS, HUB_HOST, type HubPage, writeHub } from './hub.js';
 import type { ManifestSite } from './manifest.js';
 import { readAvailablePackages, readTranslations } from './package-lists.js';
+import type { HubIndex } from './topic.js';
 
 /** Folder of the hub inside the cache. */
 export const HUB_DIR = 'hub';
@@ -83,12 +84,38 @@ export async function buildHub(
     return { url: normalizeUrl(raw) ?? raw, path: p.file, bytes: p.bytes };
   });
   writeFileSync(join(dir, 'pages.json'), JSON.stringify({ kinds, pages }));
+  const index: Record<string, [string, string[]]> = {};
+  for (const p of packages.values()) {
+    const section = p.section.replace(/^.*\//, '');
+    index[p.package] = [section, p.tags];
+  }
+  const listed = new Set(written.filter((p) => p.kind === 'package').map((p) => p.urlPath.split('/').pop()));
+  writeFileSync(
+    join(dir, HUB_INDEX_FILE),
+    JSON.stringify(Object.fromEntries(Object.entries(index).filter(([name]) => listed.has(name)))),
+  );
   log(
     `hub      ${HUB_HOST}: ${pages.length} pages (${Object.entries(kinds)
       .map(([k, n]) => `${n} ${k}`)
       .join(', ')}) from ${packages.size} packages in apt's lists`,
   );
   return { dir, pages, kinds };
+}
+
+/** File of the hub folder mapping each package with a page to its section and debtags. */
+export const HUB_INDEX_FILE = 'packages.json';
+
+/** Section and debtags of every package page of the hub built in `cacheDir`, or undefined if none. */
+export function readHubIndex(cacheDir: string): HubIndex | undefined {
+  try {
+    const raw = JSON.parse(readFileSync(join(cacheDir, HUB_DIR, HUB_INDEX_FILE), 'utf8')) as Record<
+      string,
+      [string, string[]]
+    >;
+    return new Map(Object.entries(raw).map(([name, [section, tags]]) => [name, { section, tags }]));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The hub pages written by the last build, or undefined. */

@@ -4,8 +4,10 @@ import { buildDocweb, type DocwebBuildSummary } from './build.js';
 import { DocwebDb } from './docweb-db.js';
 import { type DocwebServer, startDocweb } from './docweb-server.js';
 import { descriptionHtml } from './hub.js';
+import { readHubIndex } from './hub-site.js';
 import { parseRelations } from './package-lists.js';
 import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
+import { parseTopic } from './topic.js';
 
 let fx: DocwebFixture;
 let server: DocwebServer;
@@ -109,6 +111,30 @@ describe('the directory hub (packages.debian.org from apt metadata)', () => {
     );
     expect((await get('/bookworm/no-such-package')).status).toBe(404);
     expect((await get('/bookworm/sensors-tool.html')).status).toBe(404);
+  });
+});
+
+describe('topic rules on the hub', () => {
+  it('label package pages by section and by debtags (a trailing * matches a tag prefix)', () => {
+    const index = readHubIndex(fx.cacheDir);
+    const data = {
+      name: 'sensors',
+      keywords: ['sensor'],
+      relevant: [
+        { host: 'packages.debian.org', prefix: '/bookworm/tag/hardware/' },
+        { host: 'packages.debian.org', tags: ['hardware::*'] },
+        { host: 'packages.debian.org', sections: ['utils'] },
+      ],
+      seeds: ['https://packages.debian.org/bookworm/tag/hardware/'],
+    };
+    const topic = parseTopic(data, 'sensors.yaml', index);
+    expect(topic.labelOf('https://packages.debian.org/bookworm/hw-doc')).toBe(true); // hardware::sensor
+    expect(topic.labelOf('https://packages.debian.org/bookworm/sensors-tool')).toBe(true);
+    expect(topic.labelOf('https://packages.debian.org/bookworm/stats-doc')).toBe(false);
+    expect(topic.labelOf('https://packages.debian.org/bookworm/tag/hardware/sensor/')).toBe(true);
+    // Without the hub's index, rules by section or tag match nothing.
+    const bare = parseTopic(data, 'sensors.yaml');
+    expect(bare.labelOf('https://packages.debian.org/bookworm/sensors-tool')).toBe(false);
   });
 });
 

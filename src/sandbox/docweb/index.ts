@@ -27,6 +27,7 @@ export {
   EXTRACTED_MARKER,
   packageDir,
 } from './cache-layout.js';
+export { type HtmlContents, readHtmlContents } from './contents-index.js';
 export {
   type DocwebCounts,
   DocwebDb,
@@ -43,6 +44,17 @@ export {
   startDocweb,
 } from './docweb-server.js';
 export { type FetchPackagesOptions, type FetchReport, fetchPackages, isExtracted } from './fetch-packages.js';
+export { appendToManifest, type GrowOptions, type GrowReport, growDocweb } from './grow.js';
+export {
+  GROW_PLAN_DEFAULTS,
+  type GrowCandidate,
+  type GrowPlan,
+  type GrowPlanOptions,
+  planGrowth,
+} from './grow-plan.js';
+export { HUB_DEFAULT_SECTIONS, HUB_HOST, type HubOptions, type HubPage, writeHub } from './hub.js';
+export { buildHub, type HubBuild, hubHandler, readHubIndex } from './hub-site.js';
+export { countLinkGraph, formatLinkGraph, type LinkGraphCounts, type UnservedHost } from './link-graph.js';
 export {
   DEFAULT_MANIFEST_PATH,
   DEFAULT_TOPICS_DIR,
@@ -52,6 +64,7 @@ export {
   parseManifestSite,
   selectSites,
 } from './manifest.js';
+export { type PackageInfo, parsePackages, readAvailablePackages, readTranslations } from './package-lists.js';
 export {
   type ExcludeRules,
   PAGE_EXTENSIONS,
@@ -77,5 +90,13 @@ export {
   type SeedCheckReport,
   type SeedLink,
 } from './seed-check.js';
-export { loadTopic, loadTopics, makeLabeler, parseTopic, type Topic, type TopicRule } from './topic.js';
+export {
+  type HubIndex,
+  loadTopic,
+  loadTopics,
+  makeLabeler,
+  parseTopic,
+  type Topic,
+  type TopicRule,
+} from './topic.js';
 export { formatTopicReport, type RuleCount, type TopicReport, topicReport } from './topic-report.js';

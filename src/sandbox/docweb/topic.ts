@@ -36,7 +36,20 @@ export interface TopicRule {
    * match, for pages picked by name inside a big folder. @default undefined (prefix only)
    */
   pattern?: RegExp;
+  /**
+   * Directory hub only: package pages (`/<suite>/<package>` on packages.debian.org) of packages in
+   * these Debian sections ... @default undefined (no selection by section)
+   */
+  sections?: string[];
+  /**
+   * ... or carrying one of these debtags (`devel::compiler`; a trailing `*` matches a prefix,
+   * `devel::lang:*`). @default undefined (no selection by tag)
+   */
+  tags?: string[];
 }
+
+/** Section and debtags of each package with a page in the directory hub (see hub-site.ts). */
+export type HubIndex = ReadonlyMap<string, { section: string; tags: readonly string[] }>;
 
 /** A loaded and checked topic. */
 export interface Topic {
@@ -107,9 +120,13 @@ function rules(file: string, field: string, value: unknown, isRequired: boolean)
         fail(file, `${where}.pattern`, `is not a valid regular expression: ${(error as Error).message}`);
       }
     }
+    for (const key of ['sections', 'tags'] as const) {
+      if (r[key] === undefined) continue;
+      rule[key] = stringList(file, `${where}.${key}`, r[key], true);
+    }
     for (const key of Object.keys(r))
-      if (key !== 'host' && key !== 'prefix' && key !== 'pattern')
-        fail(file, `${where}.${key}`, 'is not a rule field (known: host, prefix, pattern)');
+      if (!['host', 'prefix', 'pattern', 'sections', 'tags'].includes(key))
+        fail(file, `${where}.${key}`, 'is not a rule field (known: host, prefix, pattern, sections, tags)');
     return rule;
   });
 }
@@ -128,11 +145,18 @@ function splitUrl(url: string): { host: string; path: string } | undefined {
  * A labelling function for these rules: relevant if a `relevant` rule matches and no `except`
  * rule does. Scheme and port are ignored (https and http name the same page here).
  */
-export function makeLabeler(relevant: readonly TopicRule[], except: readonly TopicRule[] = []) {
+export function makeLabeler(
+  relevant: readonly TopicRule[],
+  except: readonly TopicRule[] = [],
+  hubIndex?: HubIndex,
+) {
   const matches = (list: readonly TopicRule[], host: string, path: string) =>
     list.some(
       (rule) =>
-        rule.host === host && path.startsWith(rule.prefix) && (!rule.pattern || rule.pattern.test(path)),
+        rule.host === host &&
+        path.startsWith(rule.prefix) &&
+        (!rule.pattern || rule.pattern.test(path)) &&
+        (!(rule.sections || rule.tags) || isHubMatch(rule, path, hubIndex)),
     );
   return (url: string): boolean => {
     const parts = splitUrl(url);
@@ -141,11 +165,31 @@ export function makeLabeler(relevant: readonly TopicRule[], except: readonly Top
   };
 }
 
+/** True if `path` is a hub package page whose section or debtags the rule selects. */
+function isHubMatch(rule: TopicRule, path: string, hubIndex: HubIndex | undefined): boolean {
+  const m = /^\/[^/]+\/([^/]+)$/.exec(path);
+  if (!m || !hubIndex) return false;
+  let name = m[1] as string;
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    return false;
+  }
+  const info = hubIndex.get(name);
+  if (!info) return false;
+  if (rule.sections?.includes(info.section)) return true;
+  return (
+    rule.tags?.some((t) =>
+      t.endsWith('*') ? info.tags.some((x) => x.startsWith(t.slice(0, -1))) : info.tags.includes(t),
+    ) ?? false
+  );
+}
+
 /**
  * Checks parsed YAML as a topic; `file` is only used in messages.
  * @throws ConfigError naming the file and the field (`seeds[2]`, `relevant[0].host`) and the fix.
  */
-export function parseTopic(data: unknown, file: string): Topic {
+export function parseTopic(data: unknown, file: string, hubIndex?: HubIndex): Topic {
   if (!data || typeof data !== 'object' || Array.isArray(data))
     fail(file, '(top level)', 'must be a mapping with name, keywords, relevant and seeds');
   const d = data as Record<string, unknown>;
@@ -157,7 +201,7 @@ export function parseTopic(data: unknown, file: string): Topic {
   const keyphrases = stringList(file, 'keyphrases', d.keyphrases, false).map((k) => k.toLowerCase());
   const relevant = rules(file, 'relevant', d.relevant, true);
   const except = rules(file, 'except', d.except, false);
-  const labelOf = makeLabeler(relevant, except);
+  const labelOf = makeLabeler(relevant, except, hubIndex);
   const seeds = stringList(file, 'seeds', d.seeds, true);
   seeds.forEach((seed, i) => {
     if (!splitUrl(seed)) fail(file, `seeds[${i}]`, `must be an absolute http(s) URL, got '${seed}'`);
@@ -193,7 +237,7 @@ export function parseTopic(data: unknown, file: string): Topic {
  * Reads and checks a topic file (YAML).
  * @throws ConfigError if the file cannot be read or parsed, or a field is invalid.
  */
-export function loadTopic(path: string): Topic {
+export function loadTopic(path: string, hubIndex?: HubIndex): Topic {
   const file = resolve(path);
   let text: string;
   try {
@@ -213,21 +257,21 @@ export function loadTopic(path: string): Topic {
       cause: error,
     });
   }
-  return parseTopic(data, file);
+  return parseTopic(data, file, hubIndex);
 }
 
 /**
  * Every topic file (`*.yaml`, `*.yml`) of a folder, sorted by name; [] if the folder is missing.
  * @throws ConfigError for an invalid file or two files with the same topic name.
  */
-export function loadTopics(dir: string): Topic[] {
+export function loadTopics(dir: string, hubIndex?: HubIndex): Topic[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => /\.ya?ml$/.test(n));
   } catch {
     return [];
   }
-  const topics = names.sort().map((n) => loadTopic(join(dir, n)));
+  const topics = names.sort().map((n) => loadTopic(join(dir, n), hubIndex));
   const seen = new Map<string, string>();
   for (const t of topics) {
     const other = seen.get(t.name);
