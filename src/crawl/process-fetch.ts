@@ -2,7 +2,8 @@
  * From a finished fetch to what gets recorded and observed: parse the page once, judge it,
  * turn its links into frontier candidates, and build the WARC payload.
  */
-import { parseHtml } from '../html/index.js';
+import { SkipUrlError, TresError } from '../common/errors.js';
+import { type ParsedPage, parseHtmlBounded } from '../html/index.js';
 import type { FetchResult, PageFetch } from '../net/index.js';
 import type { PageRecord, WarcPayload } from '../store/index.js';
 import type { Action, DiscoveredLink, Outcome } from '../strategies/strategy.js';
@@ -20,6 +21,13 @@ export interface ProcessFetchOptions {
   /** Score every new link's anchor text with the judge (for strategies that use it). */
   shouldScoreAnchors: boolean;
   isKnown: (url: string) => boolean;
+  /**
+   * Most time parsing one page may take, in ms (time spent parsing; the parse yields to the
+   * event loop between slices). A page over it fails with `TRES_PARSE_TIMEOUT`. Turn off with
+   * `false`.
+   * @default 2000
+   */
+  parseTimeBudgetMs?: number | false;
 }
 
 export interface ProcessedFetch {
@@ -28,7 +36,11 @@ export interface ProcessedFetch {
   warc: { warc: WarcPayload } | undefined;
 }
 
-/** Parses, judges and prepares one fetched response. Never throws on page content. */
+/**
+ * Parses, judges and prepares one fetched response.
+ * @throws {SkipUrlError} `TRES_PARSE_TIMEOUT` (context: url, status) for a page that cannot be
+ *   parsed within `parseTimeBudgetMs`; nothing else on page content.
+ */
 export async function processFetch(
   fetched: PageFetch,
   action: Action,
@@ -42,7 +54,7 @@ export async function processFetch(
   let links: DiscoveredLink[] = [];
   let fingerprint: ContentFingerprint | undefined;
   if (isPage) {
-    const page = parseHtml(result.text ?? '', fetched.finalUrl, { withContext: o.withLinkContext });
+    const page = await parseWithinBudget(fetched, o);
     title = page.title;
     fingerprint = contentFingerprint(`${title} ${page.text}`);
     probability = (await o.judge.scorePages([{ url: finalUrl, title, text: page.text }]))[0] ?? 0;
@@ -86,6 +98,23 @@ export async function processFetch(
   const outcome: Outcome = { action, finalUrl, isPage, reward, probability, links };
   if (record.errorCode !== undefined) outcome.errorCode = record.errorCode;
   return { record, outcome, warc: { warc: toWarcPayload(result) } };
+}
+
+async function parseWithinBudget(fetched: PageFetch, o: ProcessFetchOptions): Promise<ParsedPage> {
+  const result = fetched.result;
+  try {
+    return await parseHtmlBounded(result.text ?? '', fetched.finalUrl, {
+      withContext: o.withLinkContext,
+      ...(o.parseTimeBudgetMs === undefined ? {} : { timeBudgetMs: o.parseTimeBudgetMs }),
+    });
+  } catch (error) {
+    if (!(error instanceof TresError) || error.code === 'TRES_CONFIG') throw error;
+    // The fetch itself succeeded: the record keeps its status.
+    throw new SkipUrlError(error.code, error.message, {
+      cause: error,
+      context: { ...error.context, status: result.status },
+    });
+  }
 }
 
 /** The WARC request/response pair of the final hop (redirect hops are not archived). */

@@ -5,5 +5,11 @@
 export { CONTEXT_TOKENS_PER_LEAF, tokenizeInto } from './link-context.js';
 export { parseMetaRefreshUrl } from './meta-refresh.js';
 export { parseHtml } from './parse-html.js';
+export {
+  DEFAULT_PARSE_BOUNDS,
+  PARSE_TIMEOUT_CODE,
+  type ParseHtmlBoundedOptions,
+  parseHtmlBounded,
+} from './parse-html-bounded.js';
 export { DEFAULT_PARSE_HTML_OPTIONS, type ParseHtmlOptions } from './parse-html-options.js';
 export type { LinkContext, MetaRobots, ParsedLink, ParsedPage } from './types.js';

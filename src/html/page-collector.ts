@@ -1,12 +1,13 @@
 /**
- * The htmlparser2 callbacks of `parseHtml`: one pass over the token stream, no tree. Collects
+ * The parser callbacks of `parseHtml`: one pass over the token stream, no tree. Collects
  * raw (unresolved) values; `parse-html.ts` resolves URLs once the base URL is known.
  *
- * Robustness relies on htmlparser2's contract: every open event of a non-void element gets
- * exactly one close event (implied ones included, and all still open at the end), and void
- * elements get theirs at once. Depth counters below therefore stay balanced on broken HTML.
+ * Robustness relies on htmlparser2's contract (kept by `LinearParser`): every open event of a
+ * non-void element gets exactly one close event (implied ones included, and all still open at
+ * the end), and void elements get theirs at once. Depth counters below therefore stay balanced
+ * on broken HTML.
  */
-import type { Handler } from 'htmlparser2';
+import type { LinearParserHandler } from './linear-parser.js';
 import { LinkContextRecorder } from './link-context.js';
 import type { ResolvedParseHtmlOptions } from './parse-html-options.js';
 import { TextBuffer } from './text-buffer.js';
@@ -34,6 +35,20 @@ const BLOCK = new Set(
   ).split(' '),
 );
 
+/**
+ * The only attributes {@link PageCollector} reads; the parser stores no others (a hostile tag
+ * may carry a million). Keep in step with the `attribs.x` reads below.
+ */
+export const COLLECTED_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'href',
+  'rel',
+  'alt',
+  'lang',
+  'name',
+  'content',
+  'http-equiv',
+]);
+
 /** Scheme prefixes dropped before any URL parsing (lowercased check). */
 const DROPPED_SCHEMES = /^\s*(?:javascript|mailto|data|tel|about):/i;
 
@@ -50,10 +65,10 @@ export interface RawLink {
 }
 
 /**
- * Callbacks for one page (a fresh instance per page). Feed it to `new Parser(collector)`, call
- * `end(html)`, then read the public fields.
+ * Callbacks for one page (a fresh instance per page). Feed it to a `LinearParser`, write the
+ * page and end it, then read the public fields.
  */
-export class PageCollector implements Partial<Handler> {
+export class PageCollector implements LinearParserHandler {
   readonly title = new TextBuffer(MAX_TITLE_CHARS);
   readonly text: TextBuffer;
   readonly links: RawLink[] = [];

@@ -4,6 +4,7 @@
  *
  * Run after a build: `npm run build && node dist/html/parse-html.bench.js [iterations]`.
  */
+import { pathToFileURL } from 'node:url';
 import { systemClock } from '../common/clock.js';
 import { createRng, type Rng } from '../common/rng.js';
 import { parseHtml } from './parse-html.js';
@@ -62,7 +63,10 @@ function run(html: string, iterations: number, withContext: boolean): void {
   );
 }
 
-const iterations = Number(process.argv[2] ?? 500);
-const page = generatePage(createRng('parse-html-bench'), 50_000);
-run(page, iterations, false);
-run(page, iterations, true);
+// Run only as a script: tests import generatePage from here.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const iterations = Number(process.argv[2] ?? 500);
+  const page = generatePage(createRng('parse-html-bench'), 50_000);
+  run(page, iterations, false);
+  run(page, iterations, true);
+}

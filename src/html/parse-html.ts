@@ -1,12 +1,17 @@
 /**
- * One pass over an HTML page with htmlparser2's streaming parser (callbacks, no DOM tree):
- * title, visible text, links with anchor text and DOM context, meta robots, meta refresh,
- * canonical URL and language.
+ * One pass over an HTML page with htmlparser2's tokenizer and tree-repair rules (callbacks, no
+ * DOM tree): title, visible text, links with anchor text and DOM context, meta robots, meta
+ * refresh, canonical URL and language. Time is linear in the page size whatever the markup
+ * (see `linear-parser.ts`); `parseHtmlBounded` also yields to the event loop and has a budget.
  */
-import { Parser } from 'htmlparser2';
+import { LinearParser } from './linear-parser.js';
 import { parseMetaRefreshUrl } from './meta-refresh.js';
-import { PageCollector } from './page-collector.js';
-import { type ParseHtmlOptions, resolveParseHtmlOptions } from './parse-html-options.js';
+import { COLLECTED_ATTRIBUTES, PageCollector } from './page-collector.js';
+import {
+  type ParseHtmlOptions,
+  type ResolvedParseHtmlOptions,
+  resolveParseHtmlOptions,
+} from './parse-html-options.js';
 import type { ParsedLink, ParsedPage } from './types.js';
 
 /**
@@ -31,10 +36,27 @@ import type { ParsedLink, ParsedPage } from './types.js';
  */
 export function parseHtml(html: string, pageUrl: string, options?: ParseHtmlOptions): ParsedPage {
   const resolved = resolveParseHtmlOptions(options);
-  const collector = new PageCollector(resolved);
-  const parser = new Parser(collector, { decodeEntities: true });
-  parser.end(html);
+  const { collector, parser } = startParse(html, resolved);
+  parser.write(html);
+  parser.end();
+  return finishParse(collector, pageUrl, resolved);
+}
 
+/** A collector and a parser feeding it, for one page. */
+export function startParse(
+  html: string,
+  resolved: ResolvedParseHtmlOptions,
+): { collector: PageCollector; parser: LinearParser } {
+  const collector = new PageCollector(resolved);
+  return { collector, parser: new LinearParser(collector, html, COLLECTED_ATTRIBUTES) };
+}
+
+/** The page once the parser has ended: URLs resolved against the base, link contexts built. */
+export function finishParse(
+  collector: PageCollector,
+  pageUrl: string,
+  resolved: ResolvedParseHtmlOptions,
+): ParsedPage {
   // An unparseable base makes `new URL(href, base)` throw even for absolute hrefs.
   const pageBase = URL.canParse(pageUrl) ? pageUrl : undefined;
   const baseHref = collector.baseHref;
