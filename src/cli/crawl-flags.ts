@@ -5,15 +5,26 @@
  * config-file schema, its checks and the resume comparison are all made from this table, so a
  * message always names the option the way the user wrote it.
  */
-import { domainToASCII } from 'node:url';
-import { ConfigError } from '../common/errors.js';
-import { createRng } from '../common/rng.js';
 import type { OptionKind } from '../config/index.js';
 import { type CrawlerOptions, DEFAULT_CRAWLER_OPTIONS } from '../crawl/crawl-options.js';
-import { type DomainLimit, formatDomainLimit, parseDomainLimit } from '../crawl/domain-limit.js';
-import { DEFAULT_WEB_CLIENT_OPTIONS, parseResolveRules, type WebClientOptions } from '../net/index.js';
-import { createStrategy, strategyNames } from '../strategies/registry.js';
-import { readListFile } from './list-file.js';
+import { type DomainLimit, formatDomainLimit } from '../crawl/domain-limit.js';
+import { DEFAULT_WEB_CLIENT_OPTIONS, type WebClientOptions } from '../net/index.js';
+import { strategyNames } from '../strategies/registry.js';
+import type { UrlFilterOptions } from '../url/index.js';
+import {
+  domainLimit,
+  domains,
+  folder,
+  list,
+  patterns,
+  probability,
+  resolveRules,
+  strategy,
+  text,
+  userAgent,
+  wholeNumber,
+  wordsFile,
+} from './crawl-checks.js';
 
 /** One option of `tres crawl`. */
 export interface CrawlFlag {
@@ -47,130 +58,41 @@ export interface CrawlFlag {
   isFixed?: boolean;
 }
 
-/** `--max-pages` etc.: whole numbers >= min, or `none` (false) when `allowNone`. */
-function wholeNumber(min: number, allowNone = false) {
-  return (raw: unknown, where: string): number | false => {
-    if (allowNone && (raw === 'none' || raw === false)) return false;
-    const text = String(raw).trim();
-    const n = typeof raw === 'number' ? raw : /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min) {
-      throw new ConfigError(
-        `${where} must be a whole number >= ${min}${allowNone ? ' or none' : ''}, got ${JSON.stringify(raw)}`,
-        { context: { field: where } },
-      );
-    }
-    return n;
-  };
-}
-
-function probability(raw: unknown, where: string): number {
-  const text = String(raw).trim();
-  const p = typeof raw === 'number' ? raw : text === '' ? Number.NaN : Number(text);
-  if (!(p > 0 && p <= 1)) {
-    throw new ConfigError(
-      `${where} must be a probability above 0 and at most 1 (e.g. 0.5), got ${JSON.stringify(raw)}`,
-      {
-        context: { field: where },
-      },
-    );
-  }
-  return p;
-}
-
-function text(raw: unknown, where: string): string {
-  const value = String(raw).trim();
-  if (value === '') throw new ConfigError(`${where} must not be empty`, { context: { field: where } });
-  return value;
-}
-
-function list(raw: unknown, where: string): string[] {
-  const values = (Array.isArray(raw) ? raw : [raw]).map((v) => String(v).trim()).filter(Boolean);
-  if (values.length === 0) throw new ConfigError(`${where} must not be empty`, { context: { field: where } });
-  return values;
-}
-
-/** Prefixes a library ConfigError's message with the option as typed. */
-function rethrowAs(where: string, fn: () => void): void {
-  try {
-    fn();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    throw new ConfigError(`${where}: ${error.message}`, { cause: error, context: { field: where } });
-  }
-}
-
-function strategy(raw: unknown, where: string): string {
-  const spec = text(raw, where);
-  // Building it is the only complete check of a spec (name and overrides).
-  rethrowAs(where, () => createStrategy(spec, { rng: createRng(1) }));
-  return spec;
-}
-
-function domainLimit(raw: unknown, where: string): string {
-  const value = text(raw, where);
-  parseDomainLimit(value, where);
-  return value;
-}
-
-function patterns(raw: unknown, where: string): string[] {
-  return list(raw, where).map((pattern) => {
-    try {
-      new RegExp(pattern);
-    } catch (error) {
-      throw new ConfigError(
-        `${where}: ${JSON.stringify(pattern)} is not a regular expression (${(error as Error).message})`,
-        {
-          context: { field: where },
-        },
-      );
-    }
-    return pattern;
-  });
-}
-
-function domains(raw: unknown, where: string): string[] {
-  return list(raw, where).map((domain) => {
-    const bare = domain.replace(/^\*?\./, '');
-    if (bare === '' || domainToASCII(bare) === '') {
-      throw new ConfigError(`${where}: ${JSON.stringify(domain)} is not a domain or host name`, {
-        context: { field: where },
-      });
-    }
-    return domain;
-  });
-}
-
-function resolveRules(raw: unknown, where: string): string[] {
-  const rules = list(raw, where);
-  rethrowAs(where, () => parseResolveRules(rules));
-  return rules;
-}
-
-// Same test as the fetcher's (net/fetcher-options.ts), so the message can name the flag.
-const CONTACT = /https?:\/\/[^\s)]+|[\w.+-]+@[\w-]+(\.[\w-]+)+/;
-function userAgent(raw: unknown, where: string): string {
-  const ua = text(raw, where);
-  if (!CONTACT.test(ua)) {
-    throw new ConfigError(
-      `${where} "${ua}" has no contact URL or e-mail address; add one so site owners can reach you, e.g. "mybot/1.0 (+https://example.org/bot)"`,
-      { context: { field: where } },
-    );
-  }
-  return ua;
-}
-
-const net = (o: CrawlerOptions): WebClientOptions => {
-  o.net ??= {};
-  return o.net;
-};
-const filter = (o: CrawlerOptions) => {
-  o.urlFilter ??= {};
-  return o.urlFilter;
-};
+type Access = Pick<CrawlFlag, 'apply' | 'read'>;
 const d = DEFAULT_CRAWLER_OPTIONS;
 const dn = DEFAULT_WEB_CLIENT_OPTIONS;
 
-/** Every option of `tres crawl` but --seeds/--out/--resume/--config (see crawl.ts), in help order. */
+/** A top-level crawler option; `fallback` is its default, for the resume comparison. */
+function top(key: keyof CrawlerOptions, fallback?: unknown): Access {
+  return {
+    apply: (o, v) => {
+      (o as unknown as Record<string, unknown>)[key] = v;
+    },
+    read: (o) => o[key] ?? fallback,
+  };
+}
+
+/** A network option (`CrawlerOptions.net`). */
+function inNet(key: keyof WebClientOptions): Access {
+  return {
+    apply: (o, v) => {
+      o.net = { ...o.net, [key]: v };
+    },
+    read: (o) => o.net?.[key] ?? (dn as Record<string, unknown>)[key],
+  };
+}
+
+/** A URL filter option (`CrawlerOptions.urlFilter`); unset lists read as empty. */
+function inFilter(key: keyof UrlFilterOptions): Access {
+  return {
+    apply: (o, v) => {
+      o.urlFilter = { ...o.urlFilter, [key]: v };
+    },
+    read: (o) => o.urlFilter?.[key] || [],
+  };
+}
+
+/** Every option of `tres crawl` but --seeds/--out/--resume/--config/--quiet (see crawl.ts), in help order. */
 export const CRAWL_FLAGS: readonly CrawlFlag[] = [
   {
     key: 'strategy',
@@ -181,10 +103,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: d.strategy,
     kind: 'string',
     check: strategy,
-    apply: (o, v) => {
-      o.strategy = v as string;
-    },
-    read: (o) => o.strategy,
+    ...top('strategy', d.strategy),
     isFixed: true,
   },
   {
@@ -194,10 +113,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: String(d.maxPages),
     kind: 'scalar',
     check: wholeNumber(1, true),
-    apply: (o, v) => {
-      o.maxPages = v as number | false;
-    },
-    read: (o) => o.maxPages ?? d.maxPages,
+    ...top('maxPages', d.maxPages),
   },
   {
     key: 'timeLimit',
@@ -221,9 +137,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: d.maxPagesPerDomain,
     kind: 'scalar',
     check: domainLimit,
-    apply: (o, v) => {
-      o.maxPagesPerDomain = v as string;
-    },
+    apply: top('maxPagesPerDomain').apply,
     read: (o) => {
       const limit = o.maxPagesPerDomain ?? d.maxPagesPerDomain;
       return typeof limit === 'object' ? formatDomainLimit(limit as DomainLimit) : String(limit);
@@ -236,11 +150,9 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: String(d.maxConcurrency),
     kind: 'number',
     check: wholeNumber(1),
-    apply: (o, v) => {
-      o.maxConcurrency = v as number;
-    },
-    read: (o) => o.maxConcurrency ?? d.maxConcurrency,
+    ...top('maxConcurrency', d.maxConcurrency),
   },
+  // --keywords and --keywords-file make one list (crawl-plan.ts), hence no apply/read here.
   {
     key: 'keywords',
     flags: '--keywords <words>',
@@ -257,7 +169,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     help: 'topic keywords, one per line (# starts a comment); added to --keywords',
     defaultText: 'none',
     kind: 'string',
-    check: (raw, where) => readListFile(text(raw, where), `${where} file`),
+    check: wordsFile,
     isFixed: true,
   },
   {
@@ -268,10 +180,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     kind: 'string[]',
     isList: true,
     check: list,
-    apply: (o, v) => {
-      o.keyphrases = v as string[];
-    },
-    read: (o) => o.keyphrases ?? [],
+    ...top('keyphrases', []),
     isFixed: true,
   },
   {
@@ -280,11 +189,8 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     help: 'relevance model trained with `tres train`',
     defaultText: 'a keyword judge on --keywords',
     kind: 'string',
-    check: text,
-    apply: (o, v) => {
-      o.judgeSource = v as string;
-    },
-    read: (o) => o.judgeSource,
+    check: folder,
+    ...top('judgeSource'),
     isFixed: true,
   },
   {
@@ -294,10 +200,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: String(d.relevanceThreshold),
     kind: 'scalar',
     check: probability,
-    apply: (o, v) => {
-      o.relevanceThreshold = v as number;
-    },
-    read: (o) => o.relevanceThreshold ?? d.relevanceThreshold,
+    ...top('relevanceThreshold', d.relevanceThreshold),
   },
   {
     key: 'seed',
@@ -306,9 +209,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: String(d.seed),
     kind: 'string',
     check: text,
-    apply: (o, v) => {
-      o.seed = v as string;
-    },
+    apply: top('seed').apply,
     read: (o) => String(o.seed ?? d.seed),
   },
   {
@@ -319,10 +220,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     kind: 'string',
     choices: ['domain', 'host'],
     check: text,
-    apply: (o, v) => {
-      o.siteMode = v as 'domain' | 'host';
-    },
-    read: (o) => o.siteMode ?? d.siteMode,
+    ...top('siteMode', d.siteMode),
     isFixed: true,
   },
   {
@@ -332,10 +230,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: d.maxDepth === false ? 'none' : String(d.maxDepth),
     kind: 'scalar',
     check: wholeNumber(0, true),
-    apply: (o, v) => {
-      o.maxDepth = v as number | false;
-    },
-    read: (o) => o.maxDepth ?? d.maxDepth,
+    ...top('maxDepth', d.maxDepth),
   },
   {
     key: 'include',
@@ -345,10 +240,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     kind: 'string[]',
     isPattern: true,
     check: patterns,
-    apply: (o, v) => {
-      filter(o).includePatterns = v as string[];
-    },
-    read: (o) => o.urlFilter?.includePatterns ?? [],
+    ...inFilter('includePatterns'),
   },
   {
     key: 'exclude',
@@ -358,10 +250,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     kind: 'string[]',
     isPattern: true,
     check: patterns,
-    apply: (o, v) => {
-      filter(o).excludePatterns = v as string[];
-    },
-    read: (o) => o.urlFilter?.excludePatterns ?? [],
+    ...inFilter('excludePatterns'),
   },
   {
     key: 'allowedDomains',
@@ -371,10 +260,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     kind: 'string[]',
     isList: true,
     check: domains,
-    apply: (o, v) => {
-      filter(o).allowedDomains = v as string[];
-    },
-    read: (o) => o.urlFilter?.allowedDomains || [],
+    ...inFilter('allowedDomains'),
   },
   {
     key: 'minDelayMs',
@@ -383,10 +269,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: String(dn.minDelayMs),
     kind: 'number',
     check: wholeNumber(0),
-    apply: (o, v) => {
-      net(o).minDelayMs = v as number;
-    },
-    read: (o) => o.net?.minDelayMs ?? dn.minDelayMs,
+    ...inNet('minDelayMs'),
   },
   {
     key: 'userAgent',
@@ -395,10 +278,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: `"${dn.userAgent}"`,
     kind: 'string',
     check: userAgent,
-    apply: (o, v) => {
-      net(o).userAgent = v as string;
-    },
-    read: (o) => o.net?.userAgent ?? dn.userAgent,
+    ...inNet('userAgent'),
   },
   {
     key: 'resolve',
@@ -408,10 +288,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     kind: 'string[]',
     isList: true,
     check: resolveRules,
-    apply: (o, v) => {
-      net(o).resolveRules = v as string[];
-    },
-    read: (o) => o.net?.resolveRules ?? [],
+    ...inNet('resolveRules'),
   },
   {
     key: 'httpsAsHttp',
@@ -419,10 +296,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     help: 'fetch https:// URLs of resolved hosts over plain http (sandbox webs)',
     defaultText: 'off',
     kind: 'boolean',
-    apply: (o, v) => {
-      net(o).isHttpsAsHttp = v as boolean;
-    },
-    read: (o) => o.net?.isHttpsAsHttp ?? dn.isHttpsAsHttp,
+    ...inNet('isHttpsAsHttp'),
   },
   {
     key: 'allowLoopback',
@@ -430,10 +304,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     help: 'allow fetching from 127.0.0.0/8 and ::1, e.g. a server on this machine',
     defaultText: 'refused',
     kind: 'boolean',
-    apply: (o, v) => {
-      net(o).allowLoopback = v as boolean;
-    },
-    read: (o) => o.net?.allowLoopback ?? dn.allowLoopback,
+    ...inNet('allowLoopback'),
   },
   {
     key: 'robots',
@@ -441,10 +312,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     help: 'ignore robots.txt (only for your own sites)',
     defaultText: 'robots.txt obeyed',
     kind: 'boolean',
-    apply: (o, v) => {
-      net(o).respectRobotsTxt = v as boolean;
-    },
-    read: (o) => o.net?.respectRobotsTxt ?? dn.respectRobotsTxt,
+    ...inNet('respectRobotsTxt'),
   },
   {
     key: 'warc',
@@ -452,10 +320,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     help: 'do not write WARC records (then `tres export --with-text` has no text to give)',
     defaultText: 'written',
     kind: 'boolean',
-    apply: (o, v) => {
-      o.shouldWriteWarc = v as boolean;
-    },
-    read: (o) => o.shouldWriteWarc ?? d.shouldWriteWarc,
+    ...top('shouldWriteWarc', d.shouldWriteWarc),
   },
 ];
 
