@@ -3,7 +3,9 @@
  * Parts: `engine` (throughput and memory against Crawlee), `relevance` (Table-1 metrics and
  * throughput of the five classifiers; `--cache` is the DocWeb cache, as `tres docweb --cache`,
  * default `$TRES_CACHE_DIR/docweb`), `crawl` (every strategy x the paper's five domain limits x
- * 5 single-seed runs of 3,000 pages on the DocWeb topics hardware and statistics; resumable).
+ * 5 single-seed runs of 3,000 pages on the DocWeb topics hardware and statistics; resumable),
+ * `oracle` (the oracle from every seed of the five DocWeb topics: what the web lets a crawler
+ * reach; results/docweb2/oracle-reach.md).
  * Results go to results/<part>.json and .md (crawl: results/crawl-<topic>/report.md).
  */
 import { join } from 'node:path';
@@ -12,11 +14,12 @@ import { runCrawlBench } from './crawl-bench.js';
 import { PAPER_DOMAIN_LIMITS } from './crawl-bench-options.js';
 import { DEFAULT_DECISION_BENCH_OPTIONS, runDecisionBench } from './decision-bench.js';
 import { DEFAULT_ENGINE_BENCH_OPTIONS, runEngineBench } from './engine-bench.js';
+import { runOracleReach } from './oracle-reach.js';
 import { runRelevanceBench } from './relevance-bench.js';
 import { runRlBench } from './rl-bench.js';
 import { runTreeFrontierBench } from './tree-frontier-bench.js';
 
-const PARTS = ['engine', 'decision', 'tree', 'rl', 'relevance', 'crawl'] as const;
+const PARTS = ['engine', 'decision', 'tree', 'rl', 'relevance', 'crawl', 'oracle'] as const;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -59,6 +62,23 @@ async function main(): Promise<void> {
         outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'relevance'),
         ...(docwebCacheDir ? { docwebCacheDir } : {}),
         ...(isQuick ? { relevantPages: 30, docwebRelevantPages: 30, folds: 2 } : {}),
+      });
+    }
+    if (part === 'oracle') {
+      // The DocWeb's reach: the oracle from every seed of every DocWeb topic (issue 8).
+      const topics = [
+        'hardware',
+        'statistics',
+        'programming-languages',
+        'typesetting',
+        'system-administration',
+      ];
+      await runOracleReach({
+        topicFiles: topics.map((t) => join('data', 'topics', `${t}.yaml`)),
+        outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'docweb2'),
+        maxPages: isQuick ? 300 : 3000,
+        ...(docwebCacheDir ? { cacheDir: docwebCacheDir } : {}),
+        command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
       });
     }
     if (part === 'crawl') {

@@ -1,0 +1,146 @@
+/**
+ * What the DocWeb lets a crawler reach: for each topic, from each seed, the oracle (best-first on
+ * the ground truth) within T pages, no domain limit, closed world. The goal of issue 8: at least
+ * 10 relevant domains from every seed, a median of at least 20, and no run dry before T. Writes
+ * `OUT/oracle-reach.json` and `OUT/oracle-reach.md`, and keeps each topic's benchmark folder
+ * (`OUT/oracle-<topic>/`, resumable).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { runCrawlBench } from './crawl-bench.js';
+import type { RunResult } from './crawl-bench-run.js';
+import { ORACLE_STRATEGY } from './oracle-strategy.js';
+
+/** Options of {@link runOracleReach}. */
+export interface OracleReachOptions {
+  /** Topic files (DocWeb topics). */
+  topicFiles: string[];
+  /** Output folder. */
+  outDir: string;
+  /** Page budget T per run. @default 3000 */
+  maxPages?: number;
+  /** DocWeb cache. @default the DocWeb default */
+  cacheDir?: string;
+  /** The command line, for the report. @default process argv */
+  command?: string;
+  /** Progress lines. @default console.log */
+  log?: (line: string) => void;
+}
+
+/** One topic's oracle runs, one per seed. */
+export interface TopicReach {
+  topic: string;
+  seeds: number;
+  runs: Pick<
+    RunResult,
+    | 'seedUrl'
+    | 'steps'
+    | 'relevant'
+    | 'harvestRate'
+    | 'relevantDomains'
+    | 'stopReason'
+    | 'failures'
+    | 'linksDiscovered'
+    | 'linksOutOfWeb'
+  >[];
+  minDomains: number;
+  medianDomains: number;
+  dryRuns: number;
+  /** Goal of issue 8 met: >= 10 domains from every seed, median >= 20, no run dry. */
+  isGoalMet: boolean;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0
+    ? Number.NaN
+    : n % 2
+      ? (s[(n - 1) / 2] as number)
+      : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2;
+};
+
+/** Runs the oracle from every seed of every topic and writes the report. */
+export async function runOracleReach(options: OracleReachOptions): Promise<TopicReach[]> {
+  const maxPages = options.maxPages ?? 3000;
+  const log = options.log ?? ((line: string) => console.log(line));
+  mkdirSync(options.outDir, { recursive: true });
+  const out: TopicReach[] = [];
+  for (const file of options.topicFiles) {
+    const name = basename(file, extname(file));
+    // One run per seed: run i starts from seed i.
+    const seedCount = (parseYaml(readFileSync(file, 'utf8')) as { seeds: string[] }).seeds.length;
+    const bench = await runCrawlBench({
+      topicFile: file,
+      strategies: [ORACLE_STRATEGY],
+      domainLimits: ['none'],
+      runs: seedCount,
+      maxPages,
+      outDir: join(options.outDir, `oracle-${name}`),
+      ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+      command: options.command ?? process.argv.join(' '),
+      log,
+    });
+    const runs = bench.runs.map((r) => ({
+      seedUrl: r.seedUrl,
+      steps: r.steps,
+      relevant: r.relevant,
+      harvestRate: r.harvestRate,
+      relevantDomains: r.relevantDomains,
+      stopReason: r.stopReason,
+      failures: r.failures,
+      linksDiscovered: r.linksDiscovered,
+      linksOutOfWeb: r.linksOutOfWeb,
+    }));
+    const domains = runs.map((r) => r.relevantDomains);
+    const dryRuns = runs.filter((r) => r.steps < maxPages).length;
+    const reach: TopicReach = {
+      topic: bench.runs[0]?.topic ?? name,
+      seeds: seedCount,
+      runs,
+      minDomains: Math.min(...domains),
+      medianDomains: median(domains),
+      dryRuns,
+      isGoalMet: Math.min(...domains) >= 10 && median(domains) >= 20 && dryRuns === 0,
+    };
+    out.push(reach);
+    writeFileSync(
+      join(options.outDir, 'oracle-reach.json'),
+      `${JSON.stringify({ maxPages, topics: out }, null, 1)}\n`,
+    );
+    writeFileSync(join(options.outDir, 'oracle-reach.md'), oracleReachMarkdown(out, maxPages));
+  }
+  return out;
+}
+
+/** The per-topic, per-seed table. */
+export function oracleReachMarkdown(topics: readonly TopicReach[], maxPages: number): string {
+  const lines = [
+    `# Oracle reach on the DocWeb (${maxPages.toLocaleString('en-US')} pages, no domain limit, closed world)`,
+    '',
+    'The oracle fetches pages the topic labels relevant first (best-first on the ground truth, BFS among ties), from one seed per run. Goal: >= 10 relevant domains from every seed, median >= 20, no run dry.',
+    '',
+    '| topic | seeds | min domains | median domains | ran dry | goal met |',
+    '|---|---:|---:|---:|---:|:-:|',
+    ...topics.map(
+      (t) =>
+        `| ${t.topic} | ${t.seeds} | ${t.minDomains} | ${t.medianDomains} | ${t.dryRuns} | ${t.isGoalMet ? 'yes' : 'no'} |`,
+    ),
+    '',
+  ];
+  for (const t of topics) {
+    lines.push(
+      `## ${t.topic}`,
+      '',
+      '| seed | attempts | relevant pages | HR % | relevant domains | failed | stop |',
+      '|---|---:|---:|---:|---:|---:|---|',
+    );
+    for (const r of t.runs)
+      lines.push(
+        `| ${r.seedUrl} | ${r.steps} | ${r.relevant} | ${(100 * r.harvestRate).toFixed(1)} | ${r.relevantDomains} | ${r.failures} | ${r.stopReason} |`,
+      );
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}
