@@ -7,7 +7,8 @@ import { ConfigError } from '../common/errors.js';
 import { csvField } from './export-csv.js';
 import { storePaths } from './open-files.js';
 import { readPageText } from './page-text.js';
-import type { CrawlReader, ReadPage } from './read-crawl.js';
+import type { ReadPage } from './read-crawl.js';
+import type { PageSource } from './read-jsonl.js';
 
 /** Options of {@link exportCrawl}. */
 export interface ExportOptions {
@@ -78,20 +79,24 @@ function jsonRow(p: ReadPage, o: ExportOptions, text: string | undefined): strin
 }
 
 /**
- * Writes the crawl `reader` reads to `sink`; returns the number of pages written.
- * @throws ConfigError if `withText` is asked of a crawl without WARC records; TresError
+ * Writes the pages `reader` reads to `sink`; returns the number of pages written. Outlinks are
+ * written only if the source has them.
+ * @throws ConfigError if `withText` is asked of a source without WARC records; TresError
  *   `TRES_STORE_CORRUPT` if a WARC record cannot be read.
  */
 export async function exportCrawl(
-  reader: CrawlReader,
+  reader: PageSource,
   options: ExportOptions,
   sink: ExportSink,
 ): Promise<number> {
-  if (options.withText && !reader.hasWarc() && reader.counts().attempts > 0) {
+  if (options.withText && !reader.hasWarc()) {
     throw new ConfigError(
-      `${reader.dir} keeps no WARC records (crawled with --no-warc), so there is no page text to export; leave out --with-text`,
+      reader.hasOutlinks
+        ? `${reader.dir} keeps no WARC records (crawled with --no-warc), so there is no page text to export; leave out --with-text`
+        : `${reader.dir} is being crawled: page text can be exported once the crawl stops; leave out --with-text`,
     );
   }
+  options = { ...options, withOutlinks: options.withOutlinks !== false && reader.hasOutlinks };
   const warcPath = storePaths(reader.dir).warc;
   if (options.format === 'csv') {
     const extra = [
@@ -103,7 +108,7 @@ export async function exportCrawl(
   const row = options.format === 'csv' ? csvRow : jsonRow;
   let count = 0;
   let chunk = '';
-  for (const page of reader.pages({ onlyRelevant: options.onlyRelevant ?? false })) {
+  for await (const page of reader.pages({ onlyRelevant: options.onlyRelevant ?? false })) {
     const text =
       options.withText && page.isPage && page.warcRange
         ? readPageText(warcPath, page.warcRange[0], page.warcRange[1])

@@ -50,6 +50,8 @@ export interface ReadPagesOptions {
 
 /** A crawl folder opened for reading; close it when done. */
 export class CrawlReader {
+  /** Pages come with their outlinks (for export sources, see read-jsonl.ts). */
+  readonly hasOutlinks = true;
   private isClosed = false;
 
   private constructor(
@@ -61,8 +63,8 @@ export class CrawlReader {
 
   /**
    * Opens the crawl in `dir` for reading, leaving the folder as it was.
-   * @throws ConfigError if `dir` holds no crawl, a running crawl holds it, or the file is not a
-   *   crawl store.
+   * @throws ConfigError if `dir` holds no crawl, a running crawl holds it (then with
+   *   `context.isLocked`), or the file is not a crawl store.
    */
   static open(dir: string): CrawlReader {
     const { sqlite } = storePaths(dir);
@@ -92,7 +94,7 @@ export class CrawlReader {
       if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
         throw new ConfigError(
           `${dir} is being written by a running tres crawl; stop it first (Ctrl-C), then try again`,
-          { cause, context: { file: sqlite } },
+          { cause, context: { file: sqlite, isLocked: true } },
         );
       }
       throw new ConfigError(`${sqlite} cannot be read as a tres crawl store: ${(cause as Error).message}`, {
@@ -108,8 +110,9 @@ export class CrawlReader {
     return readMeta(this.db, key) as T | undefined;
   }
 
-  /** True if the crawl writes WARC records (some page row has a WARC offset). */
+  /** True if the crawl writes WARC records (some page row has a WARC offset, or no page is recorded yet). */
   hasWarc(): boolean {
+    if (this.db.prepare('SELECT 1 FROM pages LIMIT 1').get() === undefined) return true;
     return this.db.prepare('SELECT 1 FROM pages WHERE warc_end IS NOT NULL LIMIT 1').get() !== undefined;
   }
 

@@ -137,14 +137,28 @@ describe('tres export', () => {
     );
   }
 
-  it('refuses in one line while a crawl holds the folder, and says why there is no text without WARC', async () => {
+  it('exports a running crawl from its pages.jsonl, and says why there is no text without WARC', async () => {
     const store = CrawlStore.open(crawl, { mode: 'resume' });
     try {
-      const locked = await runMain(['export', crawl]);
-      expect(locked.code).toBe(2);
-      expect(locked.stderr.trim()).toBe(
-        `tres: ${crawl} is being written by a running tres crawl; stop it first (Ctrl-C), then try again`,
+      const out = join(base, 'running.jsonl');
+      const running = await runMain(['export', crawl, '--relevant-only', '--out', out]);
+      expect(running.code).toBe(0);
+      expect(running.stderr).toContain(
+        `tres: note: a crawl is running in ${crawl}: exporting what pages.jsonl holds so far, without outlinks or text`,
       );
+      const jsonl = (path: string) =>
+        readFileSync(path, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
+      const rows = jsonl(out);
+      const relevant = jsonl(join(crawl, 'pages.jsonl')).filter((r) => r.reward > 0);
+      expect(relevant.length).toBeGreaterThan(0);
+      expect(rows.map((r) => r.url)).toEqual(relevant.map((r) => r.url));
+      expect(rows.every((r) => r.outlinks === undefined)).toBe(true);
+      const text = await runMain(['export', crawl, '--with-text']);
+      expect(text.code).toBe(2);
+      expect(text.stderr).toContain('page text can be exported once the crawl stops');
     } finally {
       store.close({ status: 'finished' });
     }

@@ -9,6 +9,7 @@ import { type Command, Option } from 'commander';
 import { ConfigError } from '../../common/errors.js';
 import { type ExportOptions, exportCrawl } from '../../store/export.js';
 import { CrawlReader } from '../../store/read-crawl.js';
+import { JsonlPages, type PageSource } from '../../store/read-jsonl.js';
 
 interface ExportFlags {
   format?: 'csv' | 'jsonl';
@@ -57,7 +58,7 @@ export function registerExportCommand(program: Command): void {
         withText: Boolean(flags.withText),
         withOutlinks: flags.outlinks,
       };
-      const reader = CrawlReader.open(dir);
+      const reader = openSource(dir);
       try {
         const stream = flags.out ? await openOut(flags.out) : process.stdout;
         try {
@@ -70,6 +71,19 @@ export function registerExportCommand(program: Command): void {
         reader.close();
       }
     });
+}
+
+/** The crawl's store, or its pages.jsonl while a crawl holds the store (no outlinks, no text). */
+function openSource(dir: string): PageSource & { close(): void } {
+  try {
+    return CrawlReader.open(dir);
+  } catch (error) {
+    if (!(error instanceof ConfigError && error.context.isLocked === true)) throw error;
+    process.stderr.write(
+      `tres: note: a crawl is running in ${dir}: exporting what pages.jsonl holds so far, without outlinks or text\n`,
+    );
+    return Object.assign(new JsonlPages(dir), { close: () => {} });
+  }
 }
 
 async function openOut(path: string): Promise<WriteStream> {
