@@ -14,9 +14,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { twoTopicCorpus } from '../../relevance/test-fixtures.js';
 import {
   createSyntheticWeb,
   type ReplayServer,
@@ -309,5 +310,39 @@ describe('tres crawl refuses a bad command without touching --out', () => {
     ]);
     expect(run.code).toBe(0);
     expect(storedCount(out)).toBe(2);
+  });
+
+  it('resumes a crawl judged by a --model with that model, stored as an absolute path, and refuses another', async () => {
+    for (const d of twoTopicCorpus(10, 20, 'crawl')) {
+      const dir = join(base, 'corpus', d.label === 1 ? 'rel' : 'irr');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${d.source.replace('/', '-')}.txt`), d.text);
+    }
+    const model = join(base, 'model');
+    const train = [
+      'train',
+      '--relevant',
+      join(base, 'corpus', 'rel'),
+      '--irrelevant',
+      join(base, 'corpus', 'irr'),
+    ];
+    expect((await runMain([...train, '--model', 'nb', '--out', model])).code).toBe(0);
+    const out = join(base, 'judged');
+    const args = ['--seeds', seeds, '--out', out, '--model', relative(process.cwd(), model), '--quiet'];
+    const first = await runMain(['crawl', ...args, '--max-pages', '4', ...common()]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const db = new Database(join(out, 'crawl.sqlite'), { readonly: true });
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'config'").get() as { value: string };
+    db.close();
+    const config = JSON.parse(row.value);
+    expect(config.judgeSource).toBe(model);
+    expect(isAbsolute(config.judgeSource)).toBe(true);
+    const resumed = await runMain(['crawl', '--resume', out, '--max-pages', '6', '--quiet']);
+    expect(resumed.code).toBe(0);
+    expect(storedCount(out)).toBe(6);
+    const other = await runMain(['crawl', '--resume', out, '--model', join(base, 'elsewhere')]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(`--model: this crawl was started with the judge ${model}`);
   });
 });
