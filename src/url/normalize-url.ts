@@ -51,8 +51,10 @@ const JSESSIONID_PATH_PARAM = /;jsessionid=[^/;]*/gi;
  * Applies, in order: WHATWG parsing (lowercase scheme and host, IDN to punycode, default port
  * 80/443 removed, dot segments resolved), fragment dropped, percent-encoding normalised in
  * path and query (hex uppercased, unreserved characters `A-Z a-z 0-9 - . _ ~` decoded),
- * session ids removed, query parameters optionally sorted, empty query `?` removed. The
- * trailing slash of the path is kept as it is (`/a` and `/a/` may be different pages).
+ * session ids removed (and the dot segments they hid resolved), query parameters optionally
+ * sorted, empty query `?` removed. The trailing slash of the path is kept as it is (`/a` and
+ * `/a/` may be different pages). Idempotent: `normalizeUrl(normalizeUrl(x)) === normalizeUrl(x)`
+ * (checked by property tests), so one page has one key.
  *
  * @param input an absolute URL; surrounding whitespace is ignored
  * @returns the normalised URL, or `undefined` if `input` does not parse or its scheme is not
@@ -72,7 +74,12 @@ export function normalizeUrl(input: string, options?: NormalizeOptions): string 
     options?.shouldRemoveSessionIds ?? DEFAULT_NORMALIZE_OPTIONS.shouldRemoveSessionIds;
 
   let path = normalizePercentEncoding(url.pathname);
-  if (shouldRemoveSessionIds && path.indexOf(';') !== -1) path = path.replace(JSESSIONID_PATH_PARAM, '');
+  if (shouldRemoveSessionIds && path.indexOf(';') !== -1) {
+    const stripped = path.replace(JSESSIONID_PATH_PARAM, '');
+    // Pitfall (issue 10): a session id can hide a dot segment (`/a/..;jsessionid=1/b` is not
+    // `..` to the URL parser); once it is removed, resolve the segments it uncovered.
+    if (stripped !== path) path = resolveDotSegments(stripped);
+  }
 
   // `url.search` is '' both for no query and for an empty one (`?`), so `?` disappears here.
   let query = url.search;
@@ -87,6 +94,16 @@ export function normalizeUrl(input: string, options?: NormalizeOptions): string 
   const userinfo = password !== '' ? `${username}:${password}@` : username !== '' ? `${username}@` : '';
   // Built by hand rather than through the setters: they would re-parse and re-encode.
   return `${protocol}//${userinfo}${url.host}${path}${query === '' ? '' : `?${query}`}`;
+}
+
+/** `path` with `.` and `..` segments resolved as the WHATWG parser does; `path` if it fails. */
+function resolveDotSegments(path: string): string {
+  try {
+    // The path came out of the parser already encoded: parsing it again only resolves dots.
+    return new URL(`http://h${path}`).pathname;
+  } catch {
+    return path;
+  }
 }
 
 /** Drops session-id parameters and optionally sorts by name; `query` has no leading `?`. */
@@ -118,24 +135,46 @@ function isSessionParam(param: string): boolean {
  * Uppercases the hex digits of every `%XX` and decodes those that encode an unreserved
  * character (RFC 3986 sections 2.3 and 6.2.2.2). A `%` not followed by two hex digits is left
  * alone: re-encoding it as `%25` could change what the server sees.
+ *
+ * Pitfall (issue 10): decoding next to such a stray `%` can make a new escape (`%%41e` would
+ * become `%Ae`, which the next pass would turn into `%AE`). So an escape whose character is a
+ * hex digit is kept encoded when it would complete a `%HH` with a stray `%` before it; the
+ * result is then its own normal form.
  */
 export function normalizePercentEncoding(s: string): string {
   let pct = s.indexOf('%');
   if (pct === -1) return s;
   let out = '';
   let from = 0;
+  /** Position in the output of the last stray `%`, -3 if none. */
+  let strayAt = -3;
   while (pct !== -1) {
     const hi = hexValue(s.charCodeAt(pct + 1));
     const lo = hexValue(s.charCodeAt(pct + 2));
     if (hi !== -1 && lo !== -1) {
       const byte = hi * 16 + lo;
       out += s.slice(from, pct);
-      out += isUnreserved(byte) ? String.fromCharCode(byte) : `%${HEX[hi]}${HEX[lo]}`;
+      out +=
+        isUnreserved(byte) && !completesEscape(out, strayAt, byte)
+          ? String.fromCharCode(byte)
+          : `%${HEX[hi]}${HEX[lo]}`;
       from = pct + 3;
+    } else {
+      strayAt = out.length + (pct - from);
     }
     pct = s.indexOf('%', pct + 1);
   }
   return out + s.slice(from);
+}
+
+/**
+ * True if `byte` is a hex digit that, appended to `out`, would directly follow the stray `%` at
+ * `strayAt`, or follow it and a hex digit: it could be part of a new `%HH`.
+ */
+function completesEscape(out: string, strayAt: number, byte: number): boolean {
+  if (hexValue(byte) === -1) return false;
+  const at = out.length;
+  return at === strayAt + 1 || (at === strayAt + 2 && hexValue(out.charCodeAt(strayAt + 1)) !== -1);
 }
 
 const HEX = '0123456789ABCDEF';
