@@ -345,4 +345,29 @@ describe('tres crawl refuses a bad command without touching --out', () => {
     expect(other.code).toBe(2);
     expect(other.stderr).toContain(`--model: this crawl was started with the judge ${model}`);
   });
+
+  it('resumes a folder from before the config was stored in crawl.sqlite from its tres-crawl.json', async () => {
+    const out = join(base, 'legacy');
+    const common5 = ['--seeds', seeds, '--out', out, '--keywords', 'computer', '--quiet', ...common()];
+    expect((await runMain(['crawl', ...common5, '--strategy', 'random', '--max-pages', '3'])).code).toBe(0);
+    const db = new Database(join(out, 'crawl.sqlite'));
+    db.prepare("DELETE FROM meta WHERE key = 'config'").run();
+    db.close();
+    const legacy = {
+      seeds,
+      keywords: ['computer'],
+      strategy: 'bfs',
+      maxPages: 5,
+      minDelayMs: 0,
+      allowLoopback: true,
+    };
+    writeFileSync(
+      join(out, 'tres-crawl.json'),
+      JSON.stringify({ ...legacy, resolve: common()[4]!.split(',') }),
+    );
+    const resumed = await runMain(['crawl', '--resume', out, '--quiet']);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.stdout).toContain('with strategy bfs');
+    expect(storedCount(out)).toBe(5);
+  });
 });
