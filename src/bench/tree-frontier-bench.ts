@@ -169,7 +169,7 @@ export function runTreeFrontierBench(
     );
     let score = 0;
     for (let j = 0; j < 8; j++) score += (WEIGHTS[j] as number) * (x[j] as number);
-    return { x, url, domain, isRelevant, hops, pathRelevant, pathLength, score };
+    return { x, url, host: domain, domain, isRelevant, hops, pathRelevant, pathLength, score };
   };
 
   let samplesAdded = 0;

@@ -416,6 +416,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return {
       ...rest,
       strategy: typeof strategy === 'string' ? strategy : strategy.name,
+      strategyConfig: this.strategy.config ?? null,
       judge: this.judge.name,
     };
   }

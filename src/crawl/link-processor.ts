@@ -4,7 +4,7 @@
  */
 import { ConfigError } from '../common/errors.js';
 import type { ParsedLink } from '../html/types.js';
-import type { DiscoveredLink } from '../strategies/strategy.js';
+import type { DiscoveredLink } from '../types/index.js';
 import {
   createUrlFilter,
   hostOf,

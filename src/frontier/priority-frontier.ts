@@ -1,5 +1,6 @@
 /**
- * A priority frontier kept as one queue per host plus a heap of hosts keyed by their best item.
+ * The priority frontier of the {@link Frontier} contract, kept as one queue per host plus a heap
+ * of hosts keyed by their best item.
  * This is what lets a polite crawler ask "the best URL among hosts that may be fetched now"
  * without scanning the frontier: hosts that are busy or waiting for their delay are set aside
  * for this call only, and hosts whose domain is closed for good (at its page limit b) are
@@ -8,40 +9,52 @@
  * Plain strategies differ only in the key: discovery order (BFS), a random number (Random), or
  * minus a score (best-first). Smaller keys come out first; ties are broken by URL.
  */
-import type { Action, SelectionContext } from '../strategies/strategy.js';
+import type { Action } from '../types/index.js';
 import { BinaryHeap } from './binary-heap.js';
+import type { DrawContext, Frontier, FrontierSample } from './frontier.js';
 
-/** One URL waiting in the frontier. */
-export interface FrontierItem extends Action {
-  /** Ordering key: smaller comes out first. */
+/** A sample of a priority frontier: smaller keys come out first. */
+export interface PrioritySample extends FrontierSample {
+  /** Ordering key: smaller comes out first; must not change while the sample waits. */
   key: number;
 }
 
-interface HostQueue {
+/** One URL waiting in a plain strategy's frontier: the action it becomes, with its key. */
+export interface FrontierItem extends Action {
+  key: number;
+}
+
+interface HostQueue<S extends PrioritySample> {
   host: string;
   domain: string;
-  heap: BinaryHeap<FrontierItem>;
+  heap: BinaryHeap<S>;
   /** The queue's live entry in the host heap; older entries are stale (lazy invalidation). */
-  entry: HostEntry | undefined;
+  entry: HostEntry<S> | undefined;
 }
 
 /** A snapshot of a host queue's head, as pushed on the host heap. Never mutated. */
-interface HostEntry {
-  queue: HostQueue;
+interface HostEntry<S extends PrioritySample> {
+  queue: HostQueue<S>;
   headKey: number;
   headUrl: string;
 }
 
-const itemLess = (a: FrontierItem, b: FrontierItem): boolean =>
+const itemLess = (a: PrioritySample, b: PrioritySample): boolean =>
   a.key < b.key || (a.key === b.key && a.url < b.url);
-const hostLess = (a: HostEntry, b: HostEntry): boolean =>
+const hostLess = <S extends PrioritySample>(a: HostEntry<S>, b: HostEntry<S>): boolean =>
   a.headKey < b.headKey || (a.headKey === b.headKey && a.headUrl < b.headUrl);
 
-/** Per-host priority queues behind one global order. */
-export class HostQueueFrontier {
-  private readonly hosts = new Map<string, HostQueue>();
-  private readonly ready = new BinaryHeap<HostEntry>(hostLess);
+/**
+ * Per-host priority queues behind one global order. One candidate per draw: the best sample
+ * whose host is ready and whose domain is open. Stale samples (URL fetched, domain closed) are
+ * dropped lazily when they reach the head, so `removeUrl` is free.
+ */
+export class PriorityFrontier<S extends PrioritySample = FrontierItem> implements Frontier<S> {
+  private readonly hosts = new Map<string, HostQueue<S>>();
+  private readonly ready = new BinaryHeap<HostEntry<S>>(hostLess);
   private count = 0;
+  /** The last drawn sample, out of its queue until taken or drawn past (then it goes back). */
+  private held: S | undefined;
 
   /** Number of items waiting (stale duplicates included until they are popped). */
   get size(): number {
@@ -53,10 +66,10 @@ export class HostQueueFrontier {
     return this.hosts.size;
   }
 
-  add(item: FrontierItem): void {
+  add(item: S): void {
     let queue = this.hosts.get(item.host);
     if (!queue) {
-      queue = { host: item.host, domain: item.domain, heap: new BinaryHeap(itemLess), entry: undefined };
+      queue = { host: item.host, domain: item.domain, heap: new BinaryHeap<S>(itemLess), entry: undefined };
       this.hosts.set(item.host, queue);
     }
     queue.heap.push(item);
@@ -65,13 +78,63 @@ export class HostQueueFrontier {
     if (queue.entry === undefined || queue.heap.peek() === item) this.enqueueHost(queue);
   }
 
+  /** The best ready sample, if any (see {@link Frontier.draw}). */
+  draw(ctx: DrawContext): S[] {
+    this.release();
+    const found = this.pop(ctx);
+    if (found === undefined) return [];
+    this.held = found;
+    this.count++;
+    return [found];
+  }
+
+  take(sample: S): boolean {
+    if (sample !== this.held) return false;
+    this.held = undefined;
+    this.count--;
+    return true;
+  }
+
+  /** Lazy: samples of a fetched URL are dropped when drawn (`ctx.isFetched`). */
+  removeUrl(_url: string): number {
+    return 0;
+  }
+
+  /** Lazy: a closed domain's hosts are dropped when they reach the head (`ctx.isDomainClosed`). */
+  purgeDomain(_domain: string): number {
+    return 0;
+  }
+
+  stats(): Record<string, number> {
+    return { 'frontier/size': this.count, 'frontier/hosts': this.hosts.size };
+  }
+
+  /**
+   * Draws and takes in one call: removes and returns the best ready sample, or undefined if none
+   * can be taken now.
+   */
+  takeBest(ctx: DrawContext): S | undefined {
+    const [best] = this.draw(ctx);
+    if (best !== undefined) this.take(best);
+    return best;
+  }
+
+  /** Puts a drawn sample that was not taken back in its queue. */
+  private release(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    this.count--;
+    this.add(held);
+  }
+
   /**
    * Removes and returns the best item whose host is ready and whose domain is open, skipping
    * (and dropping) items already fetched. Returns undefined if none can be taken now.
    */
-  take(ctx: SelectionContext): FrontierItem | undefined {
-    const setAside: HostQueue[] = [];
-    let found: FrontierItem | undefined;
+  private pop(ctx: DrawContext): S | undefined {
+    const setAside: HostQueue<S>[] = [];
+    let found: S | undefined;
     while (found === undefined) {
       const entry = this.ready.pop();
       if (!entry) break;
@@ -87,7 +150,7 @@ export class HostQueueFrontier {
         continue;
       }
       while (queue.heap.size > 0) {
-        const item = queue.heap.pop() as FrontierItem;
+        const item = queue.heap.pop() as S;
         this.count--;
         if (!ctx.isFetched(item.url)) {
           found = item;
@@ -102,18 +165,19 @@ export class HostQueueFrontier {
   }
 
   /** Iterates over every waiting item (order unspecified). */
-  *items(): IterableIterator<FrontierItem> {
+  *items(): IterableIterator<S> {
+    if (this.held !== undefined) yield this.held;
     for (const queue of this.hosts.values()) yield* queue.heap.values();
   }
 
-  private enqueueHost(queue: HostQueue): void {
+  private enqueueHost(queue: HostQueue<S>): void {
     const head = queue.heap.peek();
     if (!head) return;
     queue.entry = { queue, headKey: head.key, headUrl: head.url };
     this.ready.push(queue.entry);
   }
 
-  private dropHost(queue: HostQueue): void {
+  private dropHost(queue: HostQueue<S>): void {
     this.count -= queue.heap.size;
     queue.heap.clear();
     queue.entry = undefined;

@@ -9,7 +9,7 @@ interface Sample extends TreeSample {
 
 let nextId = 0;
 function sample(x: number[], url = `http://u${nextId}.test/`, domain = 'd.test'): Sample {
-  return { x: Float32Array.from(x), url, domain, id: nextId++ };
+  return { x: Float32Array.from(x), url, host: domain, domain, id: nextId++ };
 }
 
 /** A tree split once on feature 0 at 0: leaf 1 holds x[0] <= 0, leaf 2 the rest. */

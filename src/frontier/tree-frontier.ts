@@ -23,6 +23,7 @@
  */
 import { TresError } from '../common/errors.js';
 import type { Rng } from '../common/rng.js';
+import { type DrawContext, type Frontier, isReady } from './frontier.js';
 import { SlotGroups } from './tree-groups.js';
 import { checkTreeInvariants } from './tree-invariants.js';
 import { SortedLeafList } from './tree-leaf-list.js';
@@ -46,26 +47,84 @@ export {
   type TreeSample,
 } from './tree-types.js';
 
-/** The frontier as a Tree-Frontier. `S` is the strategy's sample type. */
-export class TreeFrontier<S extends TreeSample> {
+/**
+ * The frontier as a Tree-Frontier. `S` is the strategy's sample type. As a {@link Frontier}, a
+ * draw gives one representative per non-empty leaf (the `rng` given at construction picks them).
+ */
+export class TreeFrontier<S extends TreeSample> implements Frontier<S> {
   /** Filled-in options. */
   readonly options: Readonly<Required<TreeFrontierOptions>>;
   private readonly root: TreeNode<S>;
   /** Every node by id (ids are creation order). */
   private readonly nodes: TreeNode<S>[] = [];
   private readonly slotOf = new Map<S, Slot<S>>();
-  private readonly byUrl = new SlotGroups<S>('urlPos');
-  private readonly byDomain = new SlotGroups<S>('domainPos');
+  private readonly byUrl = new SlotGroups<Slot<S>>('urlPos');
+  private readonly byDomain = new SlotGroups<Slot<S>>('domainPos');
   /** Leaves with frontier samples, ascending id: the deterministic order of representatives. */
   private readonly nonEmpty = new SortedLeafList<TreeNode<S>>();
   private leaves = 1;
   private experiences = 0;
   private maxLeafDepth = 0;
 
-  /** @throws ConfigError naming the field if an option is out of range. */
-  constructor(options: TreeFrontierOptions) {
+  private readonly rng: Rng | undefined;
+
+  /**
+   * @param deps.rng the random stream of {@link TreeFrontier.draw} (required to draw).
+   * @throws ConfigError naming the field if an option is out of range.
+   */
+  constructor(options: TreeFrontierOptions, deps: { rng?: Rng } = {}) {
     this.options = resolveTreeFrontierOptions(options);
     this.root = this.newNode(0);
+    this.rng = deps.rng;
+  }
+
+  /** {@link TreeFrontier.addSample} under the Frontier contract. */
+  add(sample: S): void {
+    this.addSample(sample);
+  }
+
+  /** {@link TreeFrontier.purgeUrl} under the Frontier contract. */
+  removeUrl(url: string): number {
+    return this.purgeUrl(url);
+  }
+
+  /** {@link TreeFrontier.removeSample} under the Frontier contract. */
+  take(sample: S): boolean {
+    return this.removeSample(sample);
+  }
+
+  /**
+   * The action set of a step: one representative per non-empty leaf, without stale samples (URL
+   * fetched, domain closed for good: purged, and representatives drawn again, up to
+   * `maxDrawRounds` rounds) and
+   * without samples that cannot be fetched right now (host busy, domain full with fetches in
+   * flight: kept for later).
+   * @throws TresError `TRES_TREE_NO_RNG` if the tree was built without an rng.
+   */
+  draw(ctx: DrawContext): S[] {
+    const rng = this.rng;
+    if (!rng)
+      throw new TresError('TRES_TREE_NO_RNG', 'TreeFrontier.draw needs the rng given at construction');
+    for (let round = 0; round < this.options.maxDrawRounds; round++) {
+      let purged = 0;
+      const ok: S[] = [];
+      for (const s of this.representatives(rng)) {
+        if (ctx.isFetched(s.url)) purged += this.purgeUrl(s.url);
+        else if (ctx.isDomainClosed(s.domain)) purged += this.purgeDomain(s.domain);
+        else if (isReady(ctx, s)) ok.push(s);
+      }
+      if (ok.length > 0 || purged === 0) return ok;
+    }
+    return [];
+  }
+
+  stats(): Record<string, number> {
+    return {
+      'frontier/size': this.size,
+      'frontier/leaves': this.leafCount,
+      'frontier/nonempty_leaves': this.nonEmptyLeafCount,
+      'frontier/depth': this.depth,
+    };
   }
 
   /** Frontier samples in the tree. */

@@ -8,7 +8,7 @@ function slot(name: string): Slot<string> {
 
 describe('SlotGroups', () => {
   it('keeps each slot’s position equal to its index in its group through adds and removes', () => {
-    const groups = new SlotGroups<string>('urlPos');
+    const groups = new SlotGroups<Slot<string>>('urlPos');
     const [a, b, c] = [slot('a'), slot('b'), slot('c')];
     groups.add('k', a);
     expect([groups.count('k'), a.urlPos]).toEqual([1, 0]);
@@ -25,7 +25,7 @@ describe('SlotGroups', () => {
   });
 
   it('take removes and returns a whole group, single or not', () => {
-    const groups = new SlotGroups<string>('domainPos');
+    const groups = new SlotGroups<Slot<string>>('domainPos');
     const [a, b, c] = [slot('a'), slot('b'), slot('c')];
     groups.add('one', a);
     groups.add('two', b);

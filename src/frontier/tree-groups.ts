@@ -1,17 +1,19 @@
 /**
- * An index of the Tree-Frontier's samples by a key (URL or domain) with O(1) add and remove:
+ * An index of frontier slots (the Tree-Frontier's and the bag frontiers') by a key (URL or
+ * domain) with O(1) add and remove:
  * each slot records its position in its group, and removal is a swap-remove. A group of one is
  * stored as the slot itself, not as an array: most URLs have a single sample, and a one-element
  * array costs about 56 bytes per URL on 64-bit Node (measured at 500,000 samples).
  */
-import type { Slot } from './tree-types.js';
-
-/** Which position field of a {@link Slot} this index maintains. */
+/** Which position field of a slot this index maintains. */
 export type SlotPosition = 'urlPos' | 'domainPos';
 
-/** Samples grouped by key; every slot's `pos` field is its index in its group. */
-export class SlotGroups<S> {
-  private readonly groups = new Map<string, Slot<S> | Slot<S>[]>();
+/** A slot's positions in the URL and domain indexes. */
+export type Positioned = Record<SlotPosition, number>;
+
+/** Slots grouped by key; every slot's `pos` field is its index in its group. */
+export class SlotGroups<T extends Positioned> {
+  private readonly groups = new Map<string, T | T[]>();
 
   /** @param pos the slot field holding the position in this index. */
   constructor(private readonly pos: SlotPosition) {}
@@ -28,7 +30,7 @@ export class SlotGroups<S> {
   }
 
   /** Adds the slot under `key`, setting its position field. */
-  add(key: string, slot: Slot<S>): void {
+  add(key: string, slot: T): void {
     const group = this.groups.get(key);
     if (group === undefined) {
       slot[this.pos] = 0;
@@ -43,7 +45,7 @@ export class SlotGroups<S> {
   }
 
   /** Removes the slot from the group of `key` (it must be there), in O(1). */
-  remove(key: string, slot: Slot<S>): void {
+  remove(key: string, slot: T): void {
     const group = this.groups.get(key);
     if (!Array.isArray(group)) {
       this.groups.delete(key);
@@ -62,7 +64,7 @@ export class SlotGroups<S> {
   }
 
   /** Removes and returns the whole group of `key` (empty if none). */
-  take(key: string): Slot<S>[] {
+  take(key: string): T[] {
     const group = this.groups.get(key);
     if (group === undefined) return [];
     this.groups.delete(key);
@@ -70,7 +72,7 @@ export class SlotGroups<S> {
   }
 
   /** Every group as [key, slots in position order]; for invariant checks. */
-  *entries(): IterableIterator<[string, Slot<S>[]]> {
+  *entries(): IterableIterator<[string, T[]]> {
     for (const [key, group] of this.groups) yield [key, Array.isArray(group) ? group : [group]];
   }
 }

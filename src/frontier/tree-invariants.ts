@@ -11,8 +11,8 @@ export interface TreeInternals<S extends TreeSample> {
   root: TreeNode<S>;
   nodes: readonly TreeNode<S>[];
   slotOf: ReadonlyMap<S, Slot<S>>;
-  byUrl: SlotGroups<S>;
-  byDomain: SlotGroups<S>;
+  byUrl: SlotGroups<Slot<S>>;
+  byDomain: SlotGroups<Slot<S>>;
   nonEmpty: readonly TreeNode<S>[];
   leafCount: number;
   experienceCount: number;
@@ -69,7 +69,7 @@ function checkNodes<S extends TreeSample>(t: TreeInternals<S>): TreeNode<S>[] {
 
 function checkGroups<S extends TreeSample>(
   t: TreeInternals<S>,
-  groups: SlotGroups<S>,
+  groups: SlotGroups<Slot<S>>,
   name: 'url' | 'domain',
 ): void {
   let total = 0;

@@ -4,16 +4,13 @@
  * indexes and its invariant check share.
  */
 import { ConfigError, TresError } from '../common/errors.js';
+import type { FrontierSample } from './frontier.js';
 import type { ExperienceSet } from './tree-split.js';
 
 /** A frontier sample: a URL with its state-action vector. */
-export interface TreeSample {
+export interface TreeSample extends FrontierSample {
   /** State-action vector (section 2.4.1), length `featureCount`. */
   x: Float32Array;
-  /** Normalised URL; several samples may share one (the URL found on several pages). */
-  url: string;
-  /** Domain of the URL, the unit of the page limit b. */
-  domain: string;
 }
 
 /** Options of `TreeFrontier`; the defaults are the authors' configuration (reference code). */
@@ -28,11 +25,22 @@ export interface TreeFrontierOptions {
   minSideFraction?: number;
   /** Minimum experiences on each side of a split (integer >= 1). @default 1 */
   minSamplesPerSide?: number;
+  /**
+   * Rounds of drawing representatives again after purging stale ones (URL fetched, domain
+   * closed) before a draw gives up for this step (integer >= 1). @default 8
+   */
+  maxDrawRounds?: number;
 }
 
 /** Defaults of {@link TreeFrontierOptions} (authors' code: depth 18, split at 5, fraction 0). */
 export const DEFAULT_TREE_FRONTIER_OPTIONS: Readonly<Required<Omit<TreeFrontierOptions, 'featureCount'>>> =
-  Object.freeze({ maxDepth: 18, minSamplesToSplit: 5, minSideFraction: 0, minSamplesPerSide: 1 });
+  Object.freeze({
+    maxDepth: 18,
+    minSamplesToSplit: 5,
+    minSideFraction: 0,
+    minSamplesPerSide: 1,
+    maxDrawRounds: 8,
+  });
 
 /** Numbers about one leaf, for diagnostics and tests. */
 export interface TreeLeafStats {
@@ -90,11 +98,13 @@ export function resolveTreeFrontierOptions(
     minSamplesToSplit: options.minSamplesToSplit ?? d.minSamplesToSplit,
     minSideFraction: options.minSideFraction ?? d.minSideFraction,
     minSamplesPerSide: options.minSamplesPerSide ?? d.minSamplesPerSide,
+    maxDrawRounds: options.maxDrawRounds ?? d.maxDrawRounds,
   };
   checkInteger(o.featureCount, 'featureCount', 1);
   checkInteger(o.maxDepth, 'maxDepth', 0);
   checkInteger(o.minSamplesToSplit, 'minSamplesToSplit', 1);
   checkInteger(o.minSamplesPerSide, 'minSamplesPerSide', 1);
+  checkInteger(o.maxDrawRounds, 'maxDrawRounds', 1);
   if (!(o.minSideFraction >= 0 && o.minSideFraction <= 0.5))
     throw new ConfigError(`minSideFraction must be in [0, 0.5], got ${o.minSideFraction}`, {
       context: { field: 'minSideFraction' },

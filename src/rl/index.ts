@@ -13,4 +13,3 @@ export { type DdqnConfig, DEFAULT_DDQN_CONFIG, resolveDdqnConfig } from './ddqn-
 export { DEFAULT_MLP_OPTIONS, Mlp, type MlpJson, type MlpOptions } from './mlp.js';
 export type { QNetwork, QNetworkFactory } from './q-network.js';
 export { ReplayBuffer, type ReplayBufferOptions, type Transition } from './replay-buffer.js';
-export * from './state-features.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../common/clock.js';
 import { createRng } from '../common/rng.js';
-import type { DiscoveredLink } from '../strategies/strategy.js';
+import type { DiscoveredLink } from '../types/index.js';
 import { CrawlStore } from './crawl-store.js';
 import { encodeOutlinks } from './outlinks-codec.js';
 import type { CrawlStoreOptions, PageRecord } from './types.js';

@@ -6,8 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { ConfigError, SkipUrlError, StopCrawlError, TresError } from '../common/errors.js';
-import type { DiscoveredLink, Outcome } from '../strategies/strategy.js';
 import type { ContentFingerprint } from '../text/content-fingerprint.js';
+import type { DiscoveredLink, Outcome } from '../types/index.js';
 import { AppendFile } from './append-file.js';
 import { type CrawlCounters, CrawlTally } from './crawl-tally.js';
 import { DuplicateIndex, type DuplicateMatch, simhashFromHex } from './duplicate-index.js';

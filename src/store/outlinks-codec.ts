@@ -9,7 +9,7 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { TresError } from '../common/errors.js';
-import type { DiscoveredLink } from '../strategies/strategy.js';
+import type { DiscoveredLink } from '../types/index.js';
 
 /** First byte of an encoded BLOB: the format, so that another can be added later. */
 const FORMAT_JSON = 0;

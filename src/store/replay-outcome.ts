@@ -1,5 +1,5 @@
 /** Turning a stored page back into the strategy's {@link Outcome}, to rebuild state on resume. */
-import type { Outcome } from '../strategies/strategy.js';
+import type { Outcome } from '../types/index.js';
 import type { StoredPage } from './types.js';
 
 /**

@@ -3,7 +3,7 @@ import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WARCParser } from 'warcio';
-import type { DiscoveredLink } from '../strategies/strategy.js';
+import type { DiscoveredLink } from '../types/index.js';
 import type { PageRecord } from './types.js';
 import type { WarcPayload } from './warc-record.js';
 

@@ -1,7 +1,7 @@
 /** Public types of the crawl store. */
 import type { Clock } from '../common/clock.js';
-import type { DiscoveredLink } from '../strategies/strategy.js';
 import type { ContentFingerprint } from '../text/content-fingerprint.js';
+import type { DiscoveredLink } from '../types/index.js';
 
 /** How {@link CrawlStore.open} treats the folder. */
 export type OpenMode = 'create' | 'resume';

@@ -1,13 +1,16 @@
 /**
- * The plain strategies of the papers' comparisons, all on one per-host priority frontier:
- * - `bfs`: breadth-first, first discovered first fetched.
- * - `random`: a uniformly random frontier URL each step (the papers' Random baseline).
+ * The plain strategies of the papers' comparisons: a frontier and a fixed order, no learner.
+ * - `bfs`: breadth-first, first discovered first fetched (priority frontier, key = discovery).
+ * - `random`: a uniformly random frontier URL each step (the papers' Random baseline; random
+ *   bag frontier).
  * - `best-first`: priority of a link = relevance probability of the page it was found on
  *   (the baseline crawler of Chakrabarti et al. 2002, section 1; ACHE's default without a link
  *   classifier). A URL found again on a more relevant page moves up.
  */
 import type { Rng } from '../common/rng.js';
-import { type FrontierItem, HostQueueFrontier } from '../frontier/host-queue-frontier.js';
+import { RandomFrontier } from '../frontier/bag-frontier.js';
+import type { Frontier } from '../frontier/frontier.js';
+import { type FrontierItem, PriorityFrontier } from '../frontier/priority-frontier.js';
 import type {
   Action,
   DiscoveredLink,
@@ -29,13 +32,15 @@ export interface QueueStrategyOptions {
 /** A strategy that is just an ordering of the frontier. */
 export class QueueStrategy implements Strategy {
   readonly name: string;
-  private readonly frontier = new HostQueueFrontier();
+  private readonly frontier: Frontier<FrontierItem>;
   /** Best key a URL was queued with; a URL is queued again only with a better key. */
   private readonly queuedKey = new Map<string, number>();
   private sequence = 0;
 
   constructor(private readonly options: QueueStrategyOptions) {
     this.name = options.order;
+    this.frontier =
+      options.order === 'random' ? new RandomFrontier<FrontierItem>(options.rng) : new PriorityFrontier();
   }
 
   seed(links: DiscoveredLink[]): void {
@@ -43,23 +48,25 @@ export class QueueStrategy implements Strategy {
   }
 
   next(ctx: SelectionContext): Action | undefined {
-    const item = this.frontier.take(ctx);
+    const [item] = this.frontier.draw(ctx);
     if (!item) return undefined;
+    this.frontier.take(item);
     const { key: _key, ...action } = item;
     return action;
   }
 
   observe(outcome: Outcome): void {
-    // Resuming: the page was fetched before the crash, so it must not come out again.
-    // Its queued copies are dropped lazily by `take` through ctx.isFetched.
-    this.queuedKey.set(outcome.action.url, Number.NEGATIVE_INFINITY);
-    if (outcome.finalUrl !== outcome.action.url)
-      this.queuedKey.set(outcome.finalUrl, Number.NEGATIVE_INFINITY);
+    // The URL (and its redirect target) must not come out again, also when resuming: it is
+    // never queued again, and its queued copies go (the priority frontier drops them lazily).
+    for (const url of new Set([outcome.action.url, outcome.finalUrl])) {
+      this.queuedKey.set(url, Number.NEGATIVE_INFINITY);
+      this.frontier.removeUrl(url);
+    }
     for (const link of outcome.links) this.enqueue(link, outcome.action.url, outcome.probability);
   }
 
   stats(): StrategyStats {
-    return { 'frontier/size': this.frontier.size, 'frontier/hosts': this.frontier.hostCount };
+    return { ...this.frontier.stats(), 'frontier/size': this.frontier.size };
   }
 
   private enqueue(link: DiscoveredLink, parentUrl: string | undefined, parentProbability: number): void {
@@ -84,7 +91,7 @@ export class QueueStrategy implements Strategy {
       case 'bfs':
         return this.sequence++;
       case 'random':
-        return this.options.rng.next();
+        return 0; // unused: the random bag draws uniformly
       case 'best-first':
         // Higher probability first; equal probabilities in discovery order.
         return -parentProbability + this.sequence++ * 1e-12;

@@ -8,8 +8,8 @@ import type { DdqnConfig } from '../rl/ddqn-config.js';
 import { KeywordSet } from '../text/index.js';
 import { QueueStrategy } from './queue-strategy.js';
 import type { Strategy } from './strategy.js';
-import { TresAsyncStrategy } from './tres-async-strategy.js';
-import { TresStrategy, type TresVariant } from './tres-strategy.js';
+import { TresAsyncStrategy } from './tres/tres-async-strategy.js';
+import { TresStrategy, type TresTreeVariant } from './tres/tres-strategy.js';
 
 /** What every strategy factory receives. */
 export interface StrategyContext {
@@ -23,7 +23,7 @@ export interface StrategyContext {
   name?: string;
 }
 
-function tres(variant: TresVariant): StrategyFactory {
+function tres(variant: TresTreeVariant): StrategyFactory {
   return ({ rng, keywords, ddqn, name }) =>
     new TresStrategy({
       variant,

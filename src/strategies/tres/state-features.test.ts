@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeywordSet } from '../text/index.js';
+import { KeywordSet } from '../../text/index.js';
 import { childPathState, DomainStats, SEED_LINK_STATE, StateFeatures } from './state-features.js';
 
 const keywords = new KeywordSet(['hardware', 'motherboard'], ['graphics card']);

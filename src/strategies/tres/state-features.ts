@@ -19,7 +19,7 @@
  * Optional bucketing (arXiv: "feature bucketing") rounds continuous features down to multiples
  * of 1/buckets; the authors' last code had it off, and so does the default here.
  */
-import { type KeywordSet, tokenize } from '../text/index.js';
+import { type KeywordSet, tokenize } from '../../text/index.js';
 
 /** Where a link stands on its web path: what the parent page passes to its outlinks. */
 export interface PathState {

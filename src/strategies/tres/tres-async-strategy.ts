@@ -5,18 +5,10 @@
  * best-scored URL is fetched next (best-first over stale scores). Cheap per step, but the scores
  * of old samples drift away from what the agent has since learned.
  */
-import type { Rng } from '../common/rng.js';
-import { type FrontierItem, HostQueueFrontier } from '../frontier/host-queue-frontier.js';
-import { DdqnAgent } from '../rl/ddqn.js';
-import type { DdqnConfig } from '../rl/ddqn-config.js';
-import {
-  childPathState,
-  DomainStats,
-  type PathState,
-  SEED_LINK_STATE,
-  StateFeatures,
-} from '../rl/state-features.js';
-import type { KeywordSet } from '../text/index.js';
+import type { Rng } from '../../common/rng.js';
+import { type FrontierItem, PriorityFrontier } from '../../frontier/priority-frontier.js';
+import { DdqnAgent } from '../../rl/ddqn.js';
+import type { KeywordSet } from '../../text/index.js';
 import type {
   Action,
   DiscoveredLink,
@@ -24,13 +16,20 @@ import type {
   SelectionContext,
   Strategy,
   StrategyStats,
-} from './strategy.js';
-import { agentStats, PendingTransitions } from './tres-shared.js';
+} from '../strategy.js';
+import { agentStats, PendingTransitions } from './pending-transitions.js';
+import {
+  childPathState,
+  DomainStats,
+  type PathState,
+  SEED_LINK_STATE,
+  StateFeatures,
+} from './state-features.js';
+import { resolveTresConfig, type TresConfig, type TresOverrides } from './tres-config.js';
 
-export interface TresAsyncOptions {
+export interface TresAsyncOptions extends Pick<TresOverrides, 'ddqn' | 'buckets'> {
   keywords: KeywordSet;
   rng: Rng;
-  ddqn?: Partial<DdqnConfig>;
   /** Name to report. @default 'tres-async' */
   name?: string;
 }
@@ -44,21 +43,25 @@ interface AsyncData {
 export class TresAsyncStrategy implements Strategy {
   readonly name: string;
   readonly needsAnchorScores = true;
+  /** Every hyperparameter of this run (the tree settings are unused: no Tree-Frontier). */
+  readonly config: Readonly<TresConfig>;
   private readonly features: StateFeatures;
   private readonly domains = new DomainStats();
-  private readonly frontier = new HostQueueFrontier();
+  private readonly frontier = new PriorityFrontier();
   private readonly agent: DdqnAgent;
   private readonly pending = new PendingTransitions();
   private steps = 0;
   private qEvaluations = 0;
 
   constructor(options: TresAsyncOptions) {
+    this.config = resolveTresConfig('tres-async', options);
     this.name = options.name ?? 'tres-async';
-    this.features = new StateFeatures({ keywords: options.keywords, withDomainFeatures: true });
-    this.agent = new DdqnAgent({
-      config: { ...options.ddqn, featureCount: this.features.size },
-      rng: options.rng.fork('ddqn'),
+    this.features = new StateFeatures({
+      keywords: options.keywords,
+      withDomainFeatures: this.config.withDomainFeatures,
+      buckets: this.config.buckets,
     });
+    this.agent = new DdqnAgent({ config: this.config.ddqn, rng: options.rng.fork('ddqn') });
   }
 
   seed(links: DiscoveredLink[]): void {
@@ -78,8 +81,9 @@ export class TresAsyncStrategy implements Strategy {
   }
 
   next(ctx: SelectionContext): Action | undefined {
-    const item = this.frontier.take(ctx);
+    const [item] = this.frontier.draw(ctx);
     if (!item) return undefined;
+    this.frontier.take(item);
     const { key: _key, ...action } = item;
     const data = action.data as AsyncData;
     this.pending.complete(data.x, this.agent, this.steps);

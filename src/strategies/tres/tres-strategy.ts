@@ -14,22 +14,20 @@
  * double-Q candidate set along with the page's outlinks; so transitions wait in `pending` until
  * the next `next` call. With K = 1 that is exactly the paper's sequence.
  *
+ * The frontier is the Tree-Frontier (`tres`, `tres-nh`, `tree-random`) or the full frontier
+ * (`synchronous`: every sample a candidate), both behind the Frontier contract; every
+ * hyperparameter is in one {@link TresConfig}.
+ *
  * Domain features change after a sample was routed. We refresh them on the representatives at
  * selection time (so Q sees current values, as the authors' code does) and, unlike that code,
  * re-route a refreshed sample whose leaf changed, so the tree stays consistent over time.
  */
-import type { Rng } from '../common/rng.js';
-import { TreeFrontier } from '../frontier/tree-frontier.js';
-import { DdqnAgent } from '../rl/ddqn.js';
-import type { DdqnConfig } from '../rl/ddqn-config.js';
-import {
-  childPathState,
-  DomainStats,
-  type PathState,
-  SEED_LINK_STATE,
-  StateFeatures,
-} from '../rl/state-features.js';
-import type { KeywordSet } from '../text/index.js';
+import type { Rng } from '../../common/rng.js';
+import { FullFrontier } from '../../frontier/bag-frontier.js';
+import type { Frontier } from '../../frontier/frontier.js';
+import { TreeFrontier } from '../../frontier/tree-frontier.js';
+import { DdqnAgent } from '../../rl/ddqn.js';
+import type { KeywordSet } from '../../text/index.js';
 import type {
   Action,
   DiscoveredLink,
@@ -37,24 +35,25 @@ import type {
   SelectionContext,
   Strategy,
   StrategyStats,
-} from './strategy.js';
-import { agentStats, PendingTransitions } from './tres-shared.js';
+} from '../strategy.js';
+import { agentStats, PendingTransitions } from './pending-transitions.js';
+import {
+  childPathState,
+  DomainStats,
+  type PathState,
+  SEED_LINK_STATE,
+  StateFeatures,
+} from './state-features.js';
+import { resolveTresConfig, type TresConfig, type TresOverrides } from './tres-config.js';
 
-export type TresVariant = 'tres' | 'tres-nh' | 'tree-random' | 'synchronous';
+/** The variants this class runs (`tres-async` has its own class). */
+export type TresTreeVariant = 'tres' | 'tres-nh' | 'tree-random' | 'synchronous';
 
-export interface TresOptions {
-  variant: TresVariant;
+export interface TresOptions extends TresOverrides {
+  variant: TresTreeVariant;
   /** The topic's expanded keywords and keyphrases (features 3 to 5). */
   keywords: KeywordSet;
   rng: Rng;
-  /** Double DQN hyperparameters (reference values by default). */
-  ddqn?: Partial<DdqnConfig>;
-  /** Tree limits (reference values by default: depth 18, 5 experiences to split). */
-  tree?: { maxDepth?: number; minSamplesToSplit?: number; minSideFraction?: number };
-  /** Steps of random leaf choice before the agent chooses. @default 300 (the agent's warm-up) */
-  warmupSteps?: number;
-  /** Feature bucketing (off by default, as in the authors' last code). */
-  buckets?: number | false;
   /** Name to report. @default the variant */
   name?: string;
 }
@@ -79,18 +78,18 @@ interface ActionData {
   isSeed: boolean;
 }
 
-/** Gives up drawing representatives after this many rounds of purging stale samples. */
-const MAX_DRAW_ROUNDS = 8;
-
 export class TresStrategy implements Strategy {
   readonly name: string;
   readonly needsAnchorScores = true;
+  /** Every hyperparameter of this run. */
+  readonly config: Readonly<TresConfig>;
   private readonly features: StateFeatures;
   private readonly domains = new DomainStats();
-  private readonly tree: TreeFrontier<Sample>;
+  private readonly frontier: Frontier<Sample>;
+  /** The same object as `frontier` when it is a Tree-Frontier (experiences, re-routing). */
+  private readonly tree: TreeFrontier<Sample> | undefined;
   private readonly agent: DdqnAgent;
   private readonly rng: Rng;
-  private readonly warmupSteps: number;
   private readonly pending = new PendingTransitions();
   /** Path states of replayed pages while resuming (cleared at the first live page). */
   private readonly replayPaths = new Map<string, PathState>();
@@ -98,40 +97,43 @@ export class TresStrategy implements Strategy {
   private qEvaluations = 0;
   private lastQEvaluations = 0;
 
-  constructor(private readonly options: TresOptions) {
+  /** @throws ConfigError naming the first hyperparameter out of range. */
+  constructor(options: TresOptions) {
+    const config = resolveTresConfig(options.variant, options);
+    this.config = config;
     this.name = options.name ?? options.variant;
+    // One stream for drawing representatives and for random choices, in that order each step.
     this.rng = options.rng.fork('choice');
     this.features = new StateFeatures({
       keywords: options.keywords,
-      withDomainFeatures: options.variant !== 'tres-nh',
-      buckets: options.buckets ?? false,
+      withDomainFeatures: config.withDomainFeatures,
+      buckets: config.buckets,
     });
-    const isSynchronous = options.variant === 'synchronous';
-    this.tree = new TreeFrontier<Sample>({
-      featureCount: this.features.size,
-      maxDepth: isSynchronous ? 0 : (options.tree?.maxDepth ?? 18),
-      minSamplesToSplit: options.tree?.minSamplesToSplit ?? 5,
-      minSideFraction: options.tree?.minSideFraction ?? 0,
-    });
-    this.agent = new DdqnAgent({
-      config: { ...options.ddqn, featureCount: this.features.size },
-      rng: options.rng.fork('ddqn'),
-    });
-    this.warmupSteps = options.warmupSteps ?? this.agent.config.warmupSteps;
+    if (options.variant === 'synchronous') {
+      this.tree = undefined;
+      this.frontier = new FullFrontier<Sample>();
+    } else {
+      this.tree = new TreeFrontier<Sample>(
+        { ...config.tree, featureCount: this.features.size },
+        { rng: this.rng },
+      );
+      this.frontier = this.tree;
+    }
+    this.agent = new DdqnAgent({ config: config.ddqn, rng: options.rng.fork('ddqn') });
   }
 
   seed(links: DiscoveredLink[]): void {
     for (const link of links) {
       const x = this.features.encodeSeed(link.url, link.domain, '', 0.5, this.domains);
-      this.tree.addSample({ ...this.sampleOf(link, undefined, SEED_LINK_STATE), x, isSeed: true });
+      this.frontier.add({ ...this.sampleOf(link, undefined, SEED_LINK_STATE), x, isSeed: true });
     }
   }
 
   next(ctx: SelectionContext): Action | undefined {
-    const candidates = this.drawCandidates(ctx);
+    const candidates = this.frontier.draw(ctx);
     if (candidates.length === 0) return undefined;
     const chosen = this.choose(candidates, this.steps);
-    this.tree.removeSample(chosen);
+    this.frontier.take(chosen);
     this.completePending(chosen.x);
     const data: ActionData = { x: chosen.x, path: chosen.path, isSeed: chosen.isSeed };
     const action: Action = {
@@ -197,19 +199,19 @@ export class TresStrategy implements Strategy {
     this.replayPaths.set(action.url, childPathState(linkState, outcome.reward));
   }
 
-  /** The tree's side of a transition: experience, purge of the URL, new samples. Returns their vectors. */
+  /** The frontier's side of a transition: experience, purge of the URL, new samples. Returns their vectors. */
   private learnFrom(outcome: Outcome, x: Float32Array, linkState: PathState): Float32Array[] {
     const { action, reward } = outcome;
     // Other samples of this URL (found from other parents) must never be chosen again.
-    this.tree.purgeUrl(action.url);
-    if (outcome.finalUrl !== action.url) this.tree.purgeUrl(outcome.finalUrl);
+    this.frontier.removeUrl(action.url);
+    if (outcome.finalUrl !== action.url) this.frontier.removeUrl(outcome.finalUrl);
     this.domains.record(action.domain, reward);
-    this.tree.addExperience(x, reward);
+    this.tree?.addExperience(x, reward);
     const childState = childPathState(linkState, reward);
     const candidates: Float32Array[] = [];
     for (const link of outcome.links) {
       const sample = this.sampleOf(link, action.url, childState);
-      this.tree.addSample(sample);
+      this.frontier.add(sample);
       candidates.push(sample.x);
     }
     return candidates;
@@ -217,10 +219,10 @@ export class TresStrategy implements Strategy {
 
   stats(): StrategyStats {
     return {
-      'frontier/size': this.tree.size,
-      'frontier/leaves': this.tree.leafCount,
-      'frontier/nonempty_leaves': this.tree.nonEmptyLeafCount,
-      'frontier/depth': this.tree.depth,
+      'frontier/size': this.frontier.size,
+      'frontier/leaves': this.tree?.leafCount ?? 1,
+      'frontier/nonempty_leaves': this.tree?.nonEmptyLeafCount ?? (this.frontier.size > 0 ? 1 : 0),
+      'frontier/depth': this.tree?.depth ?? 0,
       'rl/q_evaluations': this.qEvaluations,
       'rl/q_evaluations_last_step': this.lastQEvaluations,
       ...agentStats(this.agent),
@@ -245,37 +247,13 @@ export class TresStrategy implements Strategy {
     };
   }
 
-  /**
-   * The action set of this step: one representative per non-empty leaf (all samples for the
-   * synchronous method), without stale samples (URL fetched, domain closed for good: purged) and
-   * without samples that cannot be fetched right now (host busy, domain full with fetches in
-   * flight: kept for later).
-   */
-  private drawCandidates(ctx: SelectionContext): Sample[] {
-    for (let round = 0; round < MAX_DRAW_ROUNDS; round++) {
-      const drawn =
-        this.options.variant === 'synchronous'
-          ? [...this.tree.samples()]
-          : this.tree.representatives(this.rng);
-      let purged = 0;
-      const ok: Sample[] = [];
-      for (const s of drawn) {
-        if (ctx.isFetched(s.url)) purged += this.tree.purgeUrl(s.url);
-        else if (ctx.isDomainClosed(s.domain)) purged += this.tree.purgeDomain(s.domain);
-        else if (ctx.isHostReady(s.host) && ctx.isDomainOpen(s.domain)) ok.push(s);
-      }
-      if (ok.length > 0 || purged === 0) return ok;
-    }
-    return [];
-  }
-
   private choose(candidates: Sample[], step: number): Sample {
-    if (this.options.variant === 'tree-random' || step < this.warmupSteps) {
+    if (this.config.variant === 'tree-random' || step < this.config.warmupSteps) {
       // Warm-up (and Tree-Random): a random leaf's representative.
       return candidates[this.rng.int(candidates.length)] as Sample;
     }
     for (const s of candidates) {
-      if (this.features.refreshDomainFeatures(s.x, s.domain, this.domains)) this.tree.reroute(s);
+      if (this.features.refreshDomainFeatures(s.x, s.domain, this.domains)) this.tree?.reroute(s);
     }
     const n = candidates.length;
     const size = this.features.size;
@@ -297,7 +275,7 @@ export class TresStrategy implements Strategy {
 
   /** Adds the chosen action to the candidate sets of the waiting transitions and learns from them. */
   private completePending(chosenX: Float32Array): void {
-    if (this.options.variant === 'tree-random')
+    if (this.config.variant === 'tree-random')
       this.pending.clear(); // no Q-network to train
     else this.pending.complete(chosenX, this.agent, this.steps);
   }

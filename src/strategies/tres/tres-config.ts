@@ -1,0 +1,90 @@
+/**
+ * Every hyperparameter of TRES in one typed config, as CleanRL keeps `Args` at the top of
+ * `dqn.py`: the Double DQN agent, the Tree-Frontier, the warm-up and the state-action features.
+ * The defaults are the authors' reference values (../shared/reference/tres-reference-code.md);
+ * a run writes its resolved config into the crawl store (meta `strategyConfig`).
+ */
+
+import { ConfigError } from '../../common/errors.js';
+import { DEFAULT_TREE_FRONTIER_OPTIONS, resolveTreeFrontierOptions } from '../../frontier/tree-types.js';
+import { type DdqnConfig, resolveDdqnConfig } from '../../rl/ddqn-config.js';
+
+/** Which member of the TRES family: the paper's method and the baselines sharing its machinery. */
+export type TresVariant = 'tres' | 'tres-nh' | 'tree-random' | 'synchronous' | 'tres-async';
+
+/** Tree-Frontier settings (see `TreeFrontierOptions`). */
+export interface TresTreeConfig {
+  /** A leaf at this depth never splits. @default 18 */
+  maxDepth: number;
+  /** Experiences a leaf needs before it tries a split. @default 5 */
+  minSamplesToSplit: number;
+  /** Each side of a split needs this fraction of the leaf's experiences; 0 turns it off. @default 0 */
+  minSideFraction: number;
+  /** Minimum experiences on each side of a split. @default 1 */
+  minSamplesPerSide: number;
+  /** Rounds of drawing again after purging stale representatives. @default 8 */
+  maxDrawRounds: number;
+}
+
+export interface TresConfig {
+  variant: TresVariant;
+  /** The Double DQN agent; `featureCount` follows from `withDomainFeatures`. */
+  ddqn: Readonly<DdqnConfig>;
+  tree: Readonly<TresTreeConfig>;
+  /**
+   * Steps of random choice among the representatives before the agent chooses (the agent's own
+   * warm-up: training starts at the same step). @default ddqn.warmupSteps (300)
+   */
+  warmupSteps: number;
+  /** Features 6 and 7 (domain relevance ratio, unknown domain); false for TRES_NH. @default true */
+  withDomainFeatures: boolean;
+  /** Feature bucketing (arXiv section 4.2) into this many buckets; `false`: off, as the authors' last code. @default false */
+  buckets: number | false;
+}
+
+/** What a strategy spec or a caller may override. */
+export interface TresOverrides {
+  ddqn?: Partial<DdqnConfig>;
+  tree?: Partial<TresTreeConfig>;
+  warmupSteps?: number;
+  buckets?: number | false;
+}
+
+/** Features with and without the two hub features (journal section 2.4.1). */
+const FEATURES_WITH_HUB = 9;
+const FEATURES_WITHOUT_HUB = 7;
+
+/**
+ * The resolved config of a variant: defaults, then `overrides`, checked once.
+ * @throws ConfigError naming the first field out of range.
+ */
+export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides = {}): Readonly<TresConfig> {
+  const withDomainFeatures = variant !== 'tres-nh';
+  const featureCount = withDomainFeatures ? FEATURES_WITH_HUB : FEATURES_WITHOUT_HUB;
+  const ddqn = resolveDdqnConfig({ ...overrides.ddqn, featureCount });
+  const { featureCount: _, ...tree } = resolveTreeFrontierOptions({
+    ...DEFAULT_TREE_FRONTIER_OPTIONS,
+    ...overrides.tree,
+    featureCount,
+  });
+  const warmupSteps = overrides.warmupSteps ?? ddqn.warmupSteps;
+  if (!Number.isInteger(warmupSteps) || warmupSteps < 0) {
+    throw new ConfigError(`tres config: warmupSteps must be an integer >= 0, got ${warmupSteps}`, {
+      context: { field: 'warmupSteps' },
+    });
+  }
+  const buckets = overrides.buckets ?? false;
+  if (buckets !== false && !(Number.isInteger(buckets) && buckets >= 2)) {
+    throw new ConfigError(`tres config: buckets must be an integer >= 2 or false, got ${buckets}`, {
+      context: { field: 'buckets' },
+    });
+  }
+  return Object.freeze({
+    variant,
+    ddqn,
+    tree: Object.freeze(tree),
+    warmupSteps,
+    withDomainFeatures,
+    buckets,
+  });
+}

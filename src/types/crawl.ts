@@ -1,0 +1,73 @@
+/**
+ * The crawl vocabulary every room shares (Crawlee keeps @crawlee/types at the bottom the same
+ * way): a discovered link, the action a strategy chooses, the outcome the loop reports, and what
+ * the loop lets a strategy choose from. `frontier/`, `store/`, `strategies/` and `crawl/` import
+ * it from here, so no room below `strategies/` imports upward.
+ */
+
+/** A link found on a fetched page (or a seed), already normalised and filtered by the loop. */
+export interface DiscoveredLink {
+  /** Normalised absolute URL. */
+  url: string;
+  host: string;
+  /** Registrable domain (or host, in host mode): the "web site" of the papers. */
+  domain: string;
+  /** Visible anchor text ('' for seeds). */
+  anchorText: string;
+  /** Tokens around the link with DOM offsets, when the parser was asked for them. */
+  context?: { tokens: string[]; offsets: Int8Array };
+  /** Crawl depth the linked page would have (seeds are 0). */
+  depth: number;
+  /** P(relevant) of the link from its anchor text and URL words, when the strategy asked for it. */
+  anchorProbability?: number;
+}
+
+/** What a strategy chose: one URL to fetch, with whatever the strategy wants back in `observe`. */
+export interface Action {
+  url: string;
+  host: string;
+  domain: string;
+  depth: number;
+  /** URL of the page the link was found on; undefined for seeds. */
+  parentUrl?: string;
+  /** Opaque per-action data the strategy attached (e.g. the state-action vector). */
+  data?: unknown;
+}
+
+/** What the crawl loop tells the strategy about a finished action. */
+export interface Outcome {
+  action: Action;
+  /** Final URL after redirects (equals action.url if none). */
+  finalUrl: string;
+  /** True if a page was fetched and parsed (a 2xx HTML response). */
+  isPage: boolean;
+  /** Reward of the MDP: 1 if the page was judged relevant, else 0 (0 for failures). */
+  reward: number;
+  /** Relevance probability of the page in [0, 1] (0 for failures). */
+  probability: number;
+  /** Page title and text, when a page was fetched. Strategies must not keep them. */
+  title?: string;
+  text?: string;
+  /** New outlinks of the page, normalised, filtered, not yet fetched by the loop. */
+  links: DiscoveredLink[];
+  /** Error code when the fetch failed (see `TresError.code`). */
+  errorCode?: string;
+  /** True when the loop replays a stored outcome while resuming a crawl (no fetch happened). */
+  isReplay?: boolean;
+  /** True when the page copies a page fetched before (reward 0; no links for an exact copy). */
+  isDuplicate?: boolean;
+}
+
+/** What the loop lets the strategy choose from right now. */
+export interface SelectionContext {
+  /** True if the host may be fetched now (politeness delay passed, no fetch in flight). */
+  isHostReady(host: string): boolean;
+  /** True if the domain is below its page limit b counting fetches in flight (may reopen). */
+  isDomainOpen(domain: string): boolean;
+  /** True if the domain's fetched pages reached its limit b: closed for good, purge its URLs. */
+  isDomainClosed(domain: string): boolean;
+  /** True if the URL was already fetched (or is in flight); such URLs must not be returned. */
+  isFetched(url: string): boolean;
+  /** Pages fetched so far in this crawl (the step t of the MDP). */
+  step: number;
+}
