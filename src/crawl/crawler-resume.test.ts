@@ -64,6 +64,17 @@ describe('Crawler resume keeps its seeds', () => {
     expect(fetchedUrls(outDir)).toEqual([...SEEDS.slice(0, 2), 'http://f.test/']);
   });
 
+  it('stores the options of a resume (a raised page budget) as the crawl\u2019s config', async () => {
+    const outDir = join(base, 'raised-budget');
+    await new Crawler(options(outDir, { maxPages: 2 })).run(SEEDS);
+    await new Crawler(options(outDir, { isResume: true, maxPages: 4 })).run();
+    const db = new Database(join(outDir, 'crawl.sqlite'), { readonly: true });
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'config'").get() as { value: string };
+    db.close();
+    expect(JSON.parse(row.value)).toMatchObject({ maxPages: 4, strategy: 'bfs' });
+    expect(fetchedUrls(outDir)).toHaveLength(4);
+  });
+
   it('refuses to resume a crawl that holds neither seeds nor pages, and says to give the seeds again', async () => {
     const outDir = join(base, 'never-started');
     // What a crawl killed while being created leaves at worst: a store without seeds.

@@ -140,6 +140,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         { context: { file: this.options.outDir, field: 'seeds' } },
       );
     }
+    // The options of this run (a resume may change budgets) become the stored ones.
+    this.store.setMeta('config', this.describeConfig());
     // Seeds added now are in `stored` too; those fetched before the kill come back by replay.
     this.strategy.seed(stored.filter((l) => !this.store.isFetched(l.url)));
     for (const outcome of this.store.replayOutcomes()) this.strategy.observe(outcome);
