@@ -22,10 +22,18 @@ describe('strategy registry', () => {
   it('parses Double DQN overrides and reports the full spec as the name', () => {
     expect(parseStrategySpec('tres:gamma=0.5, batchSize=128')).toEqual({
       name: 'tres',
-      ddqn: { gamma: 0.5, batchSize: 128 },
+      overrides: { gamma: 0.5, batchSize: 128 },
     });
     expect(createStrategy('tres:gamma=0.5', { rng: createRng(1) }).name).toBe('tres:gamma=0.5');
     expect(createStrategy('tres', { rng: createRng(1) }).name).toBe('tres');
+  });
+
+  it('passes tree overrides to the Tree-Frontier and DDQN overrides to the agent, and records them in the config', () => {
+    const strategy = createStrategy('tres:maxDepth=4,gamma=0.5', { rng: createRng(1) }) as {
+      config?: { tree: { maxDepth: number }; ddqn: { gamma: number } };
+    };
+    expect(strategy.config?.tree.maxDepth).toBe(4);
+    expect(strategy.config?.ddqn.gamma).toBe(0.5);
   });
 
   it('refuses unknown strategies, unknown keys, bad values and overrides of plain strategies', () => {
@@ -36,6 +44,8 @@ describe('strategy registry', () => {
       'tres:gamma',
       'bfs:gamma=0.5',
       'tres:gamma=2',
+      'tree-random:gamma=0.5',
+      'tres:maxDepth=-1',
     ]) {
       expect(() => createStrategy(spec, { rng: createRng(1) }), spec).toThrow(ConfigError);
     }

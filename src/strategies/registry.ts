@@ -1,6 +1,6 @@
 /**
- * Strategies by name, for the command line, the library and the benchmarks. Later issues add
- * TRES and the other crawlers of the papers here.
+ * Strategies by name, for the command line, the library and the benchmarks. A spec is a name or
+ * a name with overrides of the settings that strategy declares (`tres:gamma=0.5,maxDepth=10`).
  */
 import { ConfigError } from '../common/errors.js';
 import type { Rng } from '../common/rng.js';
@@ -9,6 +9,7 @@ import { KeywordSet } from '../text/index.js';
 import { QueueStrategy } from './queue-strategy.js';
 import type { Strategy } from './strategy.js';
 import { TresAsyncStrategy } from './tres/tres-async-strategy.js';
+import type { TresOverrides } from './tres/tres-config.js';
 import { TresStrategy, type TresTreeVariant } from './tres/tres-strategy.js';
 
 /** What every strategy factory receives. */
@@ -23,21 +24,62 @@ export interface StrategyContext {
   name?: string;
 }
 
+/** A factory gets the context and the spec's overrides (`name:key=value,...`), checked against its keys. */
+type StrategyFactory = (ctx: StrategyContext, overrides: Readonly<Record<string, number>>) => Strategy;
+
+/** One strategy of the registry. */
+interface StrategyEntry {
+  describe: string;
+  create: StrategyFactory;
+  /** Keys a spec may override, e.g. `tres:gamma=0.5`; none when absent. */
+  overrideKeys?: readonly string[];
+}
+
+/** Double DQN settings a strategy spec may override: `tres:gamma=0.5,batchSize=128`. */
+const DDQN_KEYS = [
+  'gamma',
+  'learningRate',
+  'batchSize',
+  'trainEvery',
+  'warmupSteps',
+  'targetUpdateEvery',
+  'replayCapacity',
+] as const;
+
+/** Tree-Frontier settings a TRES spec may override: `tres:maxDepth=10`. */
+const TREE_KEYS = [
+  'maxDepth',
+  'minSamplesToSplit',
+  'minSideFraction',
+  'minSamplesPerSide',
+  'maxDrawRounds',
+] as const;
+
+/** Splits overrides into the DDQN part and the tree part. */
+function tresOverrides(ctx: StrategyContext, overrides: Readonly<Record<string, number>>): TresOverrides {
+  const ddqn: Record<string, unknown> = { ...ctx.ddqn };
+  const tree: Record<string, number> = {};
+  for (const [key, value] of Object.entries(overrides)) {
+    if ((TREE_KEYS as readonly string[]).includes(key)) tree[key] = value;
+    else ddqn[key] = value;
+  }
+  return { ddqn: ddqn as Partial<DdqnConfig>, tree: tree as TresOverrides['tree'] };
+}
+
 function tres(variant: TresTreeVariant): StrategyFactory {
-  return ({ rng, keywords, ddqn, name }) =>
+  return (ctx, overrides) =>
     new TresStrategy({
       variant,
-      rng,
-      keywords: keywords ?? new KeywordSet([]),
-      ...(ddqn ? { ddqn } : {}),
-      ...(name ? { name } : {}),
+      rng: ctx.rng,
+      keywords: ctx.keywords ?? new KeywordSet([]),
+      ...tresOverrides(ctx, overrides),
+      ...(ctx.name ? { name: ctx.name } : {}),
     });
 }
 
-type StrategyFactory = (ctx: StrategyContext) => Strategy;
+const TRES_KEYS = [...DDQN_KEYS, ...TREE_KEYS];
 
-/** `isLearning`: has a Double DQN whose settings a spec may override. */
-const factories: Record<string, { describe: string; create: StrategyFactory; isLearning?: boolean }> = {
+const factories: Record<string, StrategyEntry> = {
   bfs: {
     describe: 'breadth-first: first discovered, first fetched',
     create: ({ rng }) => new QueueStrategy({ order: 'bfs', rng }),
@@ -53,100 +95,92 @@ const factories: Record<string, { describe: string; create: StrategyFactory; isL
   tres: {
     describe: 'TRES: Double DQN choosing among one representative per Tree-Frontier leaf',
     create: tres('tres'),
-    isLearning: true,
+    overrideKeys: TRES_KEYS,
   },
   'tres-nh': {
     describe: 'TRES without the two hub (domain) features',
     create: tres('tres-nh'),
-    isLearning: true,
+    overrideKeys: TRES_KEYS,
   },
   'tree-random': {
     describe: 'the Tree-Frontier with a random leaf and a random sample (no Q-network)',
     create: tres('tree-random'),
+    overrideKeys: TREE_KEYS,
   },
   synchronous: {
     describe: 'exact argmax of Q over the whole frontier every step (slow; for comparison)',
     create: tres('synchronous'),
-    isLearning: true,
+    overrideKeys: DDQN_KEYS,
   },
   'tres-async': {
     describe: 'TRES features and DDQN, frontier scored once on insertion (Han et al.), best-first',
-    create: ({ rng, keywords, ddqn, name }) =>
+    create: (ctx, overrides) =>
       new TresAsyncStrategy({
-        rng,
-        keywords: keywords ?? new KeywordSet([]),
-        ...(ddqn ? { ddqn } : {}),
-        ...(name ? { name } : {}),
+        rng: ctx.rng,
+        keywords: ctx.keywords ?? new KeywordSet([]),
+        ddqn: { ...ctx.ddqn, ...overrides },
+        ...(ctx.name ? { name: ctx.name } : {}),
       }),
-    isLearning: true,
+    overrideKeys: DDQN_KEYS,
   },
 };
 
 /** Names of the strategies that exist, with a one-line description each. */
-export function strategyNames(): { name: string; describe: string }[] {
-  return Object.entries(factories).map(([name, f]) => ({ name, describe: f.describe }));
+export function strategyNames(): { name: string; describe: string; overrideKeys: readonly string[] }[] {
+  return Object.entries(factories).map(([name, f]) => ({
+    name,
+    describe: f.describe,
+    overrideKeys: f.overrideKeys ?? [],
+  }));
 }
 
-/** Double DQN settings a strategy spec may override: `tres:gamma=0.5,batchSize=128`. */
-const DDQN_KEYS = [
-  'gamma',
-  'learningRate',
-  'batchSize',
-  'trainEvery',
-  'warmupSteps',
-  'targetUpdateEvery',
-  'replayCapacity',
-] as const;
-
 /**
- * Parses a strategy spec `NAME` or `NAME:key=value,...` (Double DQN overrides for the RL
- * strategies, e.g. `tres:gamma=0.5`).
+ * Parses a strategy spec `NAME` or `NAME:key=value,...` (numbers; e.g. `tres:gamma=0.5`).
+ * Which keys a strategy takes is checked by {@link createStrategy}.
  * @throws ConfigError naming the bad part.
  */
-export function parseStrategySpec(spec: string): { name: string; ddqn: Partial<DdqnConfig> } {
+export function parseStrategySpec(spec: string): { name: string; overrides: Record<string, number> } {
   const colon = spec.indexOf(':');
   const name = (colon < 0 ? spec : spec.slice(0, colon)).trim();
-  const ddqn: Record<string, number> = {};
+  const overrides: Record<string, number> = {};
   if (colon >= 0) {
     for (const part of spec.slice(colon + 1).split(',')) {
       const [key, value] = part.split('=').map((t) => t.trim());
       const number = Number(value);
-      if (
-        !key ||
-        !(DDQN_KEYS as readonly string[]).includes(key) ||
-        value === undefined ||
-        value === '' ||
-        !Number.isFinite(number)
-      ) {
-        throw new ConfigError(
-          `strategy "${spec}": "${part}" is not KEY=NUMBER with KEY one of ${DDQN_KEYS.join(', ')}`,
-          { context: { field: 'strategy' } },
-        );
+      if (!key || value === undefined || value === '' || !Number.isFinite(number)) {
+        throw new ConfigError(`strategy "${spec}": "${part}" is not KEY=NUMBER`, {
+          context: { field: 'strategy' },
+        });
       }
-      ddqn[key] = number;
+      overrides[key] = number;
     }
   }
-  return { name, ddqn: ddqn as Partial<DdqnConfig> };
+  return { name, overrides };
 }
 
 /**
- * Makes a strategy from a spec: a name (`tres`) or a name with Double DQN overrides
+ * Makes a strategy from a spec: a name (`tres`) or a name with overrides of its settings
  * (`tres:gamma=0.5`). The strategy keeps the spec as its name, so reports tell variants apart.
- * @throws ConfigError naming the unknown strategy and listing the known ones, or a bad override.
+ * @throws ConfigError naming the unknown strategy and listing the known ones, a key the strategy
+ *   does not take (listing those it takes), or a value out of range.
  */
 export function createStrategy(spec: string, ctx: StrategyContext): Strategy {
-  const { name, ddqn } = parseStrategySpec(spec);
+  const { name, overrides } = parseStrategySpec(spec);
   const factory = factories[name];
   if (!factory) {
     throw new ConfigError(`unknown strategy "${name}"; choose one of: ${Object.keys(factories).join(', ')}`, {
       context: { field: 'strategy' },
     });
   }
-  if (Object.keys(ddqn).length === 0) return factory.create(ctx);
-  if (!factory.isLearning) {
-    throw new ConfigError(`strategy "${name}" has no Double DQN settings to override (in "${spec}")`, {
-      context: { field: 'strategy' },
-    });
+  const keys = factory.overrideKeys ?? [];
+  for (const key of Object.keys(overrides)) {
+    if (!keys.includes(key)) {
+      const known = keys.length > 0 ? `it takes ${keys.join(', ')}` : 'it has no settings to override';
+      throw new ConfigError(`strategy "${spec}": "${name}" has no setting "${key}"; ${known}`, {
+        context: { field: 'strategy' },
+      });
+    }
   }
-  return factory.create({ ...ctx, ddqn: { ...ctx.ddqn, ...ddqn }, name: spec });
+  if (Object.keys(overrides).length === 0) return factory.create(ctx, {});
+  return factory.create({ ...ctx, name: spec }, overrides);
 }
