@@ -50,12 +50,14 @@ export async function processFetch(
   const finalUrl = normalizeUrl(fetched.finalUrl) ?? fetched.finalUrl;
   const isPage = result.status >= 200 && result.status < 300 && result.text !== undefined;
   let title = '';
+  let text = '';
   let probability = 0;
   let links: DiscoveredLink[] = [];
   let fingerprint: ContentFingerprint | undefined;
   if (isPage) {
     const page = await parseWithinBudget(fetched, o);
     title = page.title;
+    text = page.text;
     fingerprint = contentFingerprint(`${title} ${page.text}`);
     probability = (await o.judge.scorePages([{ url: finalUrl, title, text: page.text }]))[0] ?? 0;
     if (!page.metaRobots.isNofollow || o.shouldFollowNofollow) {
@@ -96,6 +98,12 @@ export async function processFetch(
   if (action.parentUrl !== undefined) record.parentUrl = action.parentUrl;
   if (!isPage) record.errorCode = result.status >= 300 ? `TRES_HTTP_${result.status}` : 'TRES_NOT_HTML';
   const outcome: Outcome = { action, finalUrl, isPage, reward, probability, links };
+  if (isPage) {
+    // For the strategy's learner (seed features use the title; the apprentice, Lim's crawler and
+    // others read the text); strategies must not keep them.
+    outcome.title = title;
+    outcome.text = text;
+  }
   if (record.errorCode !== undefined) outcome.errorCode = record.errorCode;
   return { record, outcome, warc: { warc: toWarcPayload(result) } };
 }
