@@ -5,7 +5,8 @@
  * default `$TRES_CACHE_DIR/docweb`), `crawl` (every strategy x the paper's five domain limits x
  * 5 single-seed runs of 3,000 pages on the DocWeb topics hardware and statistics; resumable),
  * `oracle` (the oracle from every seed of the five DocWeb topics: what the web lets a crawler
- * reach; results/docweb2/oracle-reach.md).
+ * reach; results/docweb2/oracle-reach.md), `fuzz` (1,000,000 generated inputs for each of
+ * normalizeUrl, the URL filter, parseHtml, the meta-refresh parser and the robots.txt matcher).
  * Results go to results/<part>.json and .md (crawl: results/crawl-<topic>/report.md).
  */
 import { join } from 'node:path';
@@ -14,12 +15,13 @@ import { runCrawlBench } from './crawl-bench.js';
 import { PAPER_DOMAIN_LIMITS } from './crawl-bench-options.js';
 import { DEFAULT_DECISION_BENCH_OPTIONS, runDecisionBench } from './decision-bench.js';
 import { DEFAULT_ENGINE_BENCH_OPTIONS, runEngineBench } from './engine-bench.js';
+import { runFuzzBench } from './fuzz-bench.js';
 import { runOracleReach } from './oracle-reach.js';
 import { runRelevanceBench } from './relevance-bench.js';
 import { runRlBench } from './rl-bench.js';
 import { runTreeFrontierBench } from './tree-frontier-bench.js';
 
-const PARTS = ['engine', 'decision', 'tree', 'rl', 'relevance', 'crawl', 'oracle'] as const;
+const PARTS = ['engine', 'decision', 'tree', 'rl', 'relevance', 'crawl', 'oracle', 'fuzz'] as const;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -79,6 +81,12 @@ async function main(): Promise<void> {
         maxPages: isQuick ? 300 : 3000,
         ...(docwebCacheDir ? { cacheDir: docwebCacheDir } : {}),
         command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+      });
+    }
+    if (part === 'fuzz') {
+      await runFuzzBench({
+        resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
+        ...(isQuick ? { inputsPerTarget: 20_000 } : {}),
       });
     }
     if (part === 'crawl') {
