@@ -54,6 +54,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private wake: (() => void) | undefined;
   private startedMs = 0;
   private lastProgressMs = 0;
+  private isPausedFlag = false;
+  private judgeVersionNow = 0;
 
   constructor(options: CrawlerOptions) {
     super();
@@ -92,6 +94,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       meta: { config: this.describeConfig() },
     });
     this.state = new CrawlState(this.store);
+    // A resume keeps the version of the judge that was swapped in last (relevance feedback).
+    this.judgeVersionNow = Number(this.store.getMeta('judgeVersion') ?? 0);
     this.client = new WebClient(
       { ...o.net, isUrlAllowed: (url) => this.links.isUrlAllowed(url) },
       { clock: this.clock },
@@ -117,6 +121,64 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   stop(reason: StopReason = 'interrupted'): void {
     this.stopReason ??= reason;
     this.wake?.();
+  }
+
+  /** Starts no new fetch until {@link resume}; fetches in flight finish and are recorded. */
+  pause(): void {
+    this.isPausedFlag = true;
+  }
+
+  /** Lets a paused crawl start fetches again. */
+  resume(): void {
+    this.isPausedFlag = false;
+    this.wake?.();
+  }
+
+  /** True between {@link pause} and {@link resume}. */
+  get isPaused(): boolean {
+    return this.isPausedFlag;
+  }
+
+  /**
+   * Adds seed URLs to a running crawl: they are normalised and filtered like any seed, stored
+   * (so a resume has them) and handed to the strategy unless already fetched.
+   * @returns the URLs that were new seeds (stored now).
+   * @throws ConfigError before `run()` has opened the store.
+   */
+  addSeeds(urls: readonly string[]): string[] {
+    if (this.store === undefined) throw new ConfigError('addSeeds needs a running crawl');
+    const added = this.store.addSeeds(this.links.seeds([...urls]));
+    const fresh = added.filter((l) => !this.state.isFetchedOrInFlight(l.url));
+    if (fresh.length > 0) this.strategy.seed(fresh);
+    this.wake?.();
+    return added.map((l) => l.url);
+  }
+
+  /** The relevance judge of pages fetched from now on. */
+  get currentJudge(): PageJudge {
+    return this.judge;
+  }
+
+  /** Version of the current judge, recorded with every page (0: the judge the crawl started with). */
+  get judgeVersion(): number {
+    return this.judgeVersionNow;
+  }
+
+  /**
+   * Swaps the relevance judge (relevance feedback): pages whose fetch completes from now on are
+   * judged by `judge` and recorded with `version`, which is kept in the store for a resume.
+   * @throws ConfigError before `run()` has opened the store, or if `version` does not grow.
+   */
+  setJudge(judge: PageJudge, version: number): void {
+    if (this.store === undefined) throw new ConfigError('setJudge needs a running crawl');
+    if (!Number.isInteger(version) || version <= this.judgeVersionNow) {
+      throw new ConfigError(`judge version must grow: ${version} after ${this.judgeVersionNow}`, {
+        context: { field: 'version' },
+      });
+    }
+    this.judge = judge;
+    this.judgeVersionNow = version;
+    this.store.setMeta('judgeVersion', version);
   }
 
   /** Stops now: fetches in flight are aborted (and fetched again on resume). */
@@ -154,7 +216,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       this.maybeProgress(false);
       if (this.stopReason === undefined) this.checkBudgets();
       if (this.stopReason !== undefined && running.size === 0) break;
-      while (this.stopReason === undefined && running.size < o.maxConcurrency) {
+      while (this.stopReason === undefined && !this.isPausedFlag && running.size < o.maxConcurrency) {
         // Retries due come first; they already hold their share of the page budget.
         const hasBudget = this.hasBudgetFor(running.size);
         const next = this.takeRetry(hasBudget) ?? (hasBudget ? this.takeFromStrategy() : undefined);
@@ -171,14 +233,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
           });
         running.add(task);
       }
-      if (running.size === 0 && !this.retries.some((r) => !r.isDeferred)) {
+      if (running.size === 0 && !this.isPausedFlag && !this.retries.some((r) => !r.isDeferred)) {
         // Deferred URLs wait for their origin while there is budget for them; at the end of the
         // budget they are dropped unrecorded (a resume finds them in the frontier again).
         const isEmpty = this.strategy.stats()['frontier/size'] === 0 && this.retries.length === 0;
         if (isEmpty || !this.hasBudgetFor(0)) break;
       }
       // Nothing more can start now: wait for a fetch to finish or a host to become ready.
-      await this.sleepUntilWoken(running.size > 0 ? 1000 : 20);
+      await this.sleepUntilWoken(running.size > 0 || this.isPausedFlag ? 1000 : 20);
     }
     this.maybeProgress(true);
     if (this.fatal !== undefined) throw this.fatal;
@@ -235,10 +297,13 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   private async execute(action: Action, attempt: number): Promise<void> {
     this.state.start(action.url, action.host, action.domain);
+    // The judge (and its version) as the fetch starts: a swap mid-fetch cannot mix the two.
+    const judge = this.judge;
+    const judgeVersion = this.judgeVersionNow;
     try {
       const fetched = await this.client.fetchPage(action.url, { signal: this.abort.signal });
       const result = await processFetch(fetched, action, {
-        judge: this.judge,
+        judge,
         threshold: this.options.relevanceThreshold,
         links: this.links,
         shouldFollowNofollow: this.options.shouldFollowNofollow,
@@ -246,6 +311,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         shouldScoreAnchors: this.strategy.needsAnchorScores === true,
         isKnown: (url) => this.state.isFetchedOrInFlight(url),
       });
+      result.record.judgeVersion = judgeVersion;
       this.commit(action, result.record, result.outcome, result.warc);
     } catch (error) {
       if (this.abort.signal.aborted) return; // not recorded: fetched again on resume

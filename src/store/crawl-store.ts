@@ -13,7 +13,9 @@ import { type CrawlCounters, CrawlTally } from './crawl-tally.js';
 import { DuplicateIndex, type DuplicateMatch, simhashFromHex } from './duplicate-index.js';
 import { exportPagesCsv } from './export-csv.js';
 import { jsonlLine } from './jsonl-line.js';
+import { insertLabel, labelCount, latestLabels, type PageLabel } from './labels.js';
 import { checkFolder, repairFiles, STORE_FILES, storePaths, validateOptions } from './open-files.js';
+import { type ListedPage, type PageQuery, queryPages, warcRangeOf } from './page-query.js';
 import { toReplayOutcome } from './replay-outcome.js';
 import {
   INSERT_PAGE_SQL,
@@ -316,6 +318,41 @@ export class CrawlStore {
       .prepare('SELECT url, host, domain FROM seeds ORDER BY rowid')
       .all() as DiscoveredLink[];
     return rows.map((r) => ({ url: r.url, host: r.host, domain: r.domain, anchorText: '', depth: 0 }));
+  }
+
+  /**
+   * Stores a user's relevance label of recorded page `pageId` (relevance feedback).
+   * @throws ConfigError if no page with that id was fetched (failures cannot be labelled).
+   */
+  addLabel(pageId: number, isRelevant: boolean): PageLabel {
+    this.assertOpen();
+    return insertLabel(this.db, pageId, isRelevant, this.opts.clock.now());
+  }
+
+  /** The newest label of every labelled page, in label order. */
+  labels(): PageLabel[] {
+    this.assertOpen();
+    return latestLabels(this.db);
+  }
+
+  /** Every label given so far (a relabelled page counts twice). */
+  labelCount(): number {
+    this.assertOpen();
+    return labelCount(this.db);
+  }
+
+  /** Recorded attempts matching `query`, newest first (see {@link PageQuery}). */
+  queryPages(query: PageQuery): { total: number; pages: ListedPage[] } {
+    this.assertOpen();
+    return queryPages(this.db, query);
+  }
+
+  /** Path of pages.warc.gz and the byte range of page `id`'s records there, or undefined. */
+  warcRange(id: number): { path: string; range: [number, number] } | undefined {
+    this.assertOpen();
+    if (!this.warc) return undefined;
+    const range = warcRangeOf(this.db, id, Number(this.getMeta('warcHeaderEnd') ?? 0));
+    return range && { path: storePaths(this.dir).warc, range };
   }
 
   /** Stores a JSON-serialisable value under `key`; `undefined` deletes it. */

@@ -7,8 +7,10 @@ export type { CrawlCounters } from './crawl-tally.js';
 export type { DuplicateMatch } from './duplicate-index.js';
 export { CSV_COLUMNS } from './export-csv.js';
 export type { JsonlPage } from './jsonl-line.js';
+export type { PageLabel } from './labels.js';
 export { CRAWL_STORE_DEFAULTS, STORE_FILES } from './open-files.js';
 export { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
+export type { ListedPage, PageQuery } from './page-query.js';
 export { toReplayOutcome } from './replay-outcome.js';
 export type {
   CrawlStatus,

@@ -17,7 +17,9 @@
 import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../common/errors.js';
+import { latestLabels, type PageLabel } from './labels.js';
 import { STORE_FILES, storePaths } from './open-files.js';
+import { type ListedPage, type PageQuery, queryPages } from './page-query.js';
 import { type PageRow, readMeta, rowToPage } from './schema.js';
 import type { StoredPage } from './types.js';
 
@@ -170,6 +172,18 @@ export class CrawlReader {
       }
       after = rows[rows.length - 1]!.id;
     }
+  }
+
+  /** The newest relevance label of every labelled page (none in a store from before labels). */
+  labels(): PageLabel[] {
+    this.assertOpen();
+    return latestLabels(this.db);
+  }
+
+  /** Recorded attempts matching `query`, newest first (see {@link PageQuery}). */
+  queryPages(query: PageQuery): { total: number; pages: ListedPage[] } {
+    this.assertOpen();
+    return queryPages(this.db, query);
   }
 
   /** Closes the database and removes the `-shm` file this reader made SQLite create. */

@@ -49,6 +49,13 @@ CREATE TABLE IF NOT EXISTS pages (
   duplicate_of INTEGER -- id of the page this one copies; NULL: none
 ) STRICT;
 CREATE INDEX IF NOT EXISTS pages_by_domain ON pages (domain);
+CREATE TABLE IF NOT EXISTS labels (
+  id INTEGER PRIMARY KEY,
+  page_id INTEGER NOT NULL, -- pages.id of the labelled page
+  url TEXT NOT NULL,
+  is_relevant INTEGER NOT NULL, -- 1 relevant, 0 not
+  labelled_at INTEGER NOT NULL -- ms since the epoch
+) STRICT;
 `;
 
 /**
@@ -99,6 +106,7 @@ const ADDED_PAGE_COLUMNS: ReadonlyArray<[string, string]> = [
   ['content_hash', 'TEXT'],
   ['simhash', 'TEXT'],
   ['duplicate_of', 'INTEGER'],
+  ['judge_version', 'INTEGER'],
 ];
 
 function addMissingColumns(db: Database.Database): void {
@@ -136,15 +144,16 @@ export interface PageRow {
   content_hash: string | null;
   simhash: string | null;
   duplicate_of: number | null;
+  judge_version: number | null;
 }
 
 /** Columns of an insert, in the named-parameter form of better-sqlite3. */
 export const INSERT_PAGE_SQL = `INSERT INTO pages (id, url, final_url, status, content_type, host, domain, depth,
   parent_url, anchor_text, reward, probability, title, error_code, is_page, fetched_at, duration_ms, bytes,
-  outlinks, warc_end, jsonl_end, content_hash, simhash, duplicate_of)
+  outlinks, warc_end, jsonl_end, content_hash, simhash, duplicate_of, judge_version)
   VALUES (@id, @url, @final_url, @status, @content_type, @host, @domain, @depth, @parent_url, @anchor_text,
   @reward, @probability, @title, @error_code, @is_page, @fetched_at, @duration_ms, @bytes, @outlinks,
-  @warc_end, @jsonl_end, @content_hash, @simhash, @duplicate_of)`;
+  @warc_end, @jsonl_end, @content_hash, @simhash, @duplicate_of, @judge_version)`;
 
 /** The parameters of {@link INSERT_PAGE_SQL} for a page and the file lengths after its writes. */
 export function pageParams(page: ResolvedRecord, warcEnd: number | null, jsonlEnd: number | null) {
@@ -173,6 +182,7 @@ export function pageParams(page: ResolvedRecord, warcEnd: number | null, jsonlEn
     content_hash: page.fingerprint?.exact ?? null,
     simhash: page.fingerprint ? simhashToHex(page.fingerprint.simhash) : null,
     duplicate_of: page.duplicateOf ?? null,
+    judge_version: page.judgeVersion ?? null,
   };
 }
 
@@ -200,6 +210,7 @@ export function rowToPage(row: PageRow): StoredPage {
   if (row.duration_ms !== null) page.durationMs = row.duration_ms;
   if (row.bytes !== null) page.bytes = row.bytes;
   if (row.duplicate_of !== null) page.duplicateOf = row.duplicate_of;
+  if (row.judge_version !== null && row.judge_version !== undefined) page.judgeVersion = row.judge_version;
   return page;
 }
 

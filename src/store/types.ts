@@ -93,6 +93,11 @@ export interface PageRecord {
    * gets reward 0 and counts as an attempt but never as a relevant page.
    */
   duplicateOf?: number;
+  /**
+   * Version of the relevance judge that gave `probability` (0: the crawl's first judge; relevance
+   * feedback swaps in 1, 2, ...). Absent in crawls recorded before versions were kept.
+   */
+  judgeVersion?: number;
 }
 
 /** A recorded page read back from the store, in fetch order. */
