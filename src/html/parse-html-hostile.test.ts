@@ -8,11 +8,18 @@ import { PARSE_TIMEOUT_CODE, parseHtmlBounded } from './parse-html-bounded.js';
 
 const PAGE = 'http://example.com/';
 
-/** Parses `html` and returns the time taken in ms (quadratic parsing took 68 s for 200k divs). */
-function timedParse(html: string): { ms: number; page: ReturnType<typeof parseHtml> } {
+/**
+ * Parses `html`, checks it went at 1 MB/s at least (2 s at least for small pages), and returns
+ * the page. Ordinary markup parses at some 30 MB/s; htmlparser2's Parser (open-tag stack kept
+ * with unshift) took 6 s for 200,000 nested divs here and minutes for a million. The slack
+ * keeps a loaded machine (load average 17 on 2 cores was seen) from failing the test.
+ */
+function parseFast(html: string): ReturnType<typeof parseHtml> {
   const start = performance.now();
   const page = parseHtml(html, PAGE);
-  return { ms: performance.now() - start, page };
+  const ms = performance.now() - start;
+  expect(ms).toBeLessThan(Math.max(2_000, html.length / 1_000));
+  return page;
 }
 
 /** A clock whose every reading is `stepMs` later than the one before. */
@@ -28,65 +35,50 @@ function steppingClock(stepMs: number): Clock {
   };
 }
 
-// Each shape took seconds to minutes with htmlparser2's Parser (open-tag stack kept with
-// unshift); linear parsing does each in well under a second. The bound leaves room for a
-// loaded machine.
-const FAST_MS = 5_000;
-
-describe('parseHtml on pathological markup', () => {
+describe('parseHtml on pathological markup', { timeout: 60_000 }, () => {
   it('parses 200,000 nested divs fast', () => {
-    const { ms, page } = timedParse(`${'<div>'.repeat(200_000)}deep <a href="/in">in</a>`);
-    expect(ms).toBeLessThan(FAST_MS);
+    const page = parseFast(`${'<div>'.repeat(200_000)}deep <a href="/in">in</a>`);
     expect(page.text).toBe('deep in');
     expect(page.links.map((l) => l.url)).toEqual(['http://example.com/in']);
   });
 
   it('parses 1,000,000 nested divs (5 MB) fast', () => {
-    const { ms, page } = timedParse(`<title>t</title>${'<div>'.repeat(1_000_000)}x${'</div>'.repeat(10)}`);
-    expect(ms).toBeLessThan(FAST_MS);
+    const page = parseFast(`<title>t</title>${'<div>'.repeat(1_000_000)}x${'</div>'.repeat(10)}`);
     expect([page.title, page.text]).toEqual(['t', 'x']);
   });
 
   it('parses 1,000,000 unclosed anchors fast, keeping maxLinks of them', () => {
-    const { ms, page } = timedParse('<a href=x>'.repeat(1_000_000));
-    expect(ms).toBeLessThan(FAST_MS);
+    const page = parseFast('<a href=x>'.repeat(1_000_000));
     expect(page.links).toHaveLength(10_000);
   });
 
   it('parses 1,000,000 nested table-row-cell triples fast', () => {
-    const { ms, page } = timedParse(`${'<table><tr><td>'.repeat(1_000_000)}cell`);
-    expect(ms).toBeLessThan(FAST_MS);
+    const page = parseFast(`${'<table><tr><td>'.repeat(1_000_000)}cell`);
     expect(page.text).toBe('cell');
   });
 
   it('parses half a million stray closing tags under a deep stack fast', () => {
-    const { ms, page } = timedParse(`${'<div>'.repeat(500_000)}${'</span>'.repeat(500_000)}end`);
-    expect(ms).toBeLessThan(FAST_MS);
+    const page = parseFast(`${'<div>'.repeat(500_000)}${'</span>'.repeat(500_000)}end`);
     expect(page.text).toBe('end');
   });
 
   it('parses a tag with 300,000 attributes and a million nested svg elements fast', () => {
     const attributes = Array.from({ length: 300_000 }, (_, i) => `data-${i}="${i}"`).join(' ');
-    const a = timedParse(`<a ${attributes} href="/x" rel=nofollow>link</a>`);
-    expect(a.ms).toBeLessThan(FAST_MS);
-    expect(a.page.links).toEqual([{ url: 'http://example.com/x', anchorText: 'link', isNofollow: true }]);
-    const svg = timedParse(`${'<svg>'.repeat(1_000_000)}<a href=/s />`);
-    expect(svg.ms).toBeLessThan(FAST_MS);
-    expect(svg.page.links).toHaveLength(1);
+    const a = parseFast(`<a ${attributes} href="/x" rel=nofollow>link</a>`);
+    expect(a.links).toEqual([{ url: 'http://example.com/x', anchorText: 'link', isNofollow: true }]);
+    const svg = parseFast(`${'<svg>'.repeat(1_000_000)}<a href=/s />`);
+    expect(svg.links).toHaveLength(1);
   });
 
   it('parses 5 MB of one text node and a million entities fast, capping the text', () => {
-    const text = timedParse(`<p>${'word '.repeat(1_000_000)}</p>`);
-    expect(text.ms).toBeLessThan(FAST_MS);
-    expect(text.page.text.length).toBe(199_999); // 200,000 cut at a space, then trimmed
-    const entities = timedParse(`<p>${'&amp;'.repeat(1_000_000)}</p>`);
-    expect(entities.ms).toBeLessThan(FAST_MS);
-    expect(entities.page.text.length).toBe(200_000);
+    const text = parseFast(`<p>${'word '.repeat(1_000_000)}</p>`);
+    expect(text.text.length).toBe(199_999); // 200,000 cut at a space, then trimmed
+    const entities = parseFast(`<p>${'&amp;'.repeat(1_000_000)}</p>`);
+    expect(entities.text.length).toBe(200_000);
   });
 
   it('parses 100,000 comments fast', () => {
-    const { ms, page } = timedParse(`${'<!-- c --><p>'.repeat(100_000)}after`);
-    expect(ms).toBeLessThan(FAST_MS);
+    const page = parseFast(`${'<!-- c --><p>'.repeat(100_000)}after`);
     expect(page.text).toBe('after');
   });
 });
