@@ -8,6 +8,7 @@ import { readHubIndex } from './hub-site.js';
 import { parseRelations } from './package-lists.js';
 import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
 import { parseTopic } from './topic.js';
+import { topicReport } from './topic-report.js';
 
 let fx: DocwebFixture;
 let server: DocwebServer;
@@ -132,6 +133,14 @@ describe('topic rules on the hub', () => {
     expect(topic.labelOf('https://packages.debian.org/bookworm/sensors-tool')).toBe(true);
     expect(topic.labelOf('https://packages.debian.org/bookworm/stats-doc')).toBe(false);
     expect(topic.labelOf('https://packages.debian.org/bookworm/tag/hardware/sensor/')).toBe(true);
+    // The topic report counts what each rule matches with the same index.
+    const db = new DocwebDb(fx.cacheDir);
+    try {
+      const report = topicReport(db, topic);
+      expect(report.rules.map((r) => r.pages)).toEqual([2, 2, 1]); // tag + facet page; hw-doc + sensors-tool; sensors-tool
+    } finally {
+      db.close();
+    }
     // Without the hub's index, rules by section or tag match nothing.
     const bare = parseTopic(data, 'sensors.yaml');
     expect(bare.labelOf('https://packages.debian.org/bookworm/sensors-tool')).toBe(false);

@@ -29,7 +29,7 @@ describe('loadManifest', () => {
     const m = loadManifest(DEFAULT_MANIFEST_PATH);
     const grown = m.sites.slice(75);
     expect(m.sites.length).toBeGreaterThanOrEqual(75);
-    expect(grown.every((s) => s.topic.startsWith('grown: ') && !s.heavy)).toBe(true);
+    expect(grown.every((s) => /^(grown|curated): /.test(s.topic) && !s.heavy)).toBe(true);
     expect(selectSites(m, { shouldExcludeHeavy: true })).toHaveLength(m.sites.length - 5);
     expect(m.sites.find((s) => s.package === 'rust-doc')?.exclude).toContain('core/arch/');
     expect(m.sites.find((s) => s.package === 'openjdk-17-doc')?.excludeDirNames).toEqual(['class-use']);

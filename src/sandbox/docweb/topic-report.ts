@@ -32,8 +32,8 @@ export function topicReport(db: DocwebDb, topic: Topic): TopicReport {
   const perSite = new Map<number, number>();
   const pages = db.pages();
   let relevantPages = 0;
-  const ruleLabelers = topic.relevant.map((r) => makeLabeler([r]));
-  const exceptLabelers = topic.except.map((r) => makeLabeler([r]));
+  const ruleLabelers = topic.relevant.map((r) => makeLabeler([r], [], topic.hubIndex));
+  const exceptLabelers = topic.except.map((r) => makeLabeler([r], [], topic.hubIndex));
   const ruleCounts = topic.relevant.map((rule) => ({ rule, pages: 0 }));
   const exceptCounts = topic.except.map((rule) => ({ rule, pages: 0 }));
   for (const page of pages) {
@@ -68,6 +68,8 @@ export function topicReport(db: DocwebDb, topic: Topic): TopicReport {
 export function formatTopicReport(r: TopicReport): string[] {
   const ruleText = (c: RuleCount) =>
     `${String(c.pages).padStart(6)}  ${c.rule.host}${c.rule.prefix}${c.rule.pattern ? `  ~ /${c.rule.pattern.source}/` : ''}` +
+    (c.rule.sections ? `  sections ${c.rule.sections.join(',')}` : '') +
+    (c.rule.tags ? `  tags ${c.rule.tags.join(',')}` : '') +
     (c.pages === 0 ? '   <- matches no page' : '');
   const lines = [
     `topic ${r.topic}: ${r.relevantPages} relevant pages of ${r.totalPages}, on ${r.sites.length} sites`,

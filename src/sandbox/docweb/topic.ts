@@ -71,6 +71,8 @@ export interface Topic {
   seeds: string[];
   /** Ground-truth label of an absolute URL: true if relevant. Never throws (false for junk). */
   labelOf(url: string): boolean;
+  /** The hub index the rules with `sections`/`tags` were resolved against, if one was given. */
+  hubIndex?: HubIndex;
 }
 
 const NAME_RE = /^[a-z0-9][a-z0-9_-]*$/;
@@ -230,6 +232,7 @@ export function parseTopic(data: unknown, file: string, hubIndex?: HubIndex): To
     except,
     seeds,
     labelOf,
+    ...(hubIndex ? { hubIndex } : {}),
   };
 }
 
