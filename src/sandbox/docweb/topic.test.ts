@@ -30,13 +30,19 @@ function errorOf(fn: () => unknown): ConfigError {
 }
 
 describe('shipped topics', () => {
-  it('loads hardware and statistics from data/topics with keywords, rules and at least five seeds', () => {
+  it('loads the five shipped topics from data/topics with keywords, rules and at least eight seeds', () => {
     const topics = loadTopics(DEFAULT_TOPICS_DIR);
-    expect(topics.map((t) => t.name)).toEqual(['hardware', 'statistics']);
+    expect(topics.map((t) => t.name)).toEqual([
+      'hardware',
+      'programming-languages',
+      'statistics',
+      'system-administration',
+      'typesetting',
+    ]);
     for (const t of topics) {
       expect(t.keywords.length).toBeGreaterThan(5);
       expect(t.keyphrases.length).toBeGreaterThan(5);
-      expect(t.seeds.length).toBeGreaterThanOrEqual(5);
+      expect(t.seeds.length).toBeGreaterThanOrEqual(8);
       expect(t.category).toMatch(/\//);
     }
   });
