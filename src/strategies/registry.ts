@@ -6,6 +6,9 @@ import { ConfigError } from '../common/errors.js';
 import type { Rng } from '../common/rng.js';
 import type { DdqnConfig } from '../rl/ddqn-config.js';
 import { KeywordSet } from '../text/index.js';
+import { LIM_OVERRIDE_KEYS } from './lim/lim-config.js';
+import type { WordVectorLookup } from './lim/lim-relevance.js';
+import { LimStrategy } from './lim/lim-strategy.js';
 import { QueueStrategy } from './queue-strategy.js';
 import type { Strategy } from './strategy.js';
 import { TresAsyncStrategy } from './tres/tres-async-strategy.js';
@@ -22,6 +25,12 @@ export interface StrategyContext {
   ddqn?: Partial<DdqnConfig>;
   /** Name to report (the full spec, e.g. `tres:gamma=0.5`); defaults to the strategy's own. */
   name?: string;
+  /**
+   * Word vectors (the `loadWordVectors()` table) for strategies whose entry says
+   * `needsWordVectors` (see {@link strategyNeedsWordVectors}); without them such a strategy
+   * falls back to keyword matching.
+   */
+  wordVectors?: WordVectorLookup;
 }
 
 /** A factory gets the context and the spec's overrides (`name:key=value,...`), checked against its keys. */
@@ -33,6 +42,8 @@ interface StrategyEntry {
   create: StrategyFactory;
   /** Keys a spec may override, e.g. `tres:gamma=0.5`; none when absent. */
   overrideKeys?: readonly string[];
+  /** True if the strategy uses `StrategyContext.wordVectors` (the loop loads them only then). */
+  needsWordVectors?: boolean;
 }
 
 /** Double DQN settings a strategy spec may override: `tres:gamma=0.5,batchSize=128`. */
@@ -79,6 +90,18 @@ function tres(variant: TresTreeVariant): StrategyFactory {
 
 const TRES_KEYS = [...DDQN_KEYS, ...TREE_KEYS];
 
+function lim(learner: 'policy-iteration' | 'q-learning'): StrategyFactory {
+  return (ctx, overrides) =>
+    new LimStrategy({
+      learner,
+      rng: ctx.rng,
+      keywords: ctx.keywords ?? new KeywordSet([]),
+      overrides,
+      ...(ctx.wordVectors ? { wordVectors: ctx.wordVectors } : {}),
+      ...(ctx.name ? { name: ctx.name } : {}),
+    });
+}
+
 const factories: Record<string, StrategyEntry> = {
   bfs: {
     describe: 'breadth-first: first discovered, first fetched',
@@ -123,7 +146,28 @@ const factories: Record<string, StrategyEntry> = {
       }),
     overrideKeys: DDQN_KEYS,
   },
+  'lim-dfs': {
+    describe:
+      'Lim (2016): modified DFS with a per-host cap; parse/skip (follow outlinks or not) by policy iteration on 4 boolean features',
+    create: lim('policy-iteration'),
+    overrideKeys: LIM_OVERRIDE_KEYS,
+    needsWordVectors: true,
+  },
+  'lim-q': {
+    describe: 'Lim\u2019s modified DFS with tabular Q-learning for parse/skip (the thesis\u2019 future work)',
+    create: lim('q-learning'),
+    overrideKeys: LIM_OVERRIDE_KEYS,
+    needsWordVectors: true,
+  },
 };
+
+/**
+ * True if the strategy of `spec` uses word vectors: the crawl loop should then load them
+ * (`loadWordVectors()`) and pass them as `StrategyContext.wordVectors`. False for unknown names.
+ */
+export function strategyNeedsWordVectors(spec: string): boolean {
+  return factories[parseStrategySpec(spec).name]?.needsWordVectors === true;
+}
 
 /** Names of the strategies that exist, with a one-line description each. */
 export function strategyNames(): { name: string; describe: string; overrideKeys: readonly string[] }[] {

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../common/errors.js';
+import { createRng } from '../../common/rng.js';
+import { KeywordSet } from '../../text/index.js';
+import type { DiscoveredLink, Outcome, SelectionContext } from '../strategy.js';
+import { resolveLimConfig } from './lim-config.js';
+import { LimStrategy } from './lim-strategy.js';
+
+const fetched = new Set<string>();
+const ctx: SelectionContext = {
+  isHostReady: () => true,
+  isDomainOpen: () => true,
+  isDomainClosed: () => false,
+  isFetched: (url) => fetched.has(url),
+  step: 0,
+};
+
+function link(url: string): DiscoveredLink {
+  const host = new URL(url).hostname;
+  return { url, host, domain: host, anchorText: '', depth: 1 };
+}
+
+function make(
+  overrides: Record<string, number> = {},
+  learner: 'q-learning' | 'policy-iteration' = 'q-learning',
+) {
+  fetched.clear();
+  return new LimStrategy({ learner, rng: createRng(1), keywords: new KeywordSet(['computer']), overrides });
+}
+
+/** Takes the next URL and reports it fetched with `links` and `text`. */
+function step(s: LimStrategy, links: string[], text = 'nothing here', reward = 0): string {
+  const action = s.next(ctx);
+  if (action === undefined) throw new Error('frontier empty');
+  fetched.add(action.url);
+  const outcome: Outcome = {
+    action,
+    finalUrl: action.url,
+    isPage: true,
+    reward,
+    probability: reward,
+    title: '',
+    text,
+    links: links.map(link),
+  };
+  s.observe(outcome);
+  return action.url;
+}
+
+describe('LimStrategy', () => {
+  it('fetches the most recently pushed link first (a stack)', () => {
+    const s = make({ learn: 0 });
+    s.seed([link('http://a.test/')]);
+    expect(step(s, ['http://b.test/1', 'http://c.test/1'])).toBe('http://a.test/');
+    expect(step(s, ['http://d.test/1'])).toBe('http://c.test/1');
+    expect(step(s, [])).toBe('http://d.test/1');
+    expect(step(s, [])).toBe('http://b.test/1');
+  });
+  it('does not push the links of a fourth page in a row of one host until the stack runs empty', () => {
+    const s = make({ learn: 0 });
+    s.seed([link('http://a.test/')]);
+    step(s, ['http://x.test/1', 'http://a.test/1']);
+    step(s, ['http://a.test/2']);
+    step(s, ['http://a.test/3']);
+    expect(step(s, ['http://y.test/1'])).toBe('http://a.test/3');
+    expect(s.stats()['lim/cap_skips']).toBe(1);
+    // The stack holds x.test/1 only; y.test/1 comes back once it is empty.
+    expect(step(s, [])).toBe('http://x.test/1');
+    expect(step(s, [])).toBe('http://y.test/1');
+    expect(s.stats()['lim/unkept']).toBe(1);
+    expect(s.next(ctx)).toBeUndefined();
+  });
+  it('parses every page with learning off', () => {
+    const s = make({ learn: 0 });
+    s.seed([link('http://a.test/')]);
+    for (let i = 0; i < 3; i++) step(s, [`http://h${i}.test/1`, `http://h${i}.test/2`]);
+    expect(s.stats()).toMatchObject({ 'lim/parses': 3, 'lim/skips': 0, 'lim/explorations': 0 });
+    expect(s.stats()['rl/updates']).toBeUndefined();
+  });
+  it('learns from each decision once the next page is observed, with the page reward for lim-q', () => {
+    const s = make({ epsilon: 0 });
+    s.seed([link('http://a.test/')]);
+    step(s, ['http://b.test/1']);
+    step(s, ['http://c.test/1'], 'computer', 1);
+    expect(s.stats()['rl/updates']).toBe(1);
+    expect(s.config).toMatchObject({ learner: 'q-learning', reward: 'page', shouldLearn: true });
+  });
+  it('scores page relevance with RAKE keywords and keyword matching when no vectors are given', () => {
+    const s = make({ learn: 0 });
+    s.seed([link('http://a.test/')]);
+    step(s, [], 'computer parts. zorbax');
+    expect(s.stats()['lim/mean_relevance']).toBe(1);
+  });
+});
+
+describe('resolveLimConfig', () => {
+  it('uses the thesis reward for policy iteration and the page reward for Q-learning', () => {
+    expect(resolveLimConfig('policy-iteration').reward).toBe('state');
+    expect(resolveLimConfig('q-learning').reward).toBe('page');
+    expect(resolveLimConfig('q-learning', { pageReward: 0 }).reward).toBe('state');
+    expect(resolveLimConfig('policy-iteration', { learn: 0 }).shouldLearn).toBe(false);
+  });
+  it('refuses values out of range, naming the field', () => {
+    expect(() => resolveLimConfig('q-learning', { gamma: 1 })).toThrow(ConfigError);
+    expect(() => resolveLimConfig('q-learning', { gamma: 1 })).toThrow(/gamma/);
+    expect(() => resolveLimConfig('q-learning', { learn: 2 })).toThrow(/learn/);
+    expect(() => resolveLimConfig('q-learning', { maxConsecutivePerHost: 0 })).toThrow(
+      /maxConsecutivePerHost/,
+    );
+  });
+});

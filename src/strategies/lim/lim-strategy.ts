@@ -1,0 +1,236 @@
+/**
+ * Lim's crawler (Lim 2016, "Reinforcement Learning and the Web Crawling Problem"): the modified
+ * depth-first search of section 5.1 with a learned parse/skip decision (sections 4-5.2).
+ *
+ * One step, as section 5.1 lists it, on our loop:
+ *   3. pop the most recently pushed URL (the frontier is a stack: a priority frontier keyed by
+ *      minus the push order; with K > 1 or politeness delays, the most recent ready one);
+ *   4-5. score the fetched page's relevance (RAKE keywords, word-vector similarity to the search
+ *      words, `lim-relevance.ts`);
+ *   7. if this host was crawled in each of the last `maxConsecutivePerHost` (3) steps, skip;
+ *   8-9. else decide parse or skip; parse pushes the page's links on the stack.
+ * "Parse/skip" on our loop: the loop always fetches and parses a page; the decision is whether
+ * the page's outlinks enter the frontier (parse) or not (skip). The decision's state is the four
+ * booleans of `host-states.ts`; the learner is policy iteration (`lim-dfs`) or Q-learning
+ * (`lim-q`, `parse-policy.ts`). `learn=0`: always parse (the plain modified DFS).
+ *
+ * Our additions, where the thesis' crawler would stop: the thesis ends a crawl when the stack is
+ * empty; a skipped page's links are kept aside instead, and when the stack runs empty the most
+ * recently skipped page is parsed after all, so a crawler that learned "never parse" still
+ * spends its page budget. And a seeded epsilon-greedy choice, so both actions get tried.
+ *
+ * Transitions: a decision (s, a) gets as reward the crawl reward of the next page fetched after
+ * it ('page'), or R(s) = true features / 4 ('state', the thesis), and s' = the next decision's
+ * state. Resume: nothing is stored; the replay rebuilds the host counts (relevance from the
+ * stored title only: replayed outcomes carry no text), the stack and the kept-aside links by
+ * taking the decisions again, and the learner learns again from the replayed rewards.
+ * Cost per step: RAKE and one cosine per (keyword, search word) on the page, O(1) for the
+ * decision, O(links log n) for the pushes; a solve of the 16-state model every `planEvery` steps.
+ */
+import type { Rng } from '../../common/rng.js';
+import { type FrontierItem, PriorityFrontier } from '../../frontier/priority-frontier.js';
+import type { KeywordSet } from '../../text/index.js';
+import type {
+  Action,
+  DiscoveredLink,
+  Outcome,
+  SelectionContext,
+  Strategy,
+  StrategyStats,
+} from '../strategy.js';
+import { HostStates, trueFeatureCount } from './host-states.js';
+import { type LimConfig, type LimLearner, resolveLimConfig } from './lim-config.js';
+import { LimRelevance, type WordVectorLookup } from './lim-relevance.js';
+import { type ParsePolicy, PolicyIterationPolicy, QLearningPolicy } from './parse-policy.js';
+
+export interface LimStrategyOptions {
+  learner: LimLearner;
+  /** The run's random stream for this strategy. */
+  rng: Rng;
+  /** The search words (section 1.3): the topic's keywords and keyphrases. */
+  keywords: KeywordSet;
+  /** Word vectors for the similarity; undefined: keyword matching (see `lim-relevance.ts`). */
+  wordVectors?: WordVectorLookup;
+  /** Spec overrides (`learn`, `gamma`, ...; see `LIM_OVERRIDE_KEYS`). @default none */
+  overrides?: Readonly<Record<string, number>>;
+  /** Name to report. @default 'lim-dfs' or 'lim-q' */
+  name?: string;
+}
+
+/** A decision waiting for its reward and next state. */
+interface PendingDecision {
+  state: number;
+  isParse: boolean;
+}
+
+/** A skipped page's links, kept aside until the stack runs empty. */
+interface KeptLinks {
+  parentUrl: string;
+  links: DiscoveredLink[];
+}
+
+export class LimStrategy implements Strategy {
+  readonly name: string;
+  readonly config: Readonly<LimConfig>;
+  private readonly frontier = new PriorityFrontier();
+  private readonly relevance: LimRelevance;
+  private readonly hosts: HostStates;
+  /** Undefined when learning is off (always parse). */
+  private readonly policy: ParsePolicy | undefined;
+  private readonly exploreRng: Rng;
+  private readonly kept: KeptLinks[] = [];
+  private pending: PendingDecision | undefined;
+  private pushes = 0;
+  private runHost: string | undefined;
+  private runLength = 0;
+  private readonly counts = {
+    parses: 0,
+    skips: 0,
+    capSkips: 0,
+    explorations: 0,
+    unkept: 0,
+    relevanceSum: 0,
+    pages: 0,
+  };
+  /** Decisions with each feature true, feature 1 first (measures which features ever fire). */
+  private readonly featureTrue = [0, 0, 0, 0];
+
+  constructor(options: LimStrategyOptions) {
+    this.config = resolveLimConfig(options.learner, options.overrides);
+    const c = this.config;
+    this.name = options.name ?? (options.learner === 'q-learning' ? 'lim-q' : 'lim-dfs');
+    this.relevance = new LimRelevance({
+      searchWords: options.keywords,
+      ...(options.wordVectors ? { vectors: options.wordVectors } : {}),
+      similarityThreshold: c.similarityThreshold,
+      maxUrlLength: c.maxUrlLength,
+    });
+    this.hosts = new HostStates({
+      parseSkipRatio: c.parseSkipRatio,
+      relevanceThreshold: c.relevanceThreshold,
+    });
+    this.exploreRng = options.rng.fork('lim-explore');
+    if (c.shouldLearn) {
+      this.policy =
+        c.learner === 'q-learning'
+          ? new QLearningPolicy({ gamma: c.gamma, learningRate: c.learningRate })
+          : new PolicyIterationPolicy({
+              gamma: c.gamma,
+              planEvery: c.planEvery,
+              priorCount: c.priorCount,
+              rng: options.rng.fork('lim-policy'),
+              ...(c.reward === 'state' ? { stateReward: (s: number) => trueFeatureCount(s) / 4 } : {}),
+            });
+    }
+  }
+
+  seed(links: DiscoveredLink[]): void {
+    this.push(links, undefined);
+  }
+
+  next(ctx: SelectionContext): Action | undefined {
+    for (;;) {
+      const [item] = this.frontier.draw(ctx);
+      if (item !== undefined) {
+        this.frontier.take(item);
+        const { key: _key, ...action } = item;
+        return action;
+      }
+      // Nothing ready: wait if the stack still holds URLs (hosts busy), else parse a skipped page.
+      const kept = this.frontier.size === 0 ? this.kept.pop() : undefined;
+      if (kept === undefined) return undefined;
+      this.counts.unkept++;
+      this.push(kept.links, kept.parentUrl);
+    }
+  }
+
+  observe(outcome: Outcome): void {
+    const { action } = outcome;
+    const host = action.host;
+    // Step 7's count: iterations in a row on this host (failed fetches are iterations too).
+    this.runLength = host === this.runHost ? this.runLength + 1 : 1;
+    this.runHost = host;
+    if (outcome.isPage) {
+      // Steps 4-5. A replayed outcome has its title but no text.
+      const relevance = this.relevance.pageRelevance(outcome.title ?? '', outcome.text ?? '');
+      this.hosts.recordPage(host, relevance);
+      this.counts.relevanceSum += relevance;
+      this.counts.pages++;
+    }
+    const state = this.hosts.state(host, this.relevance.urlRelevance(action.url));
+    const pending = this.pending;
+    if (pending !== undefined && this.policy !== undefined) {
+      const reward = this.config.reward === 'page' ? outcome.reward : trueFeatureCount(pending.state) / 4;
+      this.policy.learn(pending.state, pending.isParse, reward, state);
+    }
+    this.pending = undefined;
+    if (!outcome.isPage) return;
+    if (this.runLength > this.config.maxConsecutivePerHost) {
+      // Step 7: this host had the last `maxConsecutivePerHost` iterations; no decision to learn from.
+      this.counts.capSkips++;
+      this.hosts.recordDecision(host, false);
+      this.keep(outcome.links, action.url);
+      return;
+    }
+    for (let f = 0; f < 4; f++) if ((state >> (3 - f)) & 1) (this.featureTrue[f] as number)++;
+    const isParse = this.decide(state);
+    this.hosts.recordDecision(host, isParse);
+    if (isParse) {
+      this.counts.parses++;
+      this.push(outcome.links, action.url);
+    } else {
+      this.counts.skips++;
+      this.keep(outcome.links, action.url);
+    }
+    if (this.policy !== undefined) this.pending = { state, isParse };
+  }
+
+  stats(): StrategyStats {
+    const c = this.counts;
+    return {
+      'frontier/size': this.frontier.size,
+      'lim/parses': c.parses,
+      'lim/skips': c.skips,
+      'lim/cap_skips': c.capSkips,
+      'lim/explorations': c.explorations,
+      'lim/unkept': c.unkept,
+      'lim/kept_pages': this.kept.length,
+      'lim/mean_relevance': c.pages > 0 ? c.relevanceSum / c.pages : 0,
+      'lim/f1_true': this.featureTrue[0] as number,
+      'lim/f2_true': this.featureTrue[1] as number,
+      'lim/f3_true': this.featureTrue[2] as number,
+      'lim/f4_true': this.featureTrue[3] as number,
+      ...(this.policy?.stats() ?? {}),
+    };
+  }
+
+  /** Parse (true) or skip: the policy's action, a random one with probability epsilon. */
+  private decide(state: number): boolean {
+    const policy = this.policy;
+    if (policy === undefined) return true;
+    if (this.config.epsilon > 0 && this.exploreRng.next() < this.config.epsilon) {
+      this.counts.explorations++;
+      return this.exploreRng.next() < 0.5;
+    }
+    return policy.isParse(state);
+  }
+
+  /** Pushes links on the stack in page order (the last one comes out first). */
+  private push(links: readonly DiscoveredLink[], parentUrl: string | undefined): void {
+    for (const link of links) {
+      const item: FrontierItem = {
+        url: link.url,
+        host: link.host,
+        domain: link.domain,
+        depth: link.depth,
+        key: -this.pushes++,
+      };
+      if (parentUrl !== undefined) item.parentUrl = parentUrl;
+      this.frontier.add(item);
+    }
+  }
+
+  private keep(links: DiscoveredLink[], parentUrl: string): void {
+    if (links.length > 0) this.kept.push({ parentUrl, links });
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The two learners of Lim's parse/skip decision over the 16 states of `host-states.ts`, actions
+ * skip (0) and parse (1):
+ * - {@link PolicyIterationPolicy} (`lim-dfs`, thesis section 4.3): policy iteration on a model.
+ *   The thesis "derived" the transition probabilities "via analysis" without saying how; we
+ *   estimate them from the transitions seen so far (counts plus a small Dirichlet prior, so an
+ *   untried action reads as "any next state") and re-solve every `planEvery` decisions.
+ *   First policy: a random action per state (section 4.3 step 1, seeded).
+ * - {@link QLearningPolicy} (`lim-q`, the thesis' future work, section 9.1): model-free tabular
+ *   Q-learning, Q(s,a) += alpha (r + gamma max_a' Q(s',a') - Q(s,a)), Q starting at 0.
+ * Ties between the two actions go to parse, so an untrained Q-learner parses everything.
+ */
+import type { Rng } from '../../common/rng.js';
+import { STATE_COUNT } from './host-states.js';
+
+const ACTIONS = 2;
+const PARSE = 1;
+
+/** A parse/skip policy that learns from transitions (s, a, r, s'). */
+export interface ParsePolicy {
+  /** The policy's action in `state`: true = parse. */
+  isParse(state: number): boolean;
+  /** One transition: decision `isParse` in `state`, reward, state of the next decision. */
+  learn(state: number, isParse: boolean, reward: number, nextState: number): void;
+  /** Numbers for stats: states whose greedy action is parse, solves, updates. */
+  stats(): Record<string, number>;
+}
+
+/** Tabular Q-learning. */
+export class QLearningPolicy implements ParsePolicy {
+  /** [state, action] */
+  readonly q = new Float64Array(STATE_COUNT * ACTIONS);
+  private updates = 0;
+
+  constructor(private readonly options: { gamma: number; learningRate: number }) {}
+
+  isParse(state: number): boolean {
+    return (this.q[state * ACTIONS + PARSE] as number) >= (this.q[state * ACTIONS] as number);
+  }
+
+  learn(state: number, isParse: boolean, reward: number, nextState: number): void {
+    const i = state * ACTIONS + (isParse ? PARSE : 0);
+    const next = Math.max(
+      this.q[nextState * ACTIONS] as number,
+      this.q[nextState * ACTIONS + PARSE] as number,
+    );
+    const target = reward + this.options.gamma * next;
+    this.q[i] = (this.q[i] as number) + this.options.learningRate * (target - (this.q[i] as number));
+    this.updates++;
+  }
+
+  stats(): Record<string, number> {
+    return { 'lim/parse_states': countParse(this), 'rl/updates': this.updates };
+  }
+}
+
+export interface PolicyIterationOptions {
+  gamma: number;
+  /** Transitions between two solves. */
+  planEvery: number;
+  /** Pseudo-count per next state of every (state, action). */
+  priorCount: number;
+  /** R(s) when the reward is a function of the state (the thesis' reward); else the mean observed reward. */
+  stateReward?: (state: number) => number;
+  /** Draws the first, random policy. */
+  rng: Rng;
+}
+
+/** Policy iteration on the transition model estimated from experience. */
+export class PolicyIterationPolicy implements ParsePolicy {
+  /** [state, action, next state] transition counts. */
+  private readonly counts = new Float64Array(STATE_COUNT * ACTIONS * STATE_COUNT);
+  /** [state, action] */
+  private readonly rewardSum = new Float64Array(STATE_COUNT * ACTIONS);
+  private readonly visits = new Float64Array(STATE_COUNT * ACTIONS);
+  /** [state]: 1 parse, 0 skip. */
+  readonly policy = new Uint8Array(STATE_COUNT);
+  /** [state]: V of the current policy after the last solve. */
+  readonly value = new Float64Array(STATE_COUNT);
+  private transitions = 0;
+  private solves = 0;
+
+  constructor(private readonly options: PolicyIterationOptions) {
+    for (let s = 0; s < STATE_COUNT; s++) this.policy[s] = options.rng.next() < 0.5 ? 1 : 0;
+  }
+
+  isParse(state: number): boolean {
+    return this.policy[state] === 1;
+  }
+
+  learn(state: number, isParse: boolean, reward: number, nextState: number): void {
+    const sa = state * ACTIONS + (isParse ? PARSE : 0);
+    this.counts[sa * STATE_COUNT + nextState] = (this.counts[sa * STATE_COUNT + nextState] as number) + 1;
+    this.rewardSum[sa] = (this.rewardSum[sa] as number) + reward;
+    this.visits[sa] = (this.visits[sa] as number) + 1;
+    if (++this.transitions % this.options.planEvery === 0) this.solve();
+  }
+
+  /**
+   * Policy iteration (section 4.3): evaluate V of the policy on the estimated model, make the
+   * policy greedy in it, until the policy stays the same. An action changes only if strictly
+   * better, so ties keep the current policy (and the loop ends).
+   */
+  solve(): void {
+    this.solves++;
+    for (let iteration = 0; iteration < 100; iteration++) {
+      this.evaluate();
+      let isChanged = false;
+      for (let s = 0; s < STATE_COUNT; s++) {
+        const current = this.policy[s] as number;
+        const other = 1 - current;
+        if (this.actionValue(s, other) > this.actionValue(s, current) + 1e-12) {
+          this.policy[s] = other;
+          isChanged = true;
+        }
+      }
+      if (!isChanged) return;
+    }
+  }
+
+  stats(): Record<string, number> {
+    return { 'lim/parse_states': countParse(this), 'lim/solves': this.solves };
+  }
+
+  /** r(s,a) + gamma * sum_x P(x | s,a) V(x) on the estimated model. */
+  private actionValue(s: number, a: number): number {
+    const sa = s * ACTIONS + a;
+    const visits = this.visits[sa] as number;
+    const reward =
+      this.options.stateReward?.(s) ?? (visits > 0 ? (this.rewardSum[sa] as number) / visits : 0);
+    const prior = this.options.priorCount;
+    const total = visits + prior * STATE_COUNT;
+    let expected = 0;
+    for (let x = 0; x < STATE_COUNT; x++) {
+      expected +=
+        (((this.counts[sa * STATE_COUNT + x] as number) + prior) / total) * (this.value[x] as number);
+    }
+    return reward + this.options.gamma * expected;
+  }
+
+  /** Iterative policy evaluation until V moves less than 1e-10. */
+  private evaluate(): void {
+    for (let sweep = 0; sweep < 10_000; sweep++) {
+      let delta = 0;
+      for (let s = 0; s < STATE_COUNT; s++) {
+        const v = this.actionValue(s, this.policy[s] as number);
+        delta = Math.max(delta, Math.abs(v - (this.value[s] as number)));
+        this.value[s] = v;
+      }
+      if (delta < 1e-10) return;
+    }
+  }
+}
+
+function countParse(policy: ParsePolicy): number {
+  let n = 0;
+  for (let s = 0; s < STATE_COUNT; s++) if (policy.isParse(s)) n++;
+  return n;
+}
