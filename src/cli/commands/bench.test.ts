@@ -106,7 +106,7 @@ describe('tres bench crawl', () => {
         '--strategies',
         'bfs:gamma=0.5',
       ]),
-    ).rejects.toThrow(/strategies: strategy "bfs" has no Double DQN settings/);
+    ).rejects.toThrow(/strategies: strategy "bfs:gamma=0\.5": "bfs" has no setting "gamma"; it has no settings/);
   });
 
   it('names a bad domain limit', async () => {
