@@ -6,10 +6,14 @@ import { ConfigError } from '../common/errors.js';
 import type { Rng } from '../common/rng.js';
 import type { DdqnConfig } from '../rl/ddqn-config.js';
 import { KeywordSet } from '../text/index.js';
+import { APPRENTICE_KEYS } from './apprentice/apprentice-config.js';
+import { ApprenticeStrategy } from './apprentice/apprentice-strategy.js';
 import { LIM_OVERRIDE_KEYS } from './lim/lim-config.js';
 import type { WordVectorLookup } from './lim/lim-relevance.js';
 import { LimStrategy } from './lim/lim-strategy.js';
 import { QueueStrategy } from './queue-strategy.js';
+import { RLWCS_KEYS, SVM_LINKS_KEYS } from './rlwcs/rlwcs-config.js';
+import { RlwcsStrategy } from './rlwcs/rlwcs-strategy.js';
 import type { Strategy } from './strategy.js';
 import { TresAsyncStrategy } from './tres/tres-async-strategy.js';
 import type { TresOverrides } from './tres/tres-config.js';
@@ -158,6 +162,37 @@ const factories: Record<string, StrategyEntry> = {
     create: lim('q-learning'),
     overrideKeys: LIM_OVERRIDE_KEYS,
     needsWordVectors: true,
+  },
+  apprentice: {
+    describe:
+      'best-first critic plus a naive Bayes apprentice on <token, DOM offset> link features (Chakrabarti et al. 2002)',
+    create: (ctx, overrides) =>
+      new ApprenticeStrategy({ overrides, ...(ctx.name ? { name: ctx.name } : {}) }),
+    overrideKeys: APPRENTICE_KEYS,
+  },
+  rlwcs: {
+    describe:
+      'Q(lambda) picks per page which classifier (NN, SVM, NB, DT, vote) scores its outlinks (Partalas et al. 2008)',
+    create: (ctx, overrides) =>
+      new RlwcsStrategy({
+        variant: 'rlwcs',
+        rng: ctx.rng,
+        overrides,
+        ...(ctx.name ? { name: ctx.name } : {}),
+      }),
+    overrideKeys: RLWCS_KEYS,
+  },
+  'svm-links': {
+    describe:
+      'best-first on a linear SVM\u2019s score of each link\u2019s text (the RLwCS paper\u2019s baseline)',
+    create: (ctx, overrides) =>
+      new RlwcsStrategy({
+        variant: 'svm-links',
+        rng: ctx.rng,
+        overrides,
+        ...(ctx.name ? { name: ctx.name } : {}),
+      }),
+    overrideKeys: SVM_LINKS_KEYS,
   },
 };
 

@@ -1,0 +1,97 @@
+/**
+ * Watkins's Q(lambda) with linear gradient-descent function approximation and accumulating
+ * eligibility traces (Sutton and Barto 1998, section 8.4 and Figure 8.9), as RLwCS uses it
+ * (Partalas et al. 2008, section 2). Q(s, a) = w . phi(s, a), where phi(s, a) puts the state
+ * features, with the action's own classifier score among them, in action a's block of w (one
+ * weight vector per action; with one shared vector the argmax over actions would only ever
+ * pick the highest or the lowest classifier score).
+ */
+
+/** Hyperparameters of {@link LinearQLambda}. */
+export interface QLambdaOptions {
+  actions: number;
+  /** Features of one state-action pair (one block). */
+  features: number;
+  /** Step size, divided by the number of features of a block. */
+  alpha: number;
+  gamma: number;
+  lambda: number;
+}
+
+export class LinearQLambda {
+  /** [actions, features] */
+  readonly weights: Float64Array;
+  /** [actions, features] */
+  private readonly traces: Float64Array;
+  /** The (phi, action) of the last step, waiting for its reward; undefined at the start. */
+  private previous: { phi: Float64Array; action: number } | undefined;
+  private tdErrorSum = 0;
+  private updates = 0;
+
+  constructor(private readonly options: QLambdaOptions) {
+    this.weights = new Float64Array(options.actions * options.features);
+    this.traces = new Float64Array(options.actions * options.features);
+  }
+
+  /** Q(s, a) for a state given as one feature block per action ([actions, features]). */
+  q(phis: Float64Array, action: number): number {
+    const f = this.options.features;
+    let sum = 0;
+    for (let j = 0; j < f; j++)
+      sum += (this.weights[action * f + j] as number) * (phis[action * f + j] as number);
+    return sum;
+  }
+
+  /** The greedy action (ties by the lowest index). */
+  greedy(phis: Float64Array): number {
+    let best = 0;
+    let bestQ = Number.NEGATIVE_INFINITY;
+    for (let a = 0; a < this.options.actions; a++) {
+      const q = this.q(phis, a);
+      if (q > bestQ) {
+        bestQ = q;
+        best = a;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * One step: the reward `reward` that followed the previous state-action pair, the new state
+   * `phis`, and the action taken in it (`action`, chosen by the caller, e.g. epsilon-greedy).
+   * Updates w by alpha * delta * e, then decays the traces (cut to zero after an exploratory
+   * action: Watkins's Q(lambda)) and adds the new pair's features.
+   */
+  step(reward: number, phis: Float64Array, action: number): void {
+    const { features: f, alpha, gamma, lambda } = this.options;
+    const greedy = this.greedy(phis);
+    if (this.previous !== undefined) {
+      const prev = this.previous;
+      let qPrev = 0;
+      for (let j = 0; j < f; j++)
+        qPrev += (this.weights[prev.action * f + j] as number) * (prev.phi[j] as number);
+      const delta = reward + gamma * this.q(phis, greedy) - qPrev;
+      const step = (alpha / f) * delta;
+      for (let k = 0; k < this.weights.length; k++) {
+        this.weights[k] = (this.weights[k] as number) + step * (this.traces[k] as number);
+      }
+      this.tdErrorSum += Math.abs(delta);
+      this.updates++;
+    }
+    const decay = action === greedy || this.q(phis, action) === this.q(phis, greedy) ? gamma * lambda : 0;
+    for (let k = 0; k < this.traces.length; k++) this.traces[k] = (this.traces[k] as number) * decay;
+    const phi = phis.slice(action * f, action * f + f);
+    for (let j = 0; j < f; j++)
+      this.traces[action * f + j] = (this.traces[action * f + j] as number) + (phi[j] as number);
+    this.previous = { phi, action };
+  }
+
+  /** Mean |TD error| of the updates so far (0 before the first). */
+  get meanTdError(): number {
+    return this.updates === 0 ? 0 : this.tdErrorSum / this.updates;
+  }
+
+  get updateCount(): number {
+    return this.updates;
+  }
+}

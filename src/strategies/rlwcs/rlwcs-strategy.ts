@@ -1,0 +1,220 @@
+/**
+ * `rlwcs`: Reinforcement Learning with Classifier Selection (Partalas, Paliouras and Vlahavas,
+ * ECAI 2008), and `svm-links`, its baseline "crawler that uses a SVM to assign scores to the
+ * URLs" (section 3).
+ *
+ * Per fetched page (the state), Q(lambda) picks an action among the classifiers H = {NN, SVM,
+ * NB, DT} and their majority scheme S; the chosen one scores that page's outlinks, which enter a
+ * priority frontier keyed by the score (best first). The reward of the choice is 1 if the next
+ * fetched page is relevant (section 2). State-action features (section 2), one block per action:
+ *   [bias, relevance of the page (the judge's P), the chosen classifier's score of the page,
+ *    mean relevance of the page's fetched parents, hub score].
+ * Choices where the paper is silent:
+ * - What a classifier scores for a URL (section 2: "the classifier's score that a URL belongs to
+ *   the relevant class"): the link's own text, i.e. its anchor text, the tokens around it (the
+ *   parser's DOM context) and its URL words, as a TF-IDF vector in the pool's term space.
+ * - Training data: the paper trains the pool once, before crawling, on labelled topic pages. A
+ *   crawl has only its own pages: the first `trainAfterPages` fetched pages (outlinks ordered
+ *   best-first until then), labelled by the crawl's judge, then every `retrainEvery` pages on
+ *   the latest `maxTrainingPages` pages (0: never retrain, as the paper).
+ * - Hub score: undefined in the paper; a page's outlinks are not fetched when it is, so HITS
+ *   cannot be run; we take ln(1 + out-degree) / ln(1 + hubOutDegree), capped at 1.
+ * - Parents' mean relevance: of the fetched pages that link to the page (0.5 for seeds).
+ * - A URL found again on another page is queued again only with a better score.
+ *
+ * Resume: nothing of the pool or the agent is stored. The replay rebuilds the frontier (replayed
+ * outlinks keyed best-first, as there is no page text to score with) and the parent statistics;
+ * the pool is trained again once `trainAfterPages` pages have been fetched after the resume, and
+ * Q(lambda) learns again from there.
+ *
+ * Cost per step: one TF-IDF vector per outlink (a Map lookup per token) and one classifier
+ * evaluation (the tiny network: 16 x non-zero inputs); training the pool on 3,000 pages takes
+ * a fraction of a second every `retrainEvery` pages.
+ */
+import type { Rng } from '../../common/rng.js';
+import { type FrontierItem, PriorityFrontier } from '../../frontier/priority-frontier.js';
+import { pageTokens, tokenize, urlTokens } from '../../text/index.js';
+import type {
+  Action,
+  DiscoveredLink,
+  Outcome,
+  SelectionContext,
+  Strategy,
+  StrategyStats,
+} from '../strategy.js';
+import { ClassifierPool, POOL_ACTIONS, SVM_ACTION } from './classifier-pool.js';
+import { LinearQLambda } from './q-lambda.js';
+import { type RlwcsConfig, type RlwcsVariant, resolveRlwcsConfig } from './rlwcs-config.js';
+
+export interface RlwcsOptions {
+  variant: RlwcsVariant;
+  rng: Rng;
+  /** Overrides of {@link RlwcsConfig}. */
+  overrides?: Partial<Record<string, number>>;
+  /** Name to report. @default the variant */
+  name?: string;
+}
+
+/** Features of one state-action block: bias, page relevance, classifier score, parents, hub. */
+const BLOCK = 5;
+
+/** Tokens a classifier sees for a link: context (or anchor) words and URL words. */
+export function linkTokens(link: DiscoveredLink): string[] {
+  const text = link.context !== undefined ? link.context.tokens.join(' ') : link.anchorText;
+  return tokenize(text).concat(urlTokens(link.url));
+}
+
+export class RlwcsStrategy implements Strategy {
+  readonly name: string;
+  readonly needsLinkContext = true;
+  readonly config: Readonly<RlwcsConfig>;
+  private readonly frontier = new PriorityFrontier();
+  /** Best key a URL was queued with (-inf once fetched). */
+  private readonly queuedKey = new Map<string, number>();
+  /** Per unfetched URL: sum and count of the relevance of fetched pages linking to it. */
+  private readonly parents = new Map<string, { sum: number; count: number }>();
+  private readonly agent: LinearQLambda;
+  private readonly policyRng: Rng;
+  private readonly trainRng: Rng;
+  private pool: ClassifierPool | undefined;
+  private docs: string[][] = [];
+  private labels: number[] = [];
+  private pagesSinceTraining = 0;
+  private trainings = 0;
+  private readonly actionCounts = new Array<number>(POOL_ACTIONS.length).fill(0);
+
+  constructor(options: RlwcsOptions) {
+    this.config = resolveRlwcsConfig(options.variant, options.overrides);
+    this.name = options.name ?? options.variant;
+    const { alpha, gamma, lambda } = this.config;
+    this.agent = new LinearQLambda({ actions: POOL_ACTIONS.length, features: BLOCK, alpha, gamma, lambda });
+    this.policyRng = options.rng.fork('policy');
+    this.trainRng = options.rng.fork('pool');
+  }
+
+  seed(links: DiscoveredLink[]): void {
+    for (const link of links) this.enqueue(link, undefined, Number.NEGATIVE_INFINITY);
+  }
+
+  next(ctx: SelectionContext): Action | undefined {
+    const [item] = this.frontier.draw(ctx);
+    if (!item) return undefined;
+    this.frontier.take(item);
+    const { key: _key, ...action } = item;
+    return action;
+  }
+
+  observe(outcome: Outcome): void {
+    const { action } = outcome;
+    for (const url of new Set([action.url, outcome.finalUrl])) {
+      this.queuedKey.set(url, Number.NEGATIVE_INFINITY);
+      this.frontier.removeUrl(url);
+    }
+    const parentStats = this.parents.get(action.url);
+    this.parents.delete(action.url);
+    const parentMean = parentStats === undefined ? 0.5 : parentStats.sum / parentStats.count;
+    for (const link of outcome.links) {
+      const p = this.parents.get(link.url);
+      if (p === undefined) this.parents.set(link.url, { sum: outcome.probability, count: 1 });
+      else {
+        p.sum += outcome.probability;
+        p.count++;
+      }
+    }
+
+    const hasText = outcome.isPage && outcome.text !== undefined && outcome.isDuplicate !== true;
+    const tokens = hasText ? pageTokens(outcome.title ?? '', outcome.text ?? '') : undefined;
+    const action_ = tokens !== undefined ? this.choose(outcome, tokens, parentMean) : undefined;
+    for (const link of outcome.links) {
+      const score =
+        action_ === undefined || this.pool === undefined
+          ? outcome.probability
+          : this.pool.score(action_, this.pool.terms.vector(linkTokens(link)));
+      this.enqueue(link, action.url, -score);
+    }
+    if (tokens !== undefined) this.addTrainingPage(tokens, outcome.reward);
+  }
+
+  stats(): StrategyStats {
+    const stats: StrategyStats = {
+      ...this.frontier.stats(),
+      'frontier/size': this.frontier.size,
+      'rlwcs/trainings': this.trainings,
+      'rl/td_error': this.agent.meanTdError,
+      'rl/updates': this.agent.updateCount,
+    };
+    POOL_ACTIONS.forEach((name, a) => {
+      stats[`rlwcs/chose_${name}`] = this.actionCounts[a] as number;
+    });
+    return stats;
+  }
+
+  /**
+   * The classifier for this page's outlinks: Q(lambda) epsilon-greedy (learning from this page's
+   * reward for the previous choice), a random one when learning is off, the SVM for
+   * `svm-links`. Undefined before the pool is trained.
+   */
+  private choose(outcome: Outcome, tokens: string[], parentMean: number): number | undefined {
+    const pool = this.pool;
+    if (pool === undefined) return undefined;
+    let chosen: number;
+    if (this.config.variant === 'svm-links') chosen = SVM_ACTION;
+    else if (this.config.learn === 0) chosen = this.policyRng.int(POOL_ACTIONS.length);
+    else {
+      const x = pool.terms.vector(tokens);
+      const hub = Math.min(1, Math.log1p(outcome.links.length) / Math.log1p(this.config.hubOutDegree));
+      const phis = new Float64Array(POOL_ACTIONS.length * BLOCK); // [actions, features]
+      for (let a = 0; a < POOL_ACTIONS.length; a++) {
+        phis.set([1, outcome.probability, pool.score(a, x), parentMean, hub], a * BLOCK);
+      }
+      chosen =
+        this.policyRng.next() < this.config.epsilon
+          ? this.policyRng.int(POOL_ACTIONS.length)
+          : this.agent.greedy(phis);
+      // Reward 1 for a relevant next page: this page's reward closes the previous choice.
+      this.agent.step(outcome.reward, phis, chosen);
+    }
+    this.actionCounts[chosen] = (this.actionCounts[chosen] as number) + 1;
+    return chosen;
+  }
+
+  /** Keeps the page as a training document and (re)trains the pool when it is due. */
+  private addTrainingPage(tokens: string[], reward: number): void {
+    this.docs.push(tokens);
+    this.labels.push(reward >= 1 ? 1 : 0);
+    if (this.docs.length > this.config.maxTrainingPages) {
+      this.docs = this.docs.slice(-this.config.maxTrainingPages);
+      this.labels = this.labels.slice(-this.config.maxTrainingPages);
+    }
+    this.pagesSinceTraining++;
+    const isDue =
+      this.pool === undefined
+        ? this.docs.length >= this.config.trainAfterPages
+        : this.config.retrainEvery > 0 && this.pagesSinceTraining >= this.config.retrainEvery;
+    const positives = this.labels.reduce((s, y) => s + y, 0);
+    if (!isDue || positives === 0 || positives === this.labels.length) return;
+    this.pool = ClassifierPool.train(
+      this.docs,
+      Uint8Array.from(this.labels),
+      this.config.features,
+      this.trainRng.fork(`training-${this.trainings}`),
+    );
+    this.trainings++;
+    this.pagesSinceTraining = 0;
+  }
+
+  private enqueue(link: DiscoveredLink, parentUrl: string | undefined, key: number): void {
+    const previous = this.queuedKey.get(link.url);
+    if (previous !== undefined && previous <= key) return;
+    this.queuedKey.set(link.url, key);
+    const item: FrontierItem = {
+      url: link.url,
+      host: link.host,
+      domain: link.domain,
+      depth: link.depth,
+      key,
+    };
+    if (parentUrl !== undefined) item.parentUrl = parentUrl;
+    this.frontier.add(item);
+  }
+}
