@@ -72,6 +72,11 @@ export interface CrawlerOptions {
    * Manku et al. used 3). `false` finds exact copies only. @default 3
    */
   nearDuplicateBits?: number | false;
+  /**
+   * Time one page may spend being parsed, in ms (parsing yields to other fetches between slices);
+   * past it the page is recorded as `TRES_PARSE_TIMEOUT`. `false` turns the limit off. @default 2000
+   */
+  parseTimeBudgetMs?: number | false;
   /** Milliseconds between 'progress' events. @default 1000 */
   progressIntervalMs?: number;
   clock?: Clock;
@@ -105,6 +110,7 @@ export const DEFAULT_CRAWLER_OPTIONS: Omit<Resolved, 'outDir' | 'maxPagesPerDoma
   maxDepth: false,
   shouldWriteWarc: true,
   nearDuplicateBits: 3,
+  parseTimeBudgetMs: 2000,
   progressIntervalMs: 1000,
 };
 

@@ -308,6 +308,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         links: this.links,
         shouldFollowNofollow: this.options.shouldFollowNofollow,
         withLinkContext: this.options.withLinkContext || this.strategy.needsLinkContext === true,
+        parseTimeBudgetMs: this.options.parseTimeBudgetMs,
         shouldScoreAnchors: this.strategy.needsAnchorScores === true,
         isKnown: (url) => this.state.isFetchedOrInFlight(url),
       });

@@ -92,6 +92,31 @@ describe('a crawl meeting a page of 1,000,000 nested divs', () => {
     for (let n = 0; n <= 5; n++)
       expect(byUrl.get(`http://other.test/${n}.html`)?.status, `other.test/${n}.html`).toBe(200);
   }, 60_000);
+
+  it('records the deep page as TRES_PARSE_TIMEOUT when the crawl\u2019s parseTimeBudgetMs is too short, and goes on', async () => {
+    const outDir = join(base, 'short-budget');
+    const crawler = new Crawler({
+      outDir,
+      keywords: ['deep', 'other'],
+      strategy: 'bfs',
+      maxPages: 50,
+      maxConcurrency: 4,
+      parseTimeBudgetMs: 1,
+      net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
+    });
+    const summary = await crawler.run(['http://deep.test/']);
+    const db = new Database(join(outDir, 'crawl.sqlite'), { readonly: true });
+    const rows = db.prepare('SELECT url, status, error_code FROM pages').all() as Row[];
+    db.close();
+    const deep = rows.find((r) => r.url === 'http://deep.test/deep.html');
+    expect(deep).toEqual({
+      url: 'http://deep.test/deep.html',
+      status: 200,
+      error_code: 'TRES_PARSE_TIMEOUT',
+    });
+    expect(summary.stopReason).toBe('frontier-empty');
+    expect(rows.filter((r) => r.url.startsWith('http://other.test/'))).toHaveLength(6);
+  }, 60_000);
 });
 
 describe('processFetch', () => {
