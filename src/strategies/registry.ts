@@ -6,8 +6,11 @@ import { ConfigError } from '../common/errors.js';
 import type { Rng } from '../common/rng.js';
 import type { DdqnConfig } from '../rl/ddqn-config.js';
 import { KeywordSet } from '../text/index.js';
+import { ACHE_KEYS } from './ache/ache-config.js';
+import { AcheStrategy } from './ache/ache-strategy.js';
 import { APPRENTICE_KEYS } from './apprentice/apprentice-config.js';
 import { ApprenticeStrategy } from './apprentice/apprentice-strategy.js';
+import { HAN_ASYNC_KEYS, HanAsyncStrategy } from './han-async/han-async-strategy.js';
 import { LIM_OVERRIDE_KEYS } from './lim/lim-config.js';
 import type { WordVectorLookup } from './lim/lim-relevance.js';
 import { LimStrategy } from './lim/lim-strategy.js';
@@ -149,6 +152,25 @@ const factories: Record<string, StrategyEntry> = {
         ...(ctx.name ? { name: ctx.name } : {}),
       }),
     overrideKeys: DDQN_KEYS,
+  },
+  'han-async': {
+    describe:
+      'Han et al. (Async): linear SARSA on bucketed path and cosine-relevance features, outlinks scored once, best-first',
+    create: (ctx, overrides) =>
+      new HanAsyncStrategy({
+        rng: ctx.rng,
+        keywords: ctx.keywords ?? new KeywordSet([]),
+        overrides,
+        ...(ctx.name ? { name: ctx.name } : {}),
+      }),
+    overrideKeys: HAN_ASYNC_KEYS,
+  },
+  ache: {
+    describe:
+      'ACHE-like: best-first, then a link classifier (SVM on URL/anchor/around words) retrained every 500 pages rescoring the frontier',
+    create: (ctx, overrides) =>
+      new AcheStrategy({ rng: ctx.rng, overrides, ...(ctx.name ? { name: ctx.name } : {}) }),
+    overrideKeys: ACHE_KEYS,
   },
   'lim-dfs': {
     describe:

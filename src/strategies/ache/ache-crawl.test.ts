@@ -1,0 +1,67 @@
+/**
+ * ACHE on the crawl loop with retraining inside the budget (the registry-wide test stops before
+ * the default 500 pages): a stopped crawl resumes, rebuilding its training links from the replay.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRng } from '../../common/rng.js';
+import type { CrawlerOptions } from '../../crawl/crawl-options.js';
+import { Crawler } from '../../crawl/crawler.js';
+import { type Sandbox, sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
+import { keywordsOf } from '../../sandbox/vocabulary.js';
+import { AcheStrategy } from './ache-strategy.js';
+
+const TOPIC = 'astronomy telescopes';
+const BUDGET = 90;
+
+describe('ache on the crawl loop', () => {
+  let sandbox: Sandbox;
+  let base: string;
+  beforeAll(async () => {
+    sandbox = await serveSandbox({
+      web: {
+        seed: 5,
+        hostCount: 30,
+        pageCount: 3000,
+        topics: [TOPIC, 'cooking recipes'],
+        relevantTopic: TOPIC,
+      },
+    });
+    base = mkdtempSync(join(tmpdir(), 'tres-ache-'));
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  const options = (strategy: AcheStrategy, extra: Partial<CrawlerOptions> = {}): CrawlerOptions => ({
+    outDir: join(base, 'run'),
+    strategy,
+    seed: 9,
+    keywords: keywordsOf(TOPIC),
+    maxPages: BUDGET,
+    maxConcurrency: 2,
+    net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
+    ...extra,
+  });
+  const ache = () => new AcheStrategy({ rng: createRng(3), overrides: { learnEvery: 20 } });
+
+  it('retrains during the crawl and, stopped mid-way, relearns from the replay and resumes to its budget', async () => {
+    const first = ache();
+    const crawler = new Crawler(options(first));
+    crawler.on('page', (p) => {
+      if (p.step === 50) crawler.abortNow();
+    });
+    await crawler.run(sandbox.web!.seedUrls(2, { relevant: true }));
+    expect(first.stats()['learn/trainings']).toBeGreaterThanOrEqual(2);
+
+    const resumed = ache();
+    const summary = await new Crawler(options(resumed, { isResume: true })).run();
+    expect(summary.steps).toBe(BUDGET);
+    // Trainings at 20, 40 (from the replay) and 60, 80 (new pages), when both classes are present.
+    expect(resumed.stats()['learn/trainings']).toBeGreaterThanOrEqual(3);
+    expect(resumed.stats()['learn/examples']).toBeGreaterThan(BUDGET / 2);
+  }, 60_000);
+});

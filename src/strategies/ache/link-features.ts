@@ -1,0 +1,116 @@
+/**
+ * The link features of ACHE's link classifier (VIDA-NYU/ache, `LinkNeighborhoodWrapper` and
+ * `LinkClassifierFeatureSelector`): binary "word occurs" features in three fields of a link,
+ * the words of its URL, of its anchor text and of the text around it. At each training the
+ * features are re-selected: the most frequent words of each field among the training links
+ * (ACHE keeps 150 URL words, 150 anchor words and 100 words around, each seen at least twice).
+ *
+ * Differences from ACHE, by choice: words come from the project tokenizer (no Porter stemming);
+ * "around" is the link's DOM context (tokens at offset != 0, dMax 5) instead of ACHE's own
+ * window; the URL's last host label ("host_com") is not a feature.
+ *
+ * Words are interned: a link is stored as one sorted Int32Array of field-word ids, so a frontier
+ * of 100k links costs about 100-200 bytes per link and rescoring it needs no tokenizing.
+ */
+import { isStopword, tokenize, urlTokens } from '../../text/index.js';
+import type { DiscoveredLink } from '../../types/index.js';
+
+/** The three fields, in id order. */
+export const LINK_FIELDS = ['url', 'anchor', 'around'] as const;
+export type LinkField = (typeof LINK_FIELDS)[number];
+
+/** How many words of each field ACHE keeps at a training, and the least count a word needs. */
+export interface FeatureSelection {
+  /** @default 150 */
+  url: number;
+  /** @default 150 */
+  anchor: number;
+  /** @default 100 */
+  around: number;
+  /** @default 2 */
+  minCount: number;
+}
+
+/** ACHE's numbers (`LinkClassifierFeatureSelector`: FilterData(150, 2) and FilterData(100, 2)). */
+export const ACHE_FEATURE_SELECTION: Readonly<FeatureSelection> = Object.freeze({
+  url: 150,
+  anchor: 150,
+  around: 100,
+  minCount: 2,
+});
+
+/** Interns field-word pairs as small integers. */
+export class FieldWords {
+  private readonly ids = new Map<string, number>();
+  private readonly names: string[] = [];
+
+  /** Number of distinct field-word pairs seen. */
+  get size(): number {
+    return this.names.length;
+  }
+
+  /** The id of `word` in `field` (a new id the first time). */
+  idOf(field: LinkField, word: string): number {
+    const key = `${field}:${word}`;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.names.length;
+      this.ids.set(key, id);
+      this.names.push(key);
+    }
+    return id;
+  }
+
+  /** "field:word" of an id. */
+  nameOf(id: number): string {
+    return this.names[id] as string;
+  }
+
+  /** The sorted, distinct field-word ids of a link. */
+  encode(link: Pick<DiscoveredLink, 'url' | 'anchorText' | 'context'>): Int32Array {
+    const out = new Set<number>();
+    for (const w of urlTokens(link.url)) out.add(this.idOf('url', w));
+    for (const w of tokenize(link.anchorText)) out.add(this.idOf('anchor', w));
+    const context = link.context;
+    if (context) {
+      context.tokens.forEach((t, i) => {
+        if (context.offsets[i] !== 0 && t.length >= 2 && !isStopword(t)) out.add(this.idOf('around', t));
+      });
+    }
+    return Int32Array.from(out).sort();
+  }
+
+  /** Field of an id. */
+  fieldOf(id: number): LinkField {
+    const name = this.nameOf(id);
+    return name.slice(0, name.indexOf(':')) as LinkField;
+  }
+}
+
+/**
+ * The selected feature ids of a training set: per field, the `selection[field]` ids that occur
+ * in the most links (at least `minCount`), ties broken by the word. Returns a map id -> column.
+ */
+export function selectFeatures(
+  words: FieldWords,
+  links: readonly Int32Array[],
+  selection: Readonly<FeatureSelection>,
+): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const x of links) for (const id of x) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const byField: Record<LinkField, { id: number; n: number; name: string }[]> = {
+    url: [],
+    anchor: [],
+    around: [],
+  };
+  for (const [id, n] of counts) {
+    if (n < selection.minCount) continue;
+    byField[words.fieldOf(id)].push({ id, n, name: words.nameOf(id) });
+  }
+  const columns = new Map<number, number>();
+  for (const field of LINK_FIELDS) {
+    const ranked = byField[field].sort((a, b) => b.n - a.n || (a.name < b.name ? -1 : 1));
+    for (const { id } of ranked.slice(0, selection[field])) columns.set(id, columns.size);
+  }
+  return columns;
+}

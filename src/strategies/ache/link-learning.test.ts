@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../../common/rng.js';
+import { LinkExamples } from './link-examples.js';
+import { ACHE_FEATURE_SELECTION, FieldWords, selectFeatures } from './link-features.js';
+import { linkProbability, trainLinkSvm } from './link-svm.js';
+
+describe('ACHE link features, training sample and SVM', () => {
+  it('encodes URL words, anchor words and the words around the link as separate fields', () => {
+    const words = new FieldWords();
+    const ids = words.encode({
+      url: 'http://shop.test/disks/index.html',
+      anchorText: 'Fast disks',
+      context: { tokens: ['fast', 'disks', 'cheap', 'the'], offsets: Int8Array.from([0, 0, 1, -1]) },
+    });
+    const names = Array.from(ids, (id) => words.nameOf(id)).sort();
+    expect(names).toEqual([
+      'anchor:disks',
+      'anchor:fast',
+      'around:cheap',
+      'url:disks',
+      'url:shop',
+      'url:test',
+    ]);
+  });
+
+  it('keeps per field the words seen in the most links, at least minCount times, ties by word', () => {
+    const words = new FieldWords();
+    const link = (anchorText: string) => words.encode({ url: 'http://a.test/', anchorText });
+    const links = [link('gpu ram'), link('gpu ram cpu'), link('gpu cpu'), link('solo')];
+    const columns = selectFeatures(words, links, { ...ACHE_FEATURE_SELECTION, anchor: 2, url: 0 });
+    const chosen = [...columns.keys()].map((id) => words.nameOf(id));
+    expect(chosen).toEqual(['anchor:gpu', 'anchor:cpu']); // gpu 3, then cpu and ram 2 each: cpu by word
+  });
+
+  it('samples an irrelevant link only while the negatives are fewer than the positives (ACHE)', () => {
+    const examples = new LinkExamples();
+    const labels = [0, 0, 1, 0, 1, 0, 0];
+    labels.forEach((y, i) => {
+      examples.add(Int32Array.of(i), y === 1);
+    });
+    const { links, labels: sampled } = examples.sample(10, createRng(1));
+    expect(links.map((x) => x[0])).toEqual([2, 4, 3, 5]);
+    expect(sampled).toEqual([1, 1, 0, 0]);
+  });
+
+  it('caps each class at its reservoir size', () => {
+    const examples = new LinkExamples();
+    for (let i = 0; i < 50; i++) examples.add(Int32Array.of(i), true);
+    expect(examples.sample(10, createRng(1)).links).toHaveLength(10);
+  });
+
+  it('trains an SVM that scores links with the words of relevant targets above the others', () => {
+    const words = new FieldWords();
+    const rng = createRng(7);
+    const links: Int32Array[] = [];
+    const labels: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const isGood = i % 2 === 0;
+      const noise = ['alpha', 'beta', 'gamma'][i % 3] as string;
+      links.push(
+        words.encode({ url: `http://s${i}.test/`, anchorText: `${isGood ? 'gpu' : 'recipe'} ${noise}` }),
+      );
+      labels.push(isGood ? 1 : 0);
+    }
+    const columns = selectFeatures(words, links, ACHE_FEATURE_SELECTION);
+    const model = trainLinkSvm(links, labels, columns, rng);
+    const good = words.encode({ url: 'http://new.test/', anchorText: 'gpu beta' });
+    const bad = words.encode({ url: 'http://new.test/', anchorText: 'recipe beta' });
+    expect(linkProbability(model, good)).toBeGreaterThan(0.8);
+    expect(linkProbability(model, bad)).toBeLessThan(0.2);
+    const again = trainLinkSvm(links, labels, columns, createRng(7));
+    expect([...again.weights]).toEqual([...model.weights]);
+  });
+});

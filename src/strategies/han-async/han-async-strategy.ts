@@ -1,0 +1,218 @@
+/**
+ * `han-async`: the crawler of Han, Wuillemin and Senellart (ICWE 2018) with their asynchronous
+ * method, the "Async" row of the TRES journal's Table 3.
+ *
+ * - Features: Han's handcrafted shared state-action features (./han-features.ts): path
+ *   statistics and cosine relevances of page, anchor, URL and surrounding text to the topic,
+ *   bucketed; no keyword flags, no classifier.
+ * - Learner: SARSA(0), linear in the one-hot buckets (./linear-sarsa.ts). The transition of a
+ *   fetched page completes when the next action is chosen (on-policy: Q(s', a') of the action
+ *   actually taken next, from anywhere in the frontier; this is the "deviation from the successive
+ *   order of states" the TRES journal criticises in its related work).
+ * - Asynchronous method (Han et al., section 4.4): Q is computed only for the outlinks of the page
+ *   just fetched, once, when they enter the frontier; older frontier entries keep their Q.
+ * - Chooser: epsilon-greedy; greedy = best stored Q (a PriorityFrontier keyed by -Q, ties by URL),
+ *   exploration = a uniformly random frontier URL (a RandomFrontier over the same links).
+ *
+ * Choices where the texts leave details open (Han's own text was not at hand): alpha 0.1 on the
+ * TD error (divided over the active features), gamma 0.9, epsilon 0.1, weights start at 0.
+ *
+ * Resume: the frontier and each fetched page's path state are rebuilt from the replayed outcomes
+ * (a replayed page's relevance comes from its stored title only: the text is not stored); the
+ * weights are not stored and are learned again from the new steps.
+ */
+import { ConfigError } from '../../common/errors.js';
+import type { Rng } from '../../common/rng.js';
+import { RandomFrontier } from '../../frontier/bag-frontier.js';
+import { type FrontierItem, PriorityFrontier } from '../../frontier/priority-frontier.js';
+import type { KeywordSet } from '../../text/index.js';
+import type {
+  Action,
+  DiscoveredLink,
+  Outcome,
+  SelectionContext,
+  Strategy,
+  StrategyStats,
+} from '../strategy.js';
+import {
+  encodeHan,
+  HAN_FEATURE_SIZE,
+  type HanPageState,
+  pageStateOf,
+  SEED_PARENT_STATE,
+  TopicCosine,
+} from './han-features.js';
+import { LinearSarsa } from './linear-sarsa.js';
+
+/** Every hyperparameter of `han-async`. */
+export interface HanAsyncConfig {
+  /** Learn (true), or keep the initial zero weights: the untrained crawler (`learn=0`). @default true */
+  isLearning: boolean;
+  /** SARSA step size in (0, 1]. @default 0.1 */
+  alpha: number;
+  /** Discount in [0, 1). @default 0.9 */
+  gamma: number;
+  /** Probability of fetching a uniformly random frontier URL instead of the best, in [0, 1]. @default 0.1 */
+  epsilon: number;
+}
+
+/** Defaults of {@link HanAsyncConfig}. */
+export const DEFAULT_HAN_ASYNC_CONFIG: Readonly<HanAsyncConfig> = Object.freeze({
+  isLearning: true,
+  alpha: 0.1,
+  gamma: 0.9,
+  epsilon: 0.1,
+});
+
+/** Settings a `han-async:key=value` spec may override (`learn` is 0 or 1). */
+export const HAN_ASYNC_KEYS = ['learn', 'alpha', 'gamma', 'epsilon'] as const;
+
+export interface HanAsyncOptions {
+  rng: Rng;
+  /** The topic's keywords: the topic vector of the cosine relevances. */
+  keywords: KeywordSet;
+  /** Spec overrides (see {@link HAN_ASYNC_KEYS}). */
+  overrides?: Readonly<Record<string, number>>;
+  /** Name to report. @default 'han-async' */
+  name?: string;
+}
+
+function check(field: string, value: number, isOk: boolean, range: string): void {
+  if (!isOk) {
+    throw new ConfigError(`han-async: ${field} must be ${range}, got ${value}`, { context: { field } });
+  }
+}
+
+/**
+ * The resolved config from spec overrides.
+ * @throws ConfigError naming a value out of range.
+ */
+export function resolveHanAsyncConfig(
+  overrides: Readonly<Record<string, number>> = {},
+): Readonly<HanAsyncConfig> {
+  const d = DEFAULT_HAN_ASYNC_CONFIG;
+  const learn = overrides.learn ?? 1;
+  check('learn', learn, learn === 0 || learn === 1, '0 or 1');
+  const alpha = overrides.alpha ?? d.alpha;
+  check('alpha', alpha, alpha > 0 && alpha <= 1, 'in (0, 1]');
+  const gamma = overrides.gamma ?? d.gamma;
+  check('gamma', gamma, gamma >= 0 && gamma < 1, 'in [0, 1)');
+  const epsilon = overrides.epsilon ?? d.epsilon;
+  check('epsilon', epsilon, epsilon >= 0 && epsilon <= 1, 'in [0, 1]');
+  return Object.freeze({ isLearning: learn === 1, alpha, gamma, epsilon });
+}
+
+interface HanData {
+  /** Active one-hot indices of the state-action. */
+  x: Uint8Array;
+}
+
+export class HanAsyncStrategy implements Strategy {
+  readonly name: string;
+  readonly needsLinkContext = true;
+  readonly config: Readonly<HanAsyncConfig>;
+  private readonly cosine: TopicCosine;
+  private readonly sarsa: LinearSarsa;
+  private readonly explore: Rng;
+  /** Greedy side: every queued link by -Q (stale duplicates dropped lazily on draw). */
+  private readonly byQ = new PriorityFrontier<FrontierItem>();
+  /** Exploration side: the same links, drawn uniformly. */
+  private readonly bag: RandomFrontier<FrontierItem>;
+  /** Path state of every fetched page (and its redirect target), by URL. */
+  private readonly pageStates = new Map<string, HanPageState>();
+  /** Fetched actions waiting for the next chosen action to complete their SARSA update. */
+  private pending: { x: Uint8Array; reward: number }[] = [];
+  private qEvaluations = 0;
+  private exploreSteps = 0;
+
+  constructor(options: HanAsyncOptions) {
+    this.config = resolveHanAsyncConfig(options.overrides);
+    this.name = options.name ?? 'han-async';
+    this.cosine = new TopicCosine(options.keywords);
+    this.sarsa = new LinearSarsa(HAN_FEATURE_SIZE, this.config.alpha, this.config.gamma);
+    this.explore = options.rng.fork('epsilon');
+    this.bag = new RandomFrontier<FrontierItem>(options.rng.fork('explore-draw'));
+  }
+
+  seed(links: DiscoveredLink[]): void {
+    for (const link of links) {
+      const x = encodeHan(SEED_PARENT_STATE, this.cosine.ofLink(link));
+      // Seeds go first, in URL order.
+      this.enqueue(link, undefined, x, Number.NEGATIVE_INFINITY);
+    }
+  }
+
+  next(ctx: SelectionContext): Action | undefined {
+    let item: FrontierItem | undefined;
+    if (this.config.epsilon > 0 && this.explore.next() < this.config.epsilon) {
+      [item] = this.bag.draw(ctx);
+      if (item) {
+        this.bag.take(item);
+        this.exploreSteps++;
+      }
+    }
+    if (!item) {
+      [item] = this.byQ.draw(ctx);
+      if (!item) return undefined;
+      this.byQ.take(item);
+    }
+    // The URL's other queued links go too (the priority side drops them lazily: ctx.isFetched).
+    this.bag.removeUrl(item.url);
+    const { key: _key, ...action } = item;
+    this.completePending((item.data as HanData).x);
+    return action;
+  }
+
+  observe(outcome: Outcome): void {
+    const { action, reward } = outcome;
+    const parent = action.parentUrl === undefined ? undefined : this.pageStates.get(action.parentUrl);
+    const relevance = this.cosine.ofPage(outcome.title ?? '', outcome.text ?? '');
+    const state = pageStateOf(parent, reward, relevance);
+    this.pageStates.set(action.url, state);
+    this.pageStates.set(outcome.finalUrl, state);
+    const data = action.data as HanData | undefined;
+    if (this.config.isLearning && !outcome.isReplay && data !== undefined) {
+      this.pending.push({ x: data.x, reward });
+    }
+    // Asynchronous method: Q of the new outlinks only, computed once, now.
+    for (const link of outcome.links) {
+      const x = encodeHan(state, this.cosine.ofLink(link));
+      this.qEvaluations++;
+      this.enqueue(link, action.url, x, -this.sarsa.q(x));
+    }
+  }
+
+  stats(): StrategyStats {
+    return {
+      'frontier/size': this.byQ.size,
+      'rl/q_evaluations': this.qEvaluations,
+      'rl/updates': this.sarsa.updates,
+      'rl/td_abs_mean': this.sarsa.meanAbsDelta,
+      'rl/explore_steps': this.exploreSteps,
+    };
+  }
+
+  /** The learned weights (bias first, then one per one-hot feature), for tests and reports. */
+  weights(): number[] {
+    return [this.sarsa.bias, ...this.sarsa.weights];
+  }
+
+  private completePending(nextX: Uint8Array): void {
+    for (const t of this.pending) this.sarsa.update(t.x, t.reward, nextX);
+    this.pending = [];
+  }
+
+  private enqueue(link: DiscoveredLink, parentUrl: string | undefined, x: Uint8Array, key: number): void {
+    const item: FrontierItem = {
+      url: link.url,
+      host: link.host,
+      domain: link.domain,
+      depth: link.depth,
+      key,
+      data: { x } satisfies HanData,
+    };
+    if (parentUrl !== undefined) item.parentUrl = parentUrl;
+    this.byQ.add(item);
+    this.bag.add(item);
+  }
+}
