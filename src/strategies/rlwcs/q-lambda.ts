@@ -57,28 +57,36 @@ export class LinearQLambda {
   }
 
   /**
-   * One step: the reward `reward` that followed the previous state-action pair, the new state
-   * `phis`, and the action taken in it (`action`, chosen by the caller, e.g. epsilon-greedy).
-   * Updates w by alpha * delta * e, then decays the traces (cut to zero after an exploratory
-   * action: Watkins's Q(lambda)) and adds the new pair's features.
+   * The update of one step (Sutton and Barto, Figure 8.9): `reward` followed the previous
+   * state-action pair and led to the state `phis` ([actions, features]);
+   * delta = reward + gamma * max_a Q(s', a) - Q(s, a), then w += alpha / f * delta * e.
+   * Nothing to update on the first step. Call {@link act} next with the action taken in `phis`.
    */
-  step(reward: number, phis: Float64Array, action: number): void {
-    const { features: f, alpha, gamma, lambda } = this.options;
-    const greedy = this.greedy(phis);
-    if (this.previous !== undefined) {
-      const prev = this.previous;
-      let qPrev = 0;
-      for (let j = 0; j < f; j++)
-        qPrev += (this.weights[prev.action * f + j] as number) * (prev.phi[j] as number);
-      const delta = reward + gamma * this.q(phis, greedy) - qPrev;
-      const step = (alpha / f) * delta;
-      for (let k = 0; k < this.weights.length; k++) {
-        this.weights[k] = (this.weights[k] as number) + step * (this.traces[k] as number);
-      }
-      this.tdErrorSum += Math.abs(delta);
-      this.updates++;
+  update(reward: number, phis: Float64Array): void {
+    const prev = this.previous;
+    if (prev === undefined) return;
+    const f = this.options.features;
+    let qPrev = 0;
+    for (let j = 0; j < f; j++)
+      qPrev += (this.weights[prev.action * f + j] as number) * (prev.phi[j] as number);
+    const delta = reward + this.options.gamma * this.q(phis, this.greedy(phis)) - qPrev;
+    const step = (this.options.alpha / f) * delta;
+    for (let k = 0; k < this.weights.length; k++) {
+      this.weights[k] = (this.weights[k] as number) + step * (this.traces[k] as number);
     }
-    const decay = action === greedy || this.q(phis, action) === this.q(phis, greedy) ? gamma * lambda : 0;
+    this.tdErrorSum += Math.abs(delta);
+    this.updates++;
+  }
+
+  /**
+   * Records the action taken in `phis` (chosen after {@link update}, with the new weights):
+   * the traces decay by gamma * lambda if it is greedy and are cut to zero if it is exploratory
+   * (Watkins's Q(lambda)); then the pair's features are added to its trace (accumulating).
+   */
+  act(phis: Float64Array, action: number): void {
+    const f = this.options.features;
+    const isGreedy = this.q(phis, action) >= this.q(phis, this.greedy(phis));
+    const decay = isGreedy ? this.options.gamma * this.options.lambda : 0;
     for (let k = 0; k < this.traces.length; k++) this.traces[k] = (this.traces[k] as number) * decay;
     const phi = phis.slice(action * f, action * f + f);
     for (let j = 0; j < f; j++)

@@ -167,12 +167,13 @@ export class RlwcsStrategy implements Strategy {
       for (let a = 0; a < POOL_ACTIONS.length; a++) {
         phis.set([1, outcome.probability, pool.score(a, x), parentMean, hub], a * BLOCK);
       }
+      // Reward 1 for a relevant next page: this page's reward closes the previous choice.
+      this.agent.update(outcome.reward, phis);
       chosen =
         this.policyRng.next() < this.config.epsilon
           ? this.policyRng.int(POOL_ACTIONS.length)
           : this.agent.greedy(phis);
-      // Reward 1 for a relevant next page: this page's reward closes the previous choice.
-      this.agent.step(outcome.reward, phis, chosen);
+      this.agent.act(phis, chosen);
     }
     this.actionCounts[chosen] = (this.actionCounts[chosen] as number) + 1;
     return chosen;
