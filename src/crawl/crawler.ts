@@ -154,6 +154,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return added.map((l) => l.url);
   }
 
+  /**
+   * The crawl store while `run()` runs (opened synchronously by `run()`, closed when it ends):
+   * for readers in this process such as the dashboard. Record nothing in it.
+   */
+  get openStore(): CrawlStore | undefined {
+    return this.store;
+  }
+
   /** The relevance judge of pages fetched from now on. */
   get currentJudge(): PageJudge {
     return this.judge;

@@ -1,0 +1,195 @@
+/**
+ * One retraining of the page model from relevance feedback, as the worker thread runs it: read
+ * the labelled pages' text back from the crawl's WARC file, train the model on its training set
+ * plus the labels, check it by stratified k-fold cross-validation over the user's labels against
+ * the judge in use, and save it only if it is not worse (macro F1 on the held-out labels).
+ *
+ * Training set: a model crawl (`tres crawl --model DIR`) uses the documents `tres train` read
+ * (their paths are in DIR/training.json, field `dataset`). A keyword-judged crawl has none: its
+ * training set is the keyword judge's confident pages of the crawl (pseudo-labels), and the model
+ * trained is naive Bayes (no word vectors to load, trains in well under a second).
+ */
+import { rmSync } from 'node:fs';
+import { createRng } from '../common/rng.js';
+import { KeywordJudge } from '../crawl/keyword-judge.js';
+import { parseHtml } from '../html/index.js';
+import { decodeText, detectCharset, parseContentType } from '../net/index.js';
+import {
+  confusion,
+  type DatasetSource,
+  type LabeledDocument,
+  loadDataset,
+  loadModel,
+  type ModelName,
+  metricsOf,
+  type PageInput,
+  stratifiedFolds,
+  type TopicSpec,
+  trainModel,
+} from '../relevance/index.js';
+import { readWarcResponse } from '../store/page-text.js';
+
+/** A page of the crawl to train on, located in the WARC file. */
+export interface JobPage {
+  url: string;
+  title: string;
+  /** Byte range of the page's WARC records in `warcPath`. */
+  range: [number, number];
+  label: 0 | 1;
+  /** True for a user's label, false for a pseudo-label (keyword judge's confident page). */
+  isUserLabel: boolean;
+  /** Probability the page was recorded with (the judge of its fetch). */
+  recordedProbability: number;
+}
+
+/** Everything the worker needs; plain data (structured-clone safe). */
+export interface RetrainJob {
+  /** Kind of model to train. */
+  model: ModelName;
+  warcPath: string;
+  pages: JobPage[];
+  /** Training documents of the current model (a model crawl), if any. */
+  dataset?: DatasetSource;
+  /** Topic keywords for models that read them. */
+  topic?: TopicSpec;
+  /** The judge in use: a saved model folder, or the keyword judge's words. */
+  current: { modelDir: string } | { keywords: string[] };
+  /** Reward threshold of the crawl. */
+  threshold: number;
+  /** Most folds of the cross-validation (fewer when a class has fewer labels). */
+  folds: number;
+  /** Copies of each user label in the training set (weight of a label against a document). */
+  labelWeight: number;
+  /** Seed of the folds and of training. */
+  seed: string;
+  /** Folder the new model is saved to when it is not worse. */
+  outDir: string;
+}
+
+/** Metrics of the cross-validation over the user's labels (pooled over folds). */
+export interface FeedbackScore {
+  precision: number;
+  recall: number;
+  macroF1: number;
+  accuracy: number;
+}
+
+/** What a retraining found. */
+export interface RetrainResult {
+  /** True if the new model was saved to `outDir` (not worse than the current judge). */
+  isAccepted: boolean;
+  /** The current judge on the held-out labels of each fold. */
+  before: FeedbackScore;
+  /** The retrained model on the same held-out labels. */
+  after: FeedbackScore;
+  folds: number;
+  userLabels: number;
+  /** Training documents besides the labels (dataset or pseudo-labels). */
+  trainingDocuments: number;
+  /** Per labelled page: the probability it was recorded with and the new model's. */
+  pages: { url: string; label: 0 | 1; before: number; after: number }[];
+  trainMs: number;
+}
+
+/**
+ * Runs the job.
+ * @throws RangeError when the labels hold fewer than 2 pages of either class (nothing to check).
+ */
+export async function runRetrainJob(job: RetrainJob): Promise<RetrainResult> {
+  const started = performance.now();
+  const docs = job.pages.map((p) => toDocument(job.warcPath, p));
+  const user = docs.filter((_, i) => job.pages[i]?.isUserLabel);
+  const userPages = job.pages.filter((p) => p.isUserLabel);
+  const pseudo = docs.filter((_, i) => !job.pages[i]?.isUserLabel);
+  const base = [
+    ...(job.dataset ? loadDataset(job.dataset, { isSkippingBad: true, onWarning: () => {} }) : []),
+    ...pseudo,
+  ];
+  const labels = Int8Array.from(user, (d) => d.label);
+  const relevant = labels.reduce((n, l) => n + l, 0);
+  const k = Math.min(job.folds, relevant, labels.length - relevant);
+  if (k < 2) {
+    throw new RangeError(
+      `retraining needs at least 2 relevant and 2 irrelevant labels (have ${relevant} and ${labels.length - relevant})`,
+    );
+  }
+  const folds = stratifiedFolds(labels, k, createRng(job.seed).fork('feedback-folds'));
+  const current = await currentJudge(job);
+  const beforeP = await current(user);
+  const afterP = new Float32Array(user.length);
+  const config = { seed: job.seed, threshold: job.threshold };
+  for (let f = 0; f < k; f++) {
+    const train = [...base];
+    const test: number[] = [];
+    user.forEach((d, i) => {
+      if (folds[i] === f) test.push(i);
+      else for (let c = 0; c < job.labelWeight; c++) train.push(d);
+    });
+    const trained = await trainModel(job.model, train, {
+      config: { ...config, seed: `${job.seed}/fold${f}` },
+      ...(job.topic ? { topic: job.topic } : {}),
+    });
+    const scores = await trained.model.scorePages(test.map((i) => user[i] as PageInput));
+    test.forEach((i, j) => {
+      afterP[i] = scores[j] as number;
+    });
+    trained.model.dispose();
+  }
+  const before = metricsOf(confusion(labels, beforeP, job.threshold));
+  const after = metricsOf(confusion(labels, afterP, job.threshold));
+  const isAccepted = after.macroF1 >= before.macroF1;
+  if (isAccepted) {
+    const train = [...base];
+    for (const d of user) for (let c = 0; c < job.labelWeight; c++) train.push(d);
+    const trained = await trainModel(job.model, train, {
+      config,
+      ...(job.topic ? { topic: job.topic } : {}),
+    });
+    rmSync(job.outDir, { recursive: true, force: true });
+    await trained.model.save(job.outDir);
+    trained.model.dispose();
+  }
+  return {
+    isAccepted,
+    before,
+    after,
+    folds: k,
+    userLabels: user.length,
+    trainingDocuments: base.length,
+    pages: userPages.map((p, i) => ({
+      url: p.url,
+      label: p.label,
+      before: p.recordedProbability,
+      after: afterP[i] as number,
+    })),
+    trainMs: performance.now() - started,
+  };
+}
+
+/** The page's text as the crawl's judge saw it, from its WARC response record. */
+function toDocument(warcPath: string, p: JobPage): LabeledDocument {
+  const response = readWarcResponse(warcPath, p.range[0], p.range[1]);
+  let text = '';
+  let title = p.title;
+  if (response && response.body.length > 0) {
+    const type = parseContentType(response.headers.get('content-type'));
+    const { charset } = detectCharset(response.body, type.charset, type.mime || 'text/html');
+    const parsed = parseHtml(decodeText(response.body, charset), response.targetUri);
+    text = parsed.text;
+    title = parsed.title || title;
+  }
+  return { url: p.url, title, text, label: p.label, source: p.url };
+}
+
+async function currentJudge(job: RetrainJob): Promise<(docs: readonly PageInput[]) => Promise<Float32Array>> {
+  if ('modelDir' in job.current) {
+    const model = await loadModel(job.current.modelDir);
+    return async (docs) => {
+      const out = await model.scorePages(docs);
+      model.dispose();
+      return out;
+    };
+  }
+  const judge = new KeywordJudge({ keywords: job.current.keywords });
+  return (docs) => judge.scorePages(docs);
+}

@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../common/errors.js';
+import { CrawlMonitor } from './crawl-monitor.js';
+import { liveSource } from './dashboard-source.js';
+import { startDashboard } from './server.js';
+import { staticDir } from './static-files.js';
+import { startTestCrawl, type TestCrawl } from './test-crawl.js';
+
+const json = { 'content-type': 'application/json' };
+
+describe('dashboard server on a live crawl', () => {
+  let t: TestCrawl;
+  let base: string;
+  beforeAll(async () => {
+    t = await startTestCrawl({ pauseAtStep: 40 });
+    base = t.dashboard.url.replace(/\/$/, '');
+    while (!t.crawler.isPaused || t.crawler.progress().inFlight > 0)
+      await new Promise((r) => setTimeout(r, 20));
+  });
+  afterAll(() => t.close());
+
+  it('binds 127.0.0.1 by default and needs no token there', async () => {
+    expect(t.dashboard.host).toBe('127.0.0.1');
+    expect(t.dashboard.token).toBeUndefined();
+    const status = await (await fetch(`${base}/api/status`)).json();
+    expect(status).toMatchObject({ isLive: true, state: 'paused', strategy: 'best-first', judgeVersion: 0 });
+  });
+
+  it('changes nothing on GET: state changes are POST with a JSON body only', async () => {
+    const get = await fetch(`${base}/api/resume`);
+    expect(get.status).toBe(405);
+    const form = await fetch(`${base}/api/resume`, {
+      method: 'POST',
+      body: 'a=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status).toBe(415);
+    expect(t.crawler.isPaused).toBe(true);
+  });
+
+  it('refuses requests addressed to a non-loopback host name (DNS rebinding)', async () => {
+    // fetch() cannot set Host; node:http can.
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${base}/api/status`, { headers: { host: 'attacker.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('lists pages filtered by relevance, domain and text, and stores labels', async () => {
+    const all = await (await fetch(`${base}/api/pages?limit=500`)).json();
+    expect(all.total).toBeGreaterThanOrEqual(40);
+    const relevant = await (await fetch(`${base}/api/pages?relevance=relevant`)).json();
+    expect(relevant.pages.every((p: { reward: number }) => p.reward > 0)).toBe(true);
+    const evil = await (await fetch(`${base}/api/pages?domain=evil.test`)).json();
+    expect(evil.pages.some((p: { title: string }) => p.title.includes('<script>'))).toBe(true);
+    const page = all.pages.find((p: { isPage: boolean }) => p.isPage);
+    const res = await fetch(`${base}/api/labels`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ pageId: page.id, isRelevant: true }),
+    });
+    expect(res.status).toBe(200);
+    const labels = await (await fetch(`${base}/api/labels`)).json();
+    expect(labels.map((l: { pageId: number }) => l.pageId)).toEqual([page.id]);
+    const bad = await fetch(`${base}/api/labels`, { method: 'POST', headers: json, body: '{"pageId": "x"}' });
+    expect(bad.status).toBe(400);
+    expect((await fetch(`${base}/api/pages?limit=-1`)).status).toBe(400);
+  });
+
+  it('adds seeds to the running crawl', async () => {
+    const seed = t.sandbox.web!.seedUrls(5, { relevant: true })[4]!;
+    const res = await fetch(`${base}/api/seeds`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ urls: [seed] }),
+    });
+    expect(await res.json()).toEqual({ added: [seed] });
+  });
+
+  it('serves Prometheus metrics under the namespaced names', async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    for (const name of [
+      'tres_crawl_harvest_rate',
+      'tres_crawl_relevant_domains',
+      'tres_crawl_pages_per_sec',
+      'tres_frontier_size',
+      'tres_crawl_is_paused 1',
+    ])
+      expect(text).toContain(name);
+    expect(text).toMatch(/tres_crawl_steps \d+/);
+  });
+
+  it('answers every path and method its OpenAPI file documents', async () => {
+    const spec = JSON.parse(readFileSync(join(staticDir(), 'openapi.json'), 'utf8')) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    for (const [path, methods] of Object.entries(spec.paths)) {
+      for (const method of Object.keys(methods)) {
+        // Stop last: it ends the crawl. Retrain needs labels of both classes (checked elsewhere).
+        if (path === '/api/stop' || path === '/api/retrain') continue;
+        const body =
+          path === '/api/seeds'
+            ? { urls: [t.sandbox.web!.seedUrls(1)[0]] }
+            : path === '/api/labels'
+              ? { pageId: 1, isRelevant: false }
+              : {};
+        const init = method === 'post' ? { method: 'POST', headers: json, body: JSON.stringify(body) } : {};
+        const res = await fetch(`${base}${path}`, init);
+        expect([path, method, res.status]).toEqual([path, method, 200]);
+      }
+    }
+    const stop = await fetch(`${base}/api/stop`, { method: 'POST', headers: json, body: '{}' });
+    expect((await stop.json()).state).toBe('stopping');
+  });
+});
+
+describe('dashboard token', () => {
+  it('requires a token off loopback, as a bearer header or ?token=, and never accepts a wrong one', async () => {
+    const monitor = new CrawlMonitor();
+    const source = {
+      ...liveSource({
+        crawler: {
+          pause() {},
+          resume() {},
+          stop() {},
+          addSeeds: () => [],
+          isPaused: false,
+          judgeVersion: 0,
+          currentJudge: { name: 'keywords' },
+          progress: () => {
+            throw new Error('unused');
+          },
+        },
+        store: {
+          getMeta: () => null,
+          queryPages: () => ({ total: 0, pages: [] }),
+          labels: () => [],
+        } as never,
+        monitor,
+        strategy: 'bfs',
+        outDir: '/nowhere',
+      }),
+    };
+    await expect(startDashboard(source, { host: '0.0.0.0', port: 0, token: false })).rejects.toThrow(
+      ConfigError,
+    );
+    const d = await startDashboard(source, { host: '0.0.0.0', port: 0 });
+    try {
+      expect(d.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const at = `http://127.0.0.1:${d.port}`;
+      expect((await fetch(`${at}/api/status`)).status).toBe(401);
+      expect((await fetch(`${at}/metrics`)).status).toBe(401);
+      expect((await fetch(`${at}/api/status`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(
+        401,
+      );
+      expect((await fetch(`${at}/api/status?token=${d.token!.slice(0, -1)}x`)).status).toBe(401);
+      expect(
+        (await fetch(`${at}/api/status`, { headers: { authorization: `Bearer ${d.token}` } })).status,
+      ).toBe(200);
+      expect((await fetch(`${at}/api/status?token=${d.token}`)).status).toBe(200);
+      // A state change with a token is still POST only.
+      const get = await fetch(`${at}/api/pause?token=${d.token}`);
+      expect(get.status).toBe(405);
+      // The page itself holds no data and loads without a token; its API calls carry it.
+      expect((await fetch(`${at}/`)).status).toBe(200);
+    } finally {
+      await d.close();
+    }
+  });
+});

@@ -1,0 +1,320 @@
+// The tres dashboard: polls the REST API and draws with uPlot. Everything that comes from the
+// web (titles, URLs, domains, error codes) is set with textContent or as an attribute value,
+// never as HTML, so a hostile page title cannot run in this page.
+
+(() => {
+  const token = new URLSearchParams(location.search).get('token');
+  const $ = (id) => document.getElementById(id);
+  const POLL_MS = 2000;
+  const PAGE_SIZE = 50;
+  let pageOffset = 0;
+  let pageTotal = 0;
+  const charts = {};
+
+  async function api(path, body) {
+    const headers = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    const init = { headers, method: body === undefined ? 'GET' : 'POST' };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    const res = await fetch(path, init);
+    const data = await res.json();
+    if (!res.ok) throw new Error(data?.error ? data.error : `${res.status}`);
+    return data;
+  }
+
+  function showError(error) {
+    const p = $('error');
+    p.hidden = !error;
+    p.textContent = error ? String(error.message || error) : '';
+  }
+
+  function el(tag, text, className) {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = String(text);
+    if (className) e.className = className;
+    return e;
+  }
+
+  function num(x, digits) {
+    if (x === null || x === undefined || Number.isNaN(x)) return '–';
+    return digits === undefined ? String(x) : Number(x).toFixed(digits);
+  }
+
+  /** A link only for http(s) URLs: a `javascript:` URL from a page never becomes clickable. */
+  function link(url) {
+    const isWeb = /^https?:\/\//i.test(url);
+    const a = el(isWeb ? 'a' : 'span', url);
+    if (isWeb) {
+      a.href = url;
+      a.rel = 'noopener noreferrer';
+      a.target = '_blank';
+    }
+    return a;
+  }
+
+  function fillTable(id, rows) {
+    const body = $(id).tBodies[0];
+    body.replaceChildren(...rows);
+  }
+
+  function row(cells, className) {
+    const tr = el('tr', undefined, className);
+    for (const c of cells) {
+      if (c instanceof Node) tr.append(c);
+      else tr.append(el('td', c));
+    }
+    return tr;
+  }
+
+  function td(child, className) {
+    const cell = el('td', undefined, className);
+    if (child instanceof Node) cell.append(child);
+    else cell.textContent = String(child);
+    return cell;
+  }
+
+  function chart(id, seriesDefs, data, scales) {
+    const box = $(id);
+    const key = seriesDefs.map((s) => s.label).join('|');
+    const width = Math.max(360, box.clientWidth - 10);
+    if (!charts[id] || charts[id].key !== key) {
+      if (charts[id]) charts[id].plot.destroy();
+      const opts = {
+        width,
+        height: 220,
+        scales: Object.assign({ x: { time: false } }, scales || {}),
+        axes: [{ label: 'pages fetched' }, { scale: seriesDefs[0].scale || 'y' }],
+        series: [{ label: 'pages' }, ...seriesDefs],
+      };
+      if (seriesDefs.some((s) => s.scale === 'y2'))
+        opts.axes.push({ scale: 'y2', side: 1, grid: { show: false } });
+      charts[id] = { key, plot: new uPlot(opts, data, box) };
+    } else {
+      charts[id].plot.setData(data);
+    }
+  }
+
+  const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f'];
+
+  function drawCharts(samples) {
+    const x = samples.map((s) => s.step);
+    chart(
+      'chart-harvest',
+      [
+        { label: 'harvest rate', stroke: COLORS[0], scale: 'y' },
+        { label: 'relevant domains', stroke: COLORS[1], scale: 'y2' },
+      ],
+      [x, samples.map((s) => s.harvestRate), samples.map((s) => s.relevantDomains)],
+      { y: { range: [0, 1] } },
+    );
+    chart('chart-speed', [{ label: 'pages/s', stroke: COLORS[2] }], [x, samples.map((s) => s.pagesPerSec)]);
+    chart(
+      'chart-frontier',
+      [
+        { label: 'frontier size', stroke: COLORS[3], scale: 'y' },
+        { label: 'leaves', stroke: COLORS[4], scale: 'y2' },
+      ],
+      [x, samples.map((s) => s.frontierSize), samples.map((s) => s.leaves)],
+    );
+    const reasons = [];
+    for (const s of samples)
+      for (const r of Object.keys(s.failures)) if (!reasons.includes(r)) reasons.push(r);
+    const defs = reasons.length
+      ? reasons.map((r, i) => ({ label: r, stroke: COLORS[i % COLORS.length] }))
+      : [{ label: 'failures', stroke: COLORS[7] }];
+    const series = reasons.length
+      ? reasons.map((r) => samples.map((s) => s.failures[r] || 0))
+      : [samples.map(() => 0)];
+    chart('chart-failures', defs, [x, ...series]);
+  }
+
+  async function label(pageId, isRelevant) {
+    try {
+      await api('/api/labels', { pageId, isRelevant });
+      await refreshPages();
+      await refreshFeedback();
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  function labelButtons(page) {
+    const cell = el('td');
+    if (!page.isPage) return cell;
+    const yes = el('button', '✓ relevant');
+    const no = el('button', '✗ not');
+    yes.type = no.type = 'button';
+    yes.dataset.pageId = no.dataset.pageId = String(page.id);
+    yes.className = `label-yes${page.label === true ? ' on' : ''}`;
+    no.className = `label-no${page.label === false ? ' on' : ''}`;
+    yes.addEventListener('click', () => label(page.id, true));
+    no.addEventListener('click', () => label(page.id, false));
+    cell.append(yes, ' ', no);
+    return cell;
+  }
+
+  async function refreshPages() {
+    const p = new URLSearchParams();
+    p.set('relevance', $('f-relevance').value);
+    if ($('f-domain').value) p.set('domain', $('f-domain').value);
+    if ($('f-status').value) p.set('status', $('f-status').value);
+    if ($('f-q').value) p.set('q', $('f-q').value);
+    p.set('offset', String(pageOffset));
+    p.set('limit', String(PAGE_SIZE));
+    const data = await api(`/api/pages?${p}`);
+    pageTotal = data.total;
+    $('page-range').textContent =
+      ` ${data.total ? pageOffset + 1 : 0}–${pageOffset + data.pages.length} of ${data.total} `;
+    fillTable(
+      'pages',
+      data.pages.map((page) => {
+        const cell = el('td', undefined, 'page');
+        cell.append(link(page.url), el('div', page.title || page.errorCode || '', 'title'));
+        return row(
+          [
+            td(page.id, 'num'),
+            cell,
+            td(page.domain),
+            td(page.status, 'num'),
+            td(num(page.probability, 3), 'num prob'),
+            td(page.judgeVersion === undefined ? '–' : `v${page.judgeVersion}`, 'num'),
+            labelButtons(page),
+          ],
+          page.reward > 0 ? 'relevant' : '',
+        );
+      }),
+    );
+  }
+
+  async function refreshFeedback() {
+    const f = await api('/api/feedback');
+    const box = $('feedback-summary');
+    if (!f) {
+      box.textContent = 'Not available for this crawl.';
+      $('retrain').disabled = true;
+      return;
+    }
+    const every =
+      f.retrainAfterLabels === false ? 'on demand only' : `after ${f.retrainAfterLabels} new labels`;
+    box.textContent =
+      `${f.labels} pages labelled (${f.relevantLabels} relevant), ${f.newLabels} new; retrains ${every}. ` +
+      `Judge: ${f.model} v${f.judgeVersion}${f.isTraining ? ' — retraining…' : ''}`;
+    const history = f.history.slice().reverse();
+    fillTable(
+      'feedback',
+      history.map((h) =>
+        h.error
+          ? row([
+              td(new Date(h.finishedAt).toLocaleTimeString()),
+              td(h.error),
+              td(''),
+              td(''),
+              td(''),
+              td('failed'),
+            ])
+          : row([
+              td(`${new Date(h.finishedAt).toLocaleTimeString()} (${h.userLabels} labels, ${h.folds} folds)`),
+              td(num(h.before.macroF1, 3), 'num'),
+              td(num(h.after.macroF1, 3), 'num'),
+              td(num(h.before.precision, 3), 'num'),
+              td(num(h.after.precision, 3), 'num'),
+              td(h.isAccepted ? `swapped in: v${h.version}` : 'kept the current judge', 'result'),
+            ]),
+      ),
+    );
+    const last = history.find((h) => !h.error);
+    fillTable(
+      'feedback-pages',
+      (last ? last.pages : []).map((p) =>
+        row([
+          td(link(p.url), 'page'),
+          td(p.label ? 'relevant' : 'not'),
+          td(num(p.before, 3), 'num'),
+          td(num(p.after, 3), 'num'),
+        ]),
+      ),
+    );
+  }
+
+  async function refresh() {
+    try {
+      const [status, metrics] = await Promise.all([api('/api/status'), api('/api/metrics')]);
+      const state = $('state');
+      state.textContent = status.state;
+      state.className = `badge ${status.state}`;
+      const p = status.progress;
+      $('summary').textContent = p
+        ? `${status.strategy} · ${p.steps} fetched · ${p.relevant} relevant (harvest ${num(p.harvestRate, 3)}) · ` +
+          `${p.relevantDomains} relevant domains · ${num(p.pagesPerSec, 1)} pages/s · judge ${status.judge} v${status.judgeVersion}`
+        : `${status.strategy} · starting`;
+      for (const id of ['pause', 'resume', 'stop', 'retrain']) $(id).disabled = !status.isLive;
+      $('pause').hidden = status.state === 'paused';
+      $('resume').hidden = status.state !== 'paused';
+      drawCharts(metrics.samples);
+      fillTable(
+        'domains',
+        metrics.topDomains.map((d) =>
+          row([td(d.domain), td(d.pages, 'num'), td(num(d.pages ? d.relevant / d.pages : 0, 2), 'num')]),
+        ),
+      );
+      fillTable(
+        'strategy',
+        Object.entries(metrics.strategyStats).map(([k, v]) =>
+          row([td(k), td(num(v, Number.isInteger(v) ? undefined : 4), 'num')]),
+        ),
+      );
+      await refreshPages();
+      await refreshFeedback();
+      showError(undefined);
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  async function post(path, body) {
+    try {
+      await api(path, body || {});
+      await refresh();
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  $('pause').addEventListener('click', () => post('/api/pause'));
+  $('resume').addEventListener('click', () => post('/api/resume'));
+  $('stop').addEventListener('click', () => post('/api/stop'));
+  $('retrain').addEventListener('click', () => post('/api/retrain'));
+  $('seeds-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const urls = $('seeds')
+      .value.split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (!urls.length) return;
+    try {
+      const r = await api('/api/seeds', { urls });
+      $('seeds-result').textContent = `${r.added.length} new seed(s) added`;
+      $('seeds').value = '';
+    } catch (error) {
+      showError(error);
+    }
+  });
+  $('filter').addEventListener('submit', (e) => {
+    e.preventDefault();
+    pageOffset = 0;
+    refreshPages().catch(showError);
+  });
+  $('prev').addEventListener('click', () => {
+    pageOffset = Math.max(0, pageOffset - PAGE_SIZE);
+    refreshPages().catch(showError);
+  });
+  $('next').addEventListener('click', () => {
+    if (pageOffset + PAGE_SIZE < pageTotal) pageOffset += PAGE_SIZE;
+    refreshPages().catch(showError);
+  });
+  refresh();
+  setInterval(refresh, POLL_MS);
+})();
