@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../common/errors.js';
 import { createRng } from '../../common/rng.js';
 import { KeywordSet } from '../../text/index.js';
-import type { DiscoveredLink, Outcome, SelectionContext } from '../strategy.js';
+import { WordVectors } from '../../text/word-vectors.js';
+import { createStrategy, strategyNeedsWordVectors } from '../registry.js';
+import type { DiscoveredLink, Outcome, SelectionContext, Strategy } from '../strategy.js';
 import { resolveLimConfig } from './lim-config.js';
 import { LimStrategy } from './lim-strategy.js';
 
@@ -29,7 +31,7 @@ function make(
 }
 
 /** Takes the next URL and reports it fetched with `links` and `text`. */
-function step(s: LimStrategy, links: string[], text = 'nothing here', reward = 0): string {
+function step(s: Strategy, links: string[], text = 'nothing here', reward = 0): string {
   const action = s.next(ctx);
   if (action === undefined) throw new Error('frontier empty');
   fetched.add(action.url);
@@ -90,6 +92,28 @@ describe('LimStrategy', () => {
     s.seed([link('http://a.test/')]);
     step(s, [], 'computer parts. zorbax');
     expect(s.stats()['lim/mean_relevance']).toBe(1);
+  });
+});
+
+describe('lim strategies in the registry', () => {
+  it('say they use word vectors (the loop loads them only then)', () => {
+    expect(strategyNeedsWordVectors('lim-dfs')).toBe(true);
+    expect(strategyNeedsWordVectors('lim-q:learn=0')).toBe(true);
+    expect(strategyNeedsWordVectors('bfs')).toBe(false);
+  });
+  it('score relevance with the word vectors of the strategy context', () => {
+    const vectors = new WordVectors(['computer', 'laptop'], 2, new Float32Array([1, 0, 0.8, 0.6]));
+    const context = { rng: createRng(1), keywords: new KeywordSet(['computer']) };
+    for (const [wordVectors, expected] of [
+      [vectors, 0.8],
+      [undefined, 0],
+    ] as const) {
+      fetched.clear();
+      const s = createStrategy('lim-q:learn=0', { ...context, ...(wordVectors ? { wordVectors } : {}) });
+      s.seed([link('http://a.test/')]);
+      step(s, [], 'laptop');
+      expect(s.stats()['lim/mean_relevance']).toBeCloseTo(expected, 5);
+    }
   });
 });
 
