@@ -18,6 +18,8 @@ export class ApprenticeModel {
   private readonly instances = [0, 0];
   /** Features seen in training (the vocabulary V of the smoothing). */
   private vocabulary = 0;
+  /** Per feature, ln P(f | HIGH) - ln P(f | LOW), rebuilt after `add`; 0 for unseen features. */
+  private weights: Float64Array | undefined;
 
   /** @param alpha Laplace smoothing pseudo-count (the paper's Rainbow uses 1). */
   constructor(private readonly alpha: number) {}
@@ -34,6 +36,7 @@ export class ApprenticeModel {
 
   /** Adds one instance: the link's feature ids (repeats count) and whether v was relevant. */
   add(features: Int32Array, isHigh: boolean): void {
+    this.weights = undefined;
     const cls = isHigh ? 1 : 0;
     this.instances[cls] = (this.instances[cls] as number) + 1;
     for (const id of features) {
@@ -50,19 +53,27 @@ export class ApprenticeModel {
    */
   logOdds(features: Int32Array): number {
     if (!this.isReady) return 0;
+    const weights = this.weights ?? this.buildWeights();
+    let score = Math.log(this.instances[1] as number) - Math.log(this.instances[0] as number);
+    for (const id of features) if (id < weights.length) score += weights[id] as number;
+    return score;
+  }
+
+  /** The per-feature log-likelihood ratios under the current counts (one pass over V). */
+  private buildWeights(): Float64Array {
     const a = this.alpha;
     const v = this.vocabulary;
     const denomHigh = Math.log((this.totals[1] as number) + a * v);
     const denomLow = Math.log((this.totals[0] as number) + a * v);
-    let score = Math.log(this.instances[1] as number) - Math.log(this.instances[0] as number);
-    for (const id of features) {
-      if (2 * id + 1 >= this.counts.length) continue;
+    const weights = new Float64Array(this.counts.length / 2);
+    for (let id = 0; id < weights.length; id++) {
       const low = this.counts[2 * id] as number;
       const high = this.counts[2 * id + 1] as number;
       if (low + high === 0) continue;
-      score += Math.log(high + a) - denomHigh - (Math.log(low + a) - denomLow);
+      weights[id] = Math.log(high + a) - denomHigh - (Math.log(low + a) - denomLow);
     }
-    return score;
+    this.weights = weights;
+    return weights;
   }
 
   /** P(HIGH | features), the paper's prediction. */
