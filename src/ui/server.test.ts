@@ -10,6 +10,13 @@ import { staticDir } from './static-files.js';
 import { startTestCrawl, type TestCrawl } from './test-crawl.js';
 
 const json = { 'content-type': 'application/json' };
+interface PagesReply {
+  total: number;
+  pages: { id: number; reward: number; title: string; isPage: boolean }[];
+}
+async function getJson<T>(url: string): Promise<T> {
+  return (await (await fetch(url)).json()) as T;
+}
 
 describe('dashboard server on a live crawl', () => {
   let t: TestCrawl;
@@ -55,20 +62,20 @@ describe('dashboard server on a live crawl', () => {
   });
 
   it('lists pages filtered by relevance, domain and text, and stores labels', async () => {
-    const all = await (await fetch(`${base}/api/pages?limit=500`)).json();
+    const all = await getJson<PagesReply>(`${base}/api/pages?limit=500`);
     expect(all.total).toBeGreaterThanOrEqual(40);
-    const relevant = await (await fetch(`${base}/api/pages?relevance=relevant`)).json();
+    const relevant = await getJson<PagesReply>(`${base}/api/pages?relevance=relevant`);
     expect(relevant.pages.every((p: { reward: number }) => p.reward > 0)).toBe(true);
-    const evil = await (await fetch(`${base}/api/pages?domain=evil.test`)).json();
+    const evil = await getJson<PagesReply>(`${base}/api/pages?domain=evil.test`);
     expect(evil.pages.some((p: { title: string }) => p.title.includes('<script>'))).toBe(true);
-    const page = all.pages.find((p: { isPage: boolean }) => p.isPage);
+    const page = all.pages.find((p) => p.isPage)!;
     const res = await fetch(`${base}/api/labels`, {
       method: 'POST',
       headers: json,
       body: JSON.stringify({ pageId: page.id, isRelevant: true }),
     });
     expect(res.status).toBe(200);
-    const labels = await (await fetch(`${base}/api/labels`)).json();
+    const labels = await getJson<{ pageId: number }[]>(`${base}/api/labels`);
     expect(labels.map((l: { pageId: number }) => l.pageId)).toEqual([page.id]);
     const bad = await fetch(`${base}/api/labels`, { method: 'POST', headers: json, body: '{"pageId": "x"}' });
     expect(bad.status).toBe(400);
@@ -118,7 +125,7 @@ describe('dashboard server on a live crawl', () => {
       }
     }
     const stop = await fetch(`${base}/api/stop`, { method: 'POST', headers: json, body: '{}' });
-    expect((await stop.json()).state).toBe('stopping');
+    expect(((await stop.json()) as { state: string }).state).toBe('stopping');
   });
 });
 
