@@ -150,12 +150,12 @@ export class AcheStrategy implements Strategy {
     this.model = trainLinkSvm(links, labels, columns, this.trainRng);
     this.trainings++;
     this.lastTrainingSize = links.length;
-    // Rebuild the frontier from its live items with their new keys.
+    // Rebuild the frontier from its live items with their new keys. The old frontier is dropped
+    // whole (stale copies with it), so its live items may take their new keys in place.
     const rebuilt = new PriorityFrontier<FrontierItem>();
     for (const item of this.queued.values()) {
-      const fresh: FrontierItem = { ...item, key: this.keyOf(item.data as AcheData) };
-      this.queued.set(item.url, fresh);
-      rebuilt.add(fresh);
+      item.key = this.keyOf(item.data as AcheData);
+      rebuilt.add(item);
     }
     this.frontier = rebuilt;
   }
