@@ -152,6 +152,24 @@ describe('apprentice strategy', () => {
     expect(afterBatch['apprentice/rescored_urls']).toBe(1); // d.test/later
   });
 
+  it('counts a failed fetch through a link as a LOW instance, as a fetch the critic would throw away', () => {
+    const s = new ApprenticeStrategy({ overrides: { batchPages: 3 } });
+    const ctx = loop();
+    s.seed([link('http://a.test/seed')]);
+    step(s, ctx, () => 0.9, [
+      link('http://a.test/fine', [['fine', 0]]),
+      link('http://b.test/broken', [['broken', 0]]),
+    ]);
+    const fine = s.next(ctx)!;
+    ctx.fetched.add(fine.url);
+    s.observe(outcome(fine, 0.9, []));
+    const broken = s.next(ctx)!;
+    ctx.fetched.add(broken.url);
+    s.observe({ ...outcome(broken, 0, []), isPage: false, errorCode: 'TRES_HTTP_STATUS' });
+    expect(s.stats()['apprentice/instances_low']).toBe(1);
+    expect(s.isApprenticeActive).toBe(true);
+  });
+
   it('rejects settings out of range with a ConfigError naming the field', () => {
     expect(() => new ApprenticeStrategy({ overrides: { batchPages: 0 } })).toThrow(ConfigError);
     expect(() => new ApprenticeStrategy({ overrides: { learn: 2 } })).toThrow(/learn/);

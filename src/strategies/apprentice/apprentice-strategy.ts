@@ -137,8 +137,11 @@ export class ApprenticeStrategy implements Strategy {
       this.done.add(url);
     }
     // A training instance: a page v fetched through a link (u, v), with the critic's verdict
-    // on v. Failed fetches have no verdict and teach nothing.
-    if (sample !== undefined && sample.parentUrl !== undefined && outcome.isPage) {
+    // on v. A failed fetch (404, not HTML, ...) is a LOW instance: the paper's crawler fetched
+    // and classified whatever came back, and an error page is a fetch thrown away (loss); left
+    // out, the apprentice kept following dead links whose anchors looked on topic (4% of the
+    // budget against 1% for the baseline, synthetic-hardware, 5 seeds x 3,000 pages).
+    if (sample !== undefined && sample.parentUrl !== undefined) {
       this.batch.push({ features: sample.features, isHigh: outcome.reward >= 1 });
     }
     const isSourceRelevant = outcome.reward >= 1;
