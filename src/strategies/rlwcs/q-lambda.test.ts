@@ -40,6 +40,16 @@ describe('linear Q(lambda)', () => {
     expect(q.weights[2]).toBeCloseTo(0.1, 12);
   });
 
+  it('ends the episode on a step without a state: terminal update, then the next step updates nothing', () => {
+    const q = trained(); // w = (0, 0, 0.1, 0); the trace of action 1 decays to 0.4 on act
+    q.act(Float64Array.of(0, 0, 1, 0), 1); // trace (0, 0, 1.4, 0)
+    q.endEpisode(0); // delta = 0 - 0.1
+    expect(q.weights[2]).toBeCloseTo(0.1 - 0.1 * 0.1 * 1.4, 12);
+    const before = [...q.weights];
+    q.update(1, Float64Array.of(1, 1, 1, 1));
+    expect([...q.weights]).toEqual(before);
+  });
+
   it('picks the action of largest Q, ties to the lowest index', () => {
     const q = make();
     expect(q.greedy(Float64Array.of(1, 1, 1, 1))).toBe(0);

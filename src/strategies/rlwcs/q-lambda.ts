@@ -94,6 +94,29 @@ export class LinearQLambda {
     this.previous = { phi, action };
   }
 
+  /**
+   * A step that leads to no state (the next fetch failed: no page, so no features): the
+   * terminal update delta = reward - Q(s, a), then the episode ends (traces cleared, no
+   * previous pair).
+   */
+  endEpisode(reward: number): void {
+    const prev = this.previous;
+    if (prev === undefined) return;
+    const f = this.options.features;
+    let qPrev = 0;
+    for (let j = 0; j < f; j++)
+      qPrev += (this.weights[prev.action * f + j] as number) * (prev.phi[j] as number);
+    const delta = reward - qPrev;
+    const step = (this.options.alpha / f) * delta;
+    for (let k = 0; k < this.weights.length; k++) {
+      this.weights[k] = (this.weights[k] as number) + step * (this.traces[k] as number);
+    }
+    this.tdErrorSum += Math.abs(delta);
+    this.updates++;
+    this.traces.fill(0);
+    this.previous = undefined;
+  }
+
   /** Mean |TD error| of the updates so far (0 before the first). */
   get meanTdError(): number {
     return this.updates === 0 ? 0 : this.tdErrorSum / this.updates;

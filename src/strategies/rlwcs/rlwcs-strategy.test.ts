@@ -100,6 +100,23 @@ describe('rlwcs and svm-links', () => {
     expect(frozen['rl/td_error']).toBe(0);
   });
 
+  it('rlwcs gives the last choice reward 0 when the next fetch fails (no page, so the episode ends)', () => {
+    const { s } = crawl('rlwcs', { epsilon: 0 });
+    const ctx = loop();
+    s.seed([link('http://e.test/missing')]);
+    const action = s.next(ctx)!;
+    s.observe({
+      action,
+      finalUrl: action.url,
+      isPage: false,
+      reward: 0,
+      probability: 0,
+      links: [],
+      errorCode: 'TRES_HTTP_STATUS',
+    });
+    expect(s.stats()['rl/updates']).toBe(4);
+  });
+
   it('rejects settings out of range with a ConfigError naming the field', () => {
     const make = (o: Record<string, number>) =>
       new RlwcsStrategy({ variant: 'rlwcs', rng: createRng(1), overrides: o });

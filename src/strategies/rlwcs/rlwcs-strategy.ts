@@ -125,6 +125,11 @@ export class RlwcsStrategy implements Strategy {
     const hasText = outcome.isPage && outcome.text !== undefined && outcome.isDuplicate !== true;
     const tokens = hasText ? pageTokens(outcome.title ?? '', outcome.text ?? '') : undefined;
     const action_ = tokens !== undefined ? this.choose(outcome, tokens, parentMean) : undefined;
+    if (tokens === undefined && !outcome.isReplay && this.isLearning) {
+      // The next fetch failed (or copied a page): reward 0 for the last choice, and no state
+      // to go on from, so the episode ends.
+      this.agent.endEpisode(outcome.reward);
+    }
     for (const link of outcome.links) {
       const score =
         action_ === undefined || this.pool === undefined
@@ -133,6 +138,11 @@ export class RlwcsStrategy implements Strategy {
       this.enqueue(link, action.url, -score);
     }
     if (tokens !== undefined) this.addTrainingPage(tokens, outcome.reward);
+  }
+
+  /** True if Q(lambda) chooses and learns (`rlwcs` with learn=1, once the pool is trained). */
+  private get isLearning(): boolean {
+    return this.pool !== undefined && this.config.variant === 'rlwcs' && this.config.learn === 1;
   }
 
   stats(): StrategyStats {
