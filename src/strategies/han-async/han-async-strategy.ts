@@ -10,7 +10,9 @@
  *   actually taken next, from anywhere in the frontier; this is the "deviation from the successive
  *   order of states" the TRES journal criticises in its related work).
  * - Asynchronous method (Han et al., section 4.4): Q is computed only for the outlinks of the page
- *   just fetched, once, when they enter the frontier; older frontier entries keep their Q.
+ *   just fetched, once, when they enter the frontier; older frontier entries keep their Q. A URL
+ *   found again on the page just fetched gets a new entry with its new Q, and its best entry
+ *   counts (Han's "update the Q-values of the current state's actions").
  * - Chooser: epsilon-greedy; greedy = best stored Q (a PriorityFrontier keyed by -Q, ties by URL),
  *   exploration = a uniformly random frontier URL (a RandomFrontier over the same links).
  *
