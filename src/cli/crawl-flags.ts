@@ -10,6 +10,7 @@ import { type CrawlerOptions, DEFAULT_CRAWLER_OPTIONS } from '../crawl/crawl-opt
 import { type DomainLimit, formatDomainLimit } from '../crawl/domain-limit.js';
 import { DEFAULT_WEB_CLIENT_OPTIONS, type WebClientOptions } from '../net/index.js';
 import { strategyNames } from '../strategies/registry.js';
+import { DEFAULT_DASHBOARD_OPTIONS } from '../ui/server.js';
 import type { UrlFilterOptions } from '../url/index.js';
 import {
   domainLimit,
@@ -56,6 +57,8 @@ export interface CrawlFlag {
   read?: (o: CrawlerOptions) => unknown;
   /** The stored records depend on it: a resume may not change it. */
   isFixed?: boolean;
+  /** Belongs to this run only (the dashboard): never stored, so a resume compares nothing. */
+  isRunOnly?: boolean;
 }
 
 type Access = Pick<CrawlFlag, 'apply' | 'read'>;
@@ -321,6 +324,31 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: 'written',
     kind: 'boolean',
     ...top('shouldWriteWarc', d.shouldWriteWarc),
+  },
+  // The dashboard (src/ui) is part of this run, not of the crawl's options: no apply, no
+  // config-file key, and a resume may turn it on or off freely.
+  {
+    key: 'ui',
+    flags: '--ui',
+    help: 'serve the live dashboard (charts, pages, labels, pause/stop, REST API, /metrics) while crawling',
+    defaultText: 'off',
+    isRunOnly: true,
+  },
+  {
+    key: 'uiPort',
+    flags: '--ui-port <n>',
+    help: 'TCP port of the dashboard (0: any free port)',
+    defaultText: String(DEFAULT_DASHBOARD_OPTIONS.port),
+    check: wholeNumber(0),
+    isRunOnly: true,
+  },
+  {
+    key: 'uiHost',
+    flags: '--ui-host <address>',
+    help: 'address the dashboard binds; anything but loopback requires the token it prints',
+    defaultText: DEFAULT_DASHBOARD_OPTIONS.host,
+    check: text,
+    isRunOnly: true,
   },
 ];
 

@@ -148,7 +148,7 @@ function overlay(stored: StoredOptions, given: Given[]): { options: CrawlerOptio
     refuse(where, 'the keywords', stored.options.keywords ?? []);
   }
   for (const g of given) {
-    if (g.flag.key === 'keywords' || g.flag.key === 'keywordsFile') continue;
+    if (g.flag.key === 'keywords' || g.flag.key === 'keywordsFile' || g.flag.isRunOnly) continue;
     const was = g.flag.read?.(stored.options);
     if (sameValue(g.value, was)) continue;
     if (g.flag.isFixed) {

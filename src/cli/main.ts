@@ -15,6 +15,7 @@ import { registerExportCommand } from './commands/export.js';
 import { registerKeywordsCommand } from './commands/keywords.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerTrainCommand } from './commands/train.js';
+import { registerUiCommand } from './commands/ui.js';
 import { takeExitCode } from './exit-code.js';
 
 /** A sub-command module: adds itself to the program. */
@@ -30,6 +31,7 @@ const commands: RegisterCommand[] = [
   registerTrainCommand,
   registerEvaluateCommand,
   registerBenchCommand,
+  registerUiCommand,
 ];
 
 /** Builds the program with every sub-command. Exported for tests. */

@@ -19,6 +19,13 @@ import { CRAWL_EXIT, crawlExitCode, formatCrawlReport } from '../crawl-report.js
 import { requestExitCode } from '../exit-code.js';
 import { checkNewCrawlFolder, makeCrawlFolder, removeIfEmpty } from '../out-dir.js';
 import { formatProgress, ProgressLine } from '../progress-line.js';
+import {
+  type CrawlUiFlags,
+  checkDashboardAddress,
+  dashboardOptions,
+  feedbackJudgeDir,
+  startCrawlDashboard,
+} from './crawl-ui.js';
 
 const splitCommas = (value: string, previous: string[] | undefined) => [
   ...(previous ?? []),
@@ -101,9 +108,13 @@ export async function runCrawlCommand(
   const plan = planCrawl(typed);
   for (const warning of plan.warnings) process.stderr.write(`tres: warning: ${warning}\n`);
   if (!plan.isResume) checkNewCrawlFolder(plan.outDir);
-  const judge = plan.modelDir === undefined ? undefined : await loadJudge(plan.modelDir);
+  const ui = dashboardOptions(typed as CrawlUiFlags);
+  // After relevance feedback swapped a model in, a resume judges with that model.
+  const judgeDir = (plan.isResume ? feedbackJudgeDir(plan.outDir) : undefined) ?? plan.modelDir;
+  const judge = judgeDir === undefined ? undefined : await loadJudge(judgeDir);
   const crawler = new Crawler({ ...plan.options, ...(judge ? { judge } : {}) });
   await checkNetOptions(plan);
+  if (ui) await checkDashboardAddress(ui);
   const created = plan.isResume ? [] : makeCrawlFolder(plan.outDir);
   const line = new ProgressLine();
   if (!typed.quiet) crawler.on('progress', (p) => line.update(formatProgress(p), p.elapsedMs));
@@ -116,14 +127,26 @@ export async function runCrawlCommand(
     } else crawler.abortNow();
   };
   process.on('SIGINT', onSigint);
+  let closeUi: (() => Promise<void>) | undefined;
   try {
-    return await crawler.run(plan.seeds);
+    const running = crawler.run(plan.seeds);
+    if (ui) {
+      try {
+        closeUi = await startCrawlDashboard(crawler, plan, ui);
+      } catch (error) {
+        crawler.stop('interrupted');
+        await running.catch(() => {});
+        throw error;
+      }
+    }
+    return await running;
   } catch (error) {
     // Refused before the store was created: leave no empty folder behind.
     removeIfEmpty(created);
     throw error;
   } finally {
     process.off('SIGINT', onSigint);
+    await closeUi?.();
     line.done();
   }
 }

@@ -73,6 +73,7 @@ describe('tres keywords / train / evaluate', () => {
     expect(existsSync(join(work, 'm', 'model.json'))).toBe(true);
     const record = JSON.parse(readFileSync(join(work, 'm', 'training.json'), 'utf8'));
     expect(record.config.seed).toBe('tres');
+    expect(record.dataset).toEqual({ relevantDir: join(work, 'rel'), irrelevantDir: join(work, 'irr') });
   });
 
   it('cross-validates models and prints Table 1', async () => {

@@ -4,7 +4,7 @@
  * a folder with `training.json` (full config, seed, keywords, timings).
  */
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { ConfigError } from '../../common/errors.js';
 import type { RelevanceConfigInput } from '../../relevance/config.js';
@@ -83,6 +83,15 @@ export function datasetSource(opts: RelevanceCliOptions): DatasetSource {
   };
 }
 
+/** The same source with absolute paths. */
+function absoluteSource(source: DatasetSource): DatasetSource {
+  return {
+    ...(source.relevantDir ? { relevantDir: resolve(source.relevantDir) } : {}),
+    ...(source.irrelevantDir ? { irrelevantDir: resolve(source.irrelevantDir) } : {}),
+    ...(source.jsonlFiles ? { jsonlFiles: source.jsonlFiles.map((f) => resolve(f)) } : {}),
+  };
+}
+
 /** Topic keywords from the options, if any. */
 export function topicSpec(opts: RelevanceCliOptions): TopicSpec | undefined {
   if (!opts.keywords) {
@@ -151,6 +160,8 @@ export function registerTrainCommand(program: Command): void {
         command: process.argv.slice(2).join(' '),
         model: name,
         documents: { total: docs.length, relevant },
+        // Where the training documents are (absolute), so relevance feedback can retrain on them.
+        dataset: absoluteSource(datasetSource(opts)),
         backend: backend?.name ?? null,
         trainMs: Math.round(trained.trainMs),
         config: trained.config,

@@ -1,0 +1,110 @@
+/**
+ * `tres crawl --ui`: the dashboard served by the crawl's own process (the store is locked by it),
+ * with relevance feedback, and the judge a resume takes from a crawl's feedback.
+ */
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { ConfigError } from '../../common/errors.js';
+import type { Crawler } from '../../crawl/crawler.js';
+import { withCrawlReader } from '../../store/read-crawl.js';
+import { CrawlMonitor } from '../../ui/crawl-monitor.js';
+import { liveSource } from '../../ui/dashboard-source.js';
+import { RelevanceFeedback, resumeModelDir } from '../../ui/feedback.js';
+import { type DashboardOptions, DEFAULT_DASHBOARD_OPTIONS, startDashboard } from '../../ui/server.js';
+import { CRAWL_FLAGS, flagName } from '../crawl-flags.js';
+import type { CrawlPlan } from '../crawl-plan.js';
+
+/** The dashboard flags as typed. */
+export interface CrawlUiFlags {
+  ui?: boolean;
+  uiPort?: string;
+  uiHost?: string;
+}
+
+/**
+ * Dashboard options from --ui, --ui-port and --ui-host (either of the last two implies --ui), or
+ * undefined when no dashboard was asked for.
+ * @throws ConfigError naming the flag for a bad port or address.
+ */
+export function dashboardOptions(typed: CrawlUiFlags): DashboardOptions | undefined {
+  if (!typed.ui && typed.uiPort === undefined && typed.uiHost === undefined) return undefined;
+  const checked = (key: string, raw: unknown) => {
+    const flag = CRAWL_FLAGS.find((f) => f.key === key)!;
+    return flag.check ? flag.check(raw, flagName(flag)) : raw;
+  };
+  const out: DashboardOptions = {};
+  if (typed.uiPort !== undefined) out.port = checked('uiPort', typed.uiPort) as number;
+  if (typed.uiHost !== undefined) out.host = checked('uiHost', typed.uiHost) as string;
+  return out;
+}
+
+/**
+ * Checks that the dashboard's address can be bound, before the crawl folder is touched (a
+ * refused command leaves every folder as it was).
+ * @throws ConfigError naming --ui-port or --ui-host.
+ */
+export async function checkDashboardAddress(options: DashboardOptions): Promise<void> {
+  const host = options.host ?? DEFAULT_DASHBOARD_OPTIONS.host;
+  const port = options.port ?? DEFAULT_DASHBOARD_OPTIONS.port;
+  const server = createServer();
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      const field = e.code === 'EADDRINUSE' ? '--ui-port' : '--ui-host';
+      reject(
+        new ConfigError(
+          `${field}: the dashboard cannot listen on ${host} port ${port} (${e.code ?? e.message})`,
+          {
+            context: { field },
+            cause: e,
+          },
+        ),
+      );
+    });
+    server.listen(port, host, () => server.close(() => resolveListen()));
+  });
+}
+
+/** The model a resumed crawl judges with after relevance feedback swapped one in, if any. */
+export function feedbackJudgeDir(outDir: string): string | undefined {
+  try {
+    return withCrawlReader(outDir, (r) => resumeModelDir(outDir, r.meta('feedback')));
+  } catch {
+    return undefined; // no store yet, or unreadable: the crawl's own checks will say why
+  }
+}
+
+/**
+ * Starts the dashboard of a crawl whose `run()` was just called (its store is open); prints its
+ * address (and the token, once) on stderr.
+ * @returns a function that closes it.
+ */
+export async function startCrawlDashboard(
+  crawler: Crawler,
+  plan: CrawlPlan,
+  options: DashboardOptions,
+): Promise<() => Promise<void>> {
+  const store = crawler.openStore;
+  if (!store) return async () => {};
+  const monitor = new CrawlMonitor().attach(crawler);
+  const o = crawler.options;
+  const feedback = new RelevanceFeedback({
+    crawler,
+    store,
+    outDir: plan.outDir,
+    threshold: o.relevanceThreshold,
+    keywords: o.keywords ?? [],
+    ...(plan.modelDir ? { baseModelDir: resolve(plan.modelDir) } : {}),
+  });
+  const strategy = typeof o.strategy === 'string' ? o.strategy : o.strategy.name;
+  const dashboard = await startDashboard(
+    liveSource({ crawler, store, monitor, feedback, strategy, outDir: plan.outDir }),
+    options,
+  );
+  process.stderr.write(`tres: dashboard at ${dashboard.url}\n`);
+  if (dashboard.token) {
+    process.stderr.write(
+      'tres: the dashboard is bound off loopback: every API call needs the token in that address (or as Authorization: Bearer)\n',
+    );
+  }
+  return () => dashboard.close();
+}

@@ -1,0 +1,203 @@
+/**
+ * The dashboard of a crawl folder read without changing it (`tres ui DIR`): a finished or killed
+ * crawl from its SQLite store (CrawlReader), a crawl running in another process from its
+ * pages.jsonl (that process holds the store locked). The charts are rebuilt by replaying the
+ * recorded attempts through a {@link CrawlMonitor}; a running crawl's file is read again at most
+ * every `reloadMs`. Nothing can be changed from here.
+ */
+import { ConfigError } from '../common/errors.js';
+import type { CrawlProgress, PageEvent } from '../crawl/events.js';
+import type { ListedPage, PageLabel, PageQuery } from '../store/index.js';
+import { CrawlReader, type ReadPage } from '../store/read-crawl.js';
+import { JsonlPages } from '../store/read-jsonl.js';
+import { CrawlMonitor } from './crawl-monitor.js';
+import type { DashboardSource, DashboardStatus } from './dashboard-source.js';
+import type { FeedbackStatus } from './feedback.js';
+
+/** Chart samples a replay makes (about). */
+const REPLAY_SAMPLES = 500;
+
+interface Loaded {
+  monitor: CrawlMonitor;
+  pages: ListedPage[] | undefined;
+  loadedAt: number;
+}
+
+/**
+ * Opens `dir` read-only.
+ * @param reloadMs how often a running crawl's pages.jsonl is read again. @default 10_000
+ * @throws ConfigError if `dir` holds no crawl.
+ */
+export async function readOnlySource(
+  dir: string,
+  reloadMs = 10_000,
+): Promise<DashboardSource & { close(): void }> {
+  let reader: CrawlReader | undefined;
+  try {
+    reader = CrawlReader.open(dir);
+  } catch (error) {
+    if (!(error instanceof ConfigError && error.context?.isLocked)) throw error;
+  }
+  const meta = <T>(key: string): T | undefined => reader?.meta<T>(key);
+  const config = meta<Record<string, unknown>>('config');
+  const load = async (): Promise<Loaded> => {
+    if (reader) {
+      const { attempts } = reader.counts();
+      return { monitor: replay(reader.pages(), attempts), pages: undefined, loadedAt: Date.now() };
+    }
+    const listed: ListedPage[] = [];
+    const rows: ReadPage[] = [];
+    for await (const p of new JsonlPages(dir).pages()) {
+      rows.push(p);
+      listed.push(toListed(p));
+    }
+    return { monitor: replay(rows, rows.length), pages: listed, loadedAt: Date.now() };
+  };
+  let loaded = await load();
+  let reloading: Promise<void> | undefined;
+  const fresh = (): Loaded => {
+    if (!reader && Date.now() - loaded.loadedAt > reloadMs && !reloading) {
+      reloading = load()
+        .then((l) => {
+          loaded = l;
+        })
+        .finally(() => {
+          reloading = undefined;
+        });
+    }
+    return loaded;
+  };
+  const source = {
+    get monitor() {
+      return fresh().monitor;
+    },
+    status: (): DashboardStatus => ({
+      isLive: false,
+      state: 'read-only',
+      outDir: dir,
+      strategy: String(config?.strategy ?? (reader ? '?' : 'running elsewhere')),
+      judge: String(config?.judge ?? '?'),
+      judgeVersion: Number(meta('judgeVersion') ?? 0),
+      progress: fresh().monitor.progress ?? null,
+    }),
+    config: () => config ?? null,
+    queryPages: (q: PageQuery) => (reader ? reader.queryPages(q) : filterPages(fresh().pages ?? [], q)),
+    labels: (): PageLabel[] => reader?.labels() ?? [],
+    feedbackStatus: (): FeedbackStatus | null => {
+      const f = meta<{ version: number; model?: string; history: FeedbackStatus['history'] }>('feedback');
+      if (!f || !reader) return null;
+      const labels = reader.labels();
+      return {
+        labels: labels.length,
+        relevantLabels: labels.filter((l) => l.isRelevant).length,
+        newLabels: 0,
+        retrainAfterLabels: false,
+        judgeVersion: f.version,
+        isTraining: false,
+        model: f.model ?? 'keywords',
+        history: f.history,
+      };
+    },
+    close: () => reader?.close(),
+  };
+  return source;
+}
+
+/** Feeds stored attempts through a monitor as the live crawl's events would have come. */
+function replay(pages: Iterable<ReadPage>, total: number): CrawlMonitor {
+  const monitor = new CrawlMonitor();
+  const every = Math.max(1, Math.floor(total / REPLAY_SAMPLES));
+  const relevantDomains = new Set<string>();
+  let steps = 0;
+  let okPages = 0;
+  let relevant = 0;
+  let failures = 0;
+  let duplicates = 0;
+  let firstAt: number | undefined;
+  let lastAt = 0;
+  const progress = (): CrawlProgress => {
+    const elapsedMs = firstAt === undefined ? 0 : lastAt - firstAt;
+    return {
+      steps,
+      pages: okPages,
+      relevant,
+      relevantDomains: relevantDomains.size,
+      failures,
+      duplicates,
+      harvestRate: steps === 0 ? 0 : relevant / steps,
+      inFlight: 0,
+      deferred: 0,
+      frontierSize: Number.NaN, // not stored: shown as a gap
+      elapsedMs,
+      pagesPerSec: elapsedMs > 0 ? (steps * 1000) / elapsedMs : 0,
+      strategyStats: {},
+    };
+  };
+  for (const p of pages) {
+    steps++;
+    firstAt ??= p.fetchedAt;
+    lastAt = p.fetchedAt;
+    if (p.isPage) okPages++;
+    else failures++;
+    if (p.duplicateOf !== undefined) duplicates++;
+    if (p.reward > 0) {
+      relevant++;
+      relevantDomains.add(p.domain);
+    }
+    const event: PageEvent = {
+      url: p.url,
+      finalUrl: p.finalUrl,
+      status: p.status,
+      isPage: p.isPage,
+      reward: p.reward,
+      probability: p.probability,
+      domain: p.domain,
+      depth: p.depth,
+      step: steps,
+      newLinks: p.outlinks.length,
+    };
+    if (p.title !== undefined) event.title = p.title;
+    if (p.errorCode !== undefined) event.errorCode = p.errorCode;
+    monitor.onPage(event);
+    if (steps % every === 0) monitor.onProgress(progress());
+  }
+  if (steps % every !== 0 || steps === 0) monitor.onProgress(progress());
+  return monitor;
+}
+
+function toListed(p: ReadPage): ListedPage {
+  const out: ListedPage = {
+    id: p.id,
+    url: p.url,
+    finalUrl: p.finalUrl,
+    status: p.status,
+    isPage: p.isPage,
+    domain: p.domain,
+    depth: p.depth,
+    title: p.title ?? '',
+    probability: p.probability,
+    reward: p.reward,
+    fetchedAt: p.fetchedAt,
+  };
+  if (p.errorCode !== undefined) out.errorCode = p.errorCode;
+  if (p.duplicateOf !== undefined) out.duplicateOf = p.duplicateOf;
+  return out;
+}
+
+/** The in-memory form of the store's page query (for pages.jsonl). */
+function filterPages(all: ListedPage[], q: PageQuery): { total: number; pages: ListedPage[] } {
+  const search = q.search?.toLowerCase();
+  const hits = all.filter(
+    (p) =>
+      (q.id === undefined || p.id === q.id) &&
+      (q.relevance !== 'relevant' || p.reward > 0) &&
+      (q.relevance !== 'irrelevant' || (p.reward === 0 && p.isPage)) &&
+      (!q.domain || p.domain === q.domain) &&
+      (q.status === undefined || p.status === q.status) &&
+      (!search || p.url.toLowerCase().includes(search) || p.title.toLowerCase().includes(search)),
+  );
+  hits.reverse();
+  const offset = Math.max(0, q.offset ?? 0);
+  const limit = Math.min(500, Math.max(1, q.limit ?? 50));
+  return { total: hits.length, pages: hits.slice(offset, offset + limit) };
+}
