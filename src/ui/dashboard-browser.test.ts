@@ -1,0 +1,85 @@
+/**
+ * The dashboard in a real browser: Debian's chromium driven by playwright-core, on a small
+ * sandbox crawl. Skipped, with a message saying so, only where /usr/bin/chromium is missing
+ * (.ci/run installs it with apt-get).
+ */
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOSTILE_TITLE, startTestCrawl, type TestCrawl } from './test-crawl.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium)
+  console.warn(`dashboard browser test skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+
+describe.skipIf(!hasChromium)(`dashboard in chromium (${CHROMIUM})`, () => {
+  let t: TestCrawl;
+  let browser: Browser;
+  beforeAll(async () => {
+    [t, browser] = await Promise.all([
+      startTestCrawl({ pauseAtStep: 40, feedback: { retrainAfterLabels: 4 } }),
+      chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }),
+    ]);
+    while (!t.crawler.isPaused || t.crawler.progress().inFlight > 0)
+      await new Promise((r) => setTimeout(r, 20));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('shows hostile titles and URLs as text, and a click on labels retrains the model', async () => {
+    const page = await browser.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(t.dashboard.url);
+    await page.locator('#pages tbody tr').first().waitFor();
+    await page.locator('#state', { hasText: 'paused' }).waitFor();
+
+    // XSS: the hostile title is on the page as text; none of its markup became elements or ran.
+    await page.locator('#f-domain').fill('evil.test');
+    await page.locator('#filter button[type=submit]').click();
+    await page.locator('#pages td.page', { hasText: '<script>' }).first().waitFor();
+    const xss = await page.evaluate(() => ({
+      ran: (window as unknown as { __xss?: number }).__xss,
+      text: document.querySelector('#pages tbody')?.textContent ?? '',
+      injected: document.querySelectorAll('#pages img, #pages script, #pages a[href^="javascript"]').length,
+    }));
+    expect(xss.ran).toBeUndefined();
+    expect(xss.text).toContain(HOSTILE_TITLE);
+    expect(xss.injected).toBe(0);
+    expect(dialogs).toEqual([]);
+
+    // Label 2 relevant and 2 irrelevant pages (by the web's ground truth) with clicks.
+    await page.locator('#f-domain').fill('');
+    await page.locator('#filter button[type=submit]').click();
+    const listed = (await (await fetch(`${t.dashboard.url}api/pages?limit=50`)).json()) as {
+      pages: { id: number; url: string; isPage: boolean; domain: string }[];
+    };
+    const candidates = listed.pages.filter((p) => p.isPage && p.domain !== 'evil.test');
+    const relevant = candidates.filter((p) => t.isRelevant(p.url)).slice(0, 2);
+    const irrelevant = candidates.filter((p) => !t.isRelevant(p.url)).slice(0, 2);
+    expect(relevant.length + irrelevant.length).toBe(4);
+    for (const p of relevant) await page.locator(`button.label-yes[data-page-id="${p.id}"]`).click();
+    for (const p of irrelevant) await page.locator(`button.label-no[data-page-id="${p.id}"]`).click();
+
+    // The fourth label starts a retraining in a worker; the dashboard shows its result.
+    const done = page.locator('#feedback tbody tr', { hasText: /swapped in|kept the current judge/ });
+    await done.first().waitFor({ timeout: 30_000 });
+    const row = (await done.first().textContent()) ?? '';
+    expect(row).toContain('4 labels');
+    await expect
+      .poll(async () => page.locator('#feedback-pages tbody tr').count(), { timeout: 5_000 })
+      .toBe(4);
+    const status = t.feedback.status();
+    expect(status.labels).toBe(4);
+    const last = status.history.at(-1) as { isAccepted: boolean; version: number };
+    expect(last.version).toBe(last.isAccepted ? 1 : 0);
+    expect(t.crawler.judgeVersion).toBe(last.version);
+    await page.close();
+  }, 60_000);
+});
