@@ -51,7 +51,13 @@ export interface RunResult {
   /** Attempts that gave an HTML page. */
   pages: number;
   failures: number;
-  /** Ground-truth relevant pages. */
+  /**
+   * Pages that repeat a page fetched before: flagged by the crawler (same words or a near copy)
+   * or the same page by its address ({@link pageIdentity}: scheme and `index.html` ignored). They
+   * count as attempts, never as relevant pages.
+   */
+  duplicates?: number;
+  /** Ground-truth relevant pages, each page counted once. */
   relevant: number;
   /** Ground truth: relevant pages / attempts (`crawl/harvest_rate`). */
   harvestRate: number;
@@ -151,6 +157,8 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   });
   const every = Math.max(1, Math.floor(spec.maxPages / spec.curvePoints));
   const gtDomains = new Set<string>();
+  const pagesSeen = new Set<string>();
+  let duplicates = 0;
   const clfDomains = new Set<string>();
   let relevant = 0;
   let classifierRelevant = 0;
@@ -168,8 +176,14 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     });
   };
   crawler.on('page', (e) => {
-    const isRelevant = e.isPage && spec.topic.labelOf(e.finalUrl);
-    const isJudgedRelevant = e.isPage && e.reward > 0;
+    // Each page counts once however it was reached (http or https, dir/ or dir/index.html), by
+    // its address here, independently of the crawler's own duplicate detection.
+    const identity = pageIdentity(e.finalUrl);
+    const isDuplicate = e.isPage && (e.duplicateOf !== undefined || pagesSeen.has(identity));
+    if (e.isPage) pagesSeen.add(identity);
+    if (isDuplicate) duplicates++;
+    const isRelevant = e.isPage && !isDuplicate && spec.topic.labelOf(e.finalUrl);
+    const isJudgedRelevant = e.isPage && !isDuplicate && e.reward > 0;
     if (isRelevant) {
       relevant++;
       gtDomains.add(e.domain);
@@ -213,6 +227,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       steps,
       pages: summary.pages,
       failures: summary.failures,
+      duplicates,
       relevant,
       harvestRate: steps === 0 ? 0 : relevant / steps,
       relevantDomains: gtDomains.size,
@@ -237,3 +252,18 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
 }
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
+
+/**
+ * The identity of a page for counting: host, path and query, with the scheme dropped and a final
+ * `index.html` / `index.htm` read as its folder, so the copies a web serves under several
+ * spellings count as one page.
+ */
+export function pageIdentity(url: string): string {
+  try {
+    const u = new URL(url);
+    const path = u.pathname.replace(/\/index\.html?$/i, '/');
+    return `${u.host.toLowerCase()}${path}${u.search}`;
+  } catch {
+    return url;
+  }
+}

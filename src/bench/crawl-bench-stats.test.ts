@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from './crawl-bench-run.js';
-import { meanCurve, paretoFront, spread, summarizeRuns } from './crawl-bench-stats.js';
+import { pageIdentity } from './crawl-bench-run.js';
+import { bestWithTies, meanCurve, paretoFront, spread, summarizeRuns } from './crawl-bench-stats.js';
 
 function run(over: Partial<RunResult>): RunResult {
   return {
@@ -49,6 +50,39 @@ describe('paretoFront', () => {
       { x: 9, y: 0.5 }, // dominated by (9, 1)
     ];
     expect(paretoFront(points)).toEqual([0, 1, 3, 4]);
+  });
+});
+
+describe('paretoFront with spreads', () => {
+  it('calls a difference within the spread over seeds a tie: neither point dominates', () => {
+    const close = [
+      { x: 10, y: 0.5, dx: 1, dy: 0.05 },
+      { x: 10.5, y: 0.52, dx: 1, dy: 0.05 },
+    ];
+    expect(paretoFront(close)).toEqual([0, 1]);
+    const apart = [
+      { x: 10, y: 0.5, dx: 1, dy: 0.01 },
+      { x: 10, y: 0.6, dx: 1, dy: 0.01 },
+    ];
+    expect(paretoFront(apart)).toEqual([1]);
+  });
+});
+
+describe('bestWithTies', () => {
+  it('marks the best mean and every mean within the larger standard deviation of it', () => {
+    expect(
+      bestWithTies([
+        { mean: 0.8, std: 0.05 },
+        { mean: 0.77, std: 0.01 },
+        { mean: 0.6, std: 0.1 },
+      ]),
+    ).toEqual([0, 1]);
+    expect(
+      bestWithTies([
+        { mean: 0.8, std: 0.01 },
+        { mean: 0.7, std: 0.01 },
+      ]),
+    ).toEqual([0]);
   });
 });
 
@@ -191,5 +225,19 @@ describe('summarizeRuns against the oracle', () => {
     expect(bfs?.oracleDomainsShare?.mean).toBeCloseTo(0.375, 12); // (0.25 + 0.5) / 2
     expect(bfs?.outOfWebShare).toBeCloseTo(0.2, 12);
     expect(summarizeRuns(runs.slice(2), ['bfs'], ['none'])[0]?.oracleHarvestShare).toBeUndefined();
+  });
+});
+
+describe('pageIdentity', () => {
+  it('counts a page once whatever its scheme and whether it is named as dir/ or dir/index.html', () => {
+    const ids = [
+      'http://h.test/docs/',
+      'https://h.test/docs/',
+      'https://h.test/docs/index.html',
+      'http://H.test/docs/index.htm',
+    ].map(pageIdentity);
+    expect(new Set(ids).size).toBe(1);
+    expect(pageIdentity('http://h.test/docs/?a=1')).not.toBe(pageIdentity('http://h.test/docs/'));
+    expect(pageIdentity('http://h.test/docs/a.html')).not.toBe(pageIdentity('http://h.test/docs/'));
   });
 });

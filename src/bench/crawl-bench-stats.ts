@@ -35,6 +35,8 @@ export interface ConfigRow {
   steps: Spread;
   /** Failed attempts (DNS misses off the web, 404s, robots) / attempts, over all runs pooled. */
   failureShare: number;
+  /** Share of attempts that fetched a page already held (counted once, never relevant). */
+  duplicateShare: number;
   /** Ground-truth relevant pages / HTML pages fetched (failed attempts left out). */
   pageHarvestRate: Spread;
   /** Runs whose frontier emptied before the page budget. */
@@ -78,15 +80,35 @@ export function spread(values: readonly number[]): Spread {
 }
 
 /**
- * Indices of the points no other point dominates, maximising both coordinates (a point is
- * dominated when another is at least as good in both and better in one).
+ * Indices of the points no other point dominates, maximising both coordinates. A point is
+ * dominated when another is at least as good in both and better in one by more than the spread
+ * (`dx`, `dy`: the larger standard deviation over seeds of the two points; 0 when not given): a
+ * difference within the spread over seeds is a tie, not a win.
  */
-export function paretoFront(points: readonly { x: number; y: number }[]): number[] {
+export function paretoFront(points: readonly { x: number; y: number; dx?: number; dy?: number }[]): number[] {
+  const beats = (q: (typeof points)[number], p: (typeof points)[number]) => {
+    const tx = Math.max(q.dx ?? 0, p.dx ?? 0);
+    const ty = Math.max(q.dy ?? 0, p.dy ?? 0);
+    return q.x >= p.x && q.y >= p.y && (q.x - p.x > tx || q.y - p.y > ty);
+  };
   return points
     .map((p, i) => ({ p, i }))
-    .filter(
-      ({ p, i }) => !points.some((q, j) => j !== i && q.x >= p.x && q.y >= p.y && (q.x > p.x || q.y > p.y)),
-    )
+    .filter(({ p, i }) => !points.some((q, j) => j !== i && beats(q, p)))
+    .map(({ i }) => i);
+}
+
+/**
+ * Which of `values` are best: the highest mean, and every other whose mean is within the larger
+ * of the two standard deviations of it (a tie). Returns their indices.
+ */
+export function bestWithTies(values: readonly Spread[]): number[] {
+  if (values.length === 0) return [];
+  let top = 0;
+  for (let i = 1; i < values.length; i++) if (values[i]!.mean > values[top]!.mean) top = i;
+  const best = values[top]!;
+  return values
+    .map((v, i) => ({ v, i }))
+    .filter(({ v }) => best.mean - v.mean <= Math.max(best.std, v.std))
     .map(({ i }) => i);
 }
 
@@ -132,6 +154,7 @@ export function summarizeRuns(
         classifierRecall: sum((r) => r.bothRelevant) / sum((r) => r.relevant),
         steps: pick((r) => r.steps),
         failureShare: sum((r) => r.failures) / sum((r) => r.steps),
+        duplicateShare: sum((r) => r.duplicates ?? 0) / sum((r) => r.steps),
         pageHarvestRate: pick((r) => (r.pages === 0 ? 0 : r.relevant / r.pages)),
         dryRuns: group.filter((r) => r.steps < r.maxPages).length,
         isRanked: sum((r) => r.steps) >= RANKED_BUDGET_SHARE * sum((r) => r.maxPages),
@@ -150,7 +173,14 @@ export function summarizeRuns(
     }
   }
   const ranked = rows.filter((r) => r.isRanked);
-  const front = paretoFront(ranked.map((r) => ({ x: r.relevantDomains.mean, y: r.harvestRate.mean })));
+  const front = paretoFront(
+    ranked.map((r) => ({
+      x: r.relevantDomains.mean,
+      y: r.harvestRate.mean,
+      dx: r.relevantDomains.std,
+      dy: r.harvestRate.std,
+    })),
+  );
   for (const i of front) ranked[i]!.isParetoOptimal = true;
   return rows;
 }

@@ -112,12 +112,12 @@ describe('runCrawlBench end to end on a small synthetic web (2 strategies x 2 li
       expect(Number(row.relevant_domains_mean)).toBeCloseTo(domains.mean, 5);
       expect(Number(row.classifier_harvest_rate_mean)).toBeCloseTo(clf.mean, 5);
       const cell = `${(hr.mean * 100).toFixed(1)} ± ${(hr.std * 100).toFixed(1)}`;
-      // | label | attempts | ran dry | failed | HR | ...; the best ranked row is bold.
+      // | label | attempts | ran dry | failed | duplicates | HR | ...; the best ranked rows are bold.
       const dry = mine.filter((r) => Number(r.steps) < Number(r.max_pages)).length;
       const attempts = spread(mine.map((r) => Number(r.steps))).mean.toFixed(0);
       expect(report).toMatch(
         new RegExp(
-          `\\| ${row.label} \\| ${attempts}[^|]* \\| ${dry}/2 \\| [^|]+ \\| (\\*\\*)?${cell}(\\*\\*)? \\|`,
+          `\\| ${row.label} \\| ${attempts}[^|]* \\| ${dry}/2 \\| [^|]+ \\| [^|]+ \\| (\\*\\*)?${cell}(\\*\\*)? \\|`,
         ),
       );
       expect(report).toContain(`${(clf.mean * 100).toFixed(1)} ± ${(clf.std * 100).toFixed(1)} |`);

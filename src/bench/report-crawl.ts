@@ -5,7 +5,7 @@
  * plots, every run, and how to repeat it (command, versions, commit, seeds).
  */
 import type { RunResult } from './crawl-bench-run.js';
-import { type ConfigRow, RANKED_BUDGET_SHARE, type Spread } from './crawl-bench-stats.js';
+import { bestWithTies, type ConfigRow, RANKED_BUDGET_SHARE, type Spread } from './crawl-bench-stats.js';
 import type { ChartFile } from './report-crawl-charts.js';
 
 /** Everything the report says. */
@@ -37,21 +37,22 @@ const ratio = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : 
 
 /**
  * Table 3 of the paper, for one topic: one row per strategy and domain limit. Bold marks the best
- * ranked row in a column; rows that ran dry say in how many runs.
+ * ranked row in a column and every row tied with it (within the spread over seeds); rows that ran
+ * dry say in how many runs.
  */
 export function table3(rows: readonly ConfigRow[]): string {
   const ranked = rows.filter((r) => r.isRanked);
-  const bestHr = Math.max(...ranked.map((r) => r.harvestRate.mean));
-  const bestDomains = Math.max(...ranked.map((r) => r.relevantDomains.mean));
+  const bestHr = new Set(bestWithTies(ranked.map((r) => r.harvestRate)).map((i) => ranked[i]));
+  const bestDomains = new Set(bestWithTies(ranked.map((r) => r.relevantDomains)).map((i) => ranked[i]));
   const bold = (text: string, isBest: boolean) => (isBest ? `**${text}**` : text);
   return [
-    '| crawler | attempts | ran dry | failed | HR % (truth) | relevant domains | HR / oracle | domains / oracle | links off the web | HR % (classifier) | classifier − truth (pts) | classifier precision / recall | HR % of HTML pages | Pareto |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|',
+    '| crawler | attempts | ran dry | failed | duplicates | HR % (truth) | relevant domains | HR / oracle | domains / oracle | links off the web | HR % (classifier) | classifier − truth (pts) | classifier precision / recall | HR % of HTML pages | Pareto |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|',
     ...rows.map((r) => {
       const attempts = `${r.steps.mean.toFixed(0)}${r.isRanked ? '' : ' (unranked)'}`;
-      const isBestHr = r.isRanked && r.harvestRate.mean === bestHr;
-      const isBestDomains = r.isRanked && r.relevantDomains.mean === bestDomains;
-      return `| ${r.label} | ${attempts} | ${r.dryRuns}/${r.runs} | ${ratio(r.failureShare)} | ${bold(pct(r.harvestRate), isBestHr)} | ${bold(num(r.relevantDomains), isBestDomains)} | ${r.oracleHarvestShare ? pct(r.oracleHarvestShare) : 'n/a'} | ${r.oracleDomainsShare ? pct(r.oracleDomainsShare) : 'n/a'} | ${ratio(r.outOfWebShare)} | ${pct(r.classifierHarvestRate)} | ${pts(r.harvestRateGap.mean)} | ${ratio(r.classifierPrecision)} / ${ratio(r.classifierRecall)} | ${pct(r.pageHarvestRate)} | ${r.isParetoOptimal ? '★' : ''} |`;
+      const isBestHr = bestHr.has(r);
+      const isBestDomains = bestDomains.has(r);
+      return `| ${r.label} | ${attempts} | ${r.dryRuns}/${r.runs} | ${ratio(r.failureShare)} | ${ratio(r.duplicateShare)} | ${bold(pct(r.harvestRate), isBestHr)} | ${bold(num(r.relevantDomains), isBestDomains)} | ${r.oracleHarvestShare ? pct(r.oracleHarvestShare) : 'n/a'} | ${r.oracleDomainsShare ? pct(r.oracleDomainsShare) : 'n/a'} | ${ratio(r.outOfWebShare)} | ${pct(r.classifierHarvestRate)} | ${pts(r.harvestRateGap.mean)} | ${ratio(r.classifierPrecision)} / ${ratio(r.classifierRecall)} | ${pct(r.pageHarvestRate)} | ${r.isParetoOptimal ? '★' : ''} |`;
     }),
   ].join('\n');
 }
@@ -168,7 +169,7 @@ ${outcomeSentences(i.rows, i.runs)
 
 ## Table 3 layout
 
-Harvest rate (HR) = pages relevant by the topic's ground-truth labels / fetch attempts (failures count, as every attempt spends budget; "failed" is their share: links that leave the web, 404s, robots.txt refusals); relevant domains = registrable domains with at least one ground-truth relevant page. Mean ± sample standard deviation over runs. \`crawler_b\` is the crawler at domain limit b (\`5_2\`: 5 pages per domain, halved at T/3 and 2T/3, never below 2). "classifier" columns judge the same pages by the crawler's own relevance judge (its reward), as the paper reports both; precision / recall compare it with the ground truth over all fetched pages of the row. "ran dry": runs whose frontier emptied before the budget; rows whose runs spent less than ${Math.round(RANKED_BUDGET_SHARE * 100)}% of the budget on average are "unranked". "HR / oracle" and "domains / oracle": the row's harvest rate and relevant domains as % of the oracle's (best-first on the ground truth) from the same seed and domain limit, mean ± std over runs. "links off the web": share of distinct discovered links that point at hosts the web does not serve (dropped unattempted in the closed world, the default; attempted with \`--open-world\`). Bold: best ranked row in the column; ★: on the Pareto front of the ranked rows. "HR % of HTML pages" leaves failed attempts out of the denominator.
+Harvest rate (HR) = pages relevant by the topic's ground-truth labels / fetch attempts (failures count, as every attempt spends budget; "failed" is their share: links that leave the web, 404s, robots.txt refusals); relevant domains = registrable domains with at least one ground-truth relevant page. Mean ± sample standard deviation over runs. \`crawler_b\` is the crawler at domain limit b (\`5_2\`: 5 pages per domain, halved at T/3 and 2T/3, never below 2). "classifier" columns judge the same pages by the crawler's own relevance judge (its reward), as the paper reports both; precision / recall compare it with the ground truth over all fetched pages of the row. "ran dry": runs whose frontier emptied before the budget; rows whose runs spent less than ${Math.round(RANKED_BUDGET_SHARE * 100)}% of the budget on average are "unranked". "HR / oracle" and "domains / oracle": the row's harvest rate and relevant domains as % of the oracle's (best-first on the ground truth) from the same seed and domain limit, mean ± std over runs. "links off the web": share of distinct discovered links that point at hosts the web does not serve (dropped unattempted in the closed world, the default; attempted with \`--open-world\`). "duplicates": share of attempts that fetched a page already held (the same page under another address, or a copy by content); each page counts once, so duplicates never add to the harvest rate. Bold: the best ranked row in the column and every row tied with it (a difference within the larger of the two standard deviations over seeds is a tie, not a win); ★: on the Pareto front of the ranked rows, where a row is dominated only by one at least as good in both and better in one by more than the spread. "HR % of HTML pages" leaves failed attempts out of the denominator.
 
 ${i.rows.length > 0 ? table3(i.rows) : '(no finished runs)'}
 
