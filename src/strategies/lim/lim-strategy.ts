@@ -7,7 +7,8 @@
  *      minus the push order; with K > 1 or politeness delays, the most recent ready one);
  *   4-5. score the fetched page's relevance (RAKE keywords, word-vector similarity to the search
  *      words, `lim-relevance.ts`);
- *   7. if this host was crawled in each of the last `maxConsecutivePerHost` (3) steps, skip;
+ *   7. if this host was crawled in each of the last `maxConsecutivePerHost` (3) steps, skip
+ *      ("domain" in the thesis is its code's `getDomain`: scheme and host, so a host here);
  *   8-9. else decide parse or skip; parse pushes the page's links on the stack.
  * "Parse/skip" on our loop: the loop always fetches and parses a page; the decision is whether
  * the page's outlinks enter the frontier (parse) or not (skip). The decision's state is the four
