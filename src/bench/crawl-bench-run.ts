@@ -17,6 +17,7 @@ import { KeywordSet } from '../text/index.js';
 import type { UrlFilterOptions } from '../url/index.js';
 import type { BenchTopic } from './crawl-bench-topic.js';
 import { ORACLE_STRATEGY, OracleStrategy } from './oracle-strategy.js';
+import { WILCOXON_EVERY } from './report-wilcoxon.js';
 import { WebScopeStrategy } from './web-scope.js';
 
 /** Numbers of a run at one step (a point of its curves). */
@@ -194,7 +195,8 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     }
     if (isRelevant && isJudgedRelevant) bothRelevant++;
     lastStep = e.step;
-    if (e.step % every === 0) {
+    // Points every T / curvePoints pages, and every 200 pages for the paired tests of the report.
+    if (e.step % every === 0 || e.step % WILCOXON_EVERY === 0) {
       const step = e.step;
       const snapshot = { relevant, classifierRelevant, domains: gtDomains.size };
       // 'page' is emitted just before the strategy observes the page; read its stats once the

@@ -7,6 +7,7 @@
 import type { RunResult } from './crawl-bench-run.js';
 import { bestWithTies, type ConfigRow, RANKED_BUDGET_SHARE, type Spread } from './crawl-bench-stats.js';
 import type { ChartFile } from './report-crawl-charts.js';
+import { wilcoxonSection } from './report-wilcoxon.js';
 
 /** Everything the report says. */
 export interface CrawlReportInput {
@@ -179,6 +180,7 @@ Ground-truth harvest rate % / fetch attempts of each run of the ranked rows: the
 
 ${seedTable(i.rows, i.runs)}
 
+${wilcoxonSection(i.runs)}
 ## Plots
 
 ${pareto.map(figure).join('\n')}
