@@ -6,7 +6,10 @@
  * 5 single-seed runs of 3,000 pages on the DocWeb topics hardware and statistics; resumable),
  * `oracle` (the oracle from every seed of the five DocWeb topics: what the web lets a crawler
  * reach; results/docweb2/oracle-reach.md), `fuzz` (1,000,000 generated inputs for each of
- * normalizeUrl, the URL filter, parseHtml, the meta-refresh parser and the robots.txt matcher).
+ * normalizeUrl, the URL filter, parseHtml, the meta-refresh parser and the robots.txt matcher),
+ * `feedback` (50 labels through the dashboard's API retrain the judge of a DocWeb crawl; precision
+ * before and after; results/ui/feedback.md), `ui` (pages/s of the same crawl with and without the
+ * dashboard; results/ui/ui-cost.md).
  * Results go to results/<part>.json and .md (crawl: results/crawl-<topic>/report.md).
  */
 import { join } from 'node:path';
@@ -15,13 +18,15 @@ import { runCrawlBench } from './crawl-bench.js';
 import { PAPER_DOMAIN_LIMITS } from './crawl-bench-options.js';
 import { DEFAULT_DECISION_BENCH_OPTIONS, runDecisionBench } from './decision-bench.js';
 import { DEFAULT_ENGINE_BENCH_OPTIONS, runEngineBench } from './engine-bench.js';
+import { runFeedbackBench } from './feedback-bench.js';
 import { runFuzzBench } from './fuzz-bench.js';
 import { runOracleReach } from './oracle-reach.js';
 import { runRelevanceBench } from './relevance-bench.js';
 import { runRlBench } from './rl-bench.js';
 import { runTreeFrontierBench } from './tree-frontier-bench.js';
+import { runUiCostBench } from './ui-cost-bench.js';
 
-const PARTS = ['engine', 'decision', 'tree', 'rl', 'relevance', 'crawl', 'oracle', 'fuzz'] as const;
+const PARTS = ['engine', 'decision', 'tree', 'rl', 'relevance', 'crawl', 'oracle', 'fuzz', 'feedback', 'ui'] as const;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -79,7 +84,23 @@ async function main(): Promise<void> {
         topicFiles: topics.map((t) => join('data', 'topics', `${t}.yaml`)),
         outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'docweb2'),
         maxPages: isQuick ? 300 : 3000,
+        domainLimits: ['none', '100'],
         ...(docwebCacheDir ? { cacheDir: docwebCacheDir } : {}),
+        command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+      });
+    }
+    if (part === 'feedback') {
+      await runFeedbackBench({
+        outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'ui'),
+        ...(isQuick ? { labelAtStep: 300, maxPages: 500 } : {}),
+        ...(docwebCacheDir ? { cacheDir: docwebCacheDir } : {}),
+        command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+      });
+    }
+    if (part === 'ui') {
+      await runUiCostBench({
+        outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'ui'),
+        ...(isQuick ? { maxPages: 1000, repeats: 1 } : {}),
         command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
       });
     }

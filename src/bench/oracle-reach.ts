@@ -8,6 +8,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { defaultCacheDir } from '../sandbox/docweb/cache-layout.js';
+import { DocwebDb } from '../sandbox/docweb/docweb-db.js';
+import { readHubIndex } from '../sandbox/docweb/hub-site.js';
+import { loadTopic } from '../sandbox/docweb/topic.js';
+import { registrableDomain } from '../url/index.js';
 import { runCrawlBench } from './crawl-bench.js';
 import type { RunResult } from './crawl-bench-run.js';
 import { ORACLE_STRATEGY } from './oracle-strategy.js';
@@ -20,6 +25,11 @@ export interface OracleReachOptions {
   outDir: string;
   /** Page budget T per run. @default 3000 */
   maxPages?: number;
+  /**
+   * Domain limits to run the oracle at (`none`, `100`, ...); the goal is judged at `none`, a
+   * limit shows how many relevant domains a crawl that spreads out reaches. @default ['none']
+   */
+  domainLimits?: string[];
   /** DocWeb cache. @default the DocWeb default */
   cacheDir?: string;
   /** The command line, for the report. @default process argv */
@@ -31,6 +41,8 @@ export interface OracleReachOptions {
 /** One topic's oracle runs, one per seed. */
 export interface TopicReach {
   topic: string;
+  /** Domain limit of these runs (`none`, `100`, ...). */
+  domainLimit: string;
   seeds: number;
   runs: Pick<
     RunResult,
@@ -44,6 +56,9 @@ export interface TopicReach {
     | 'linksDiscovered'
     | 'linksOutOfWeb'
   >[];
+  /** Relevant pages and their registrable domains in the whole web: the ceiling of any crawl. */
+  webRelevantPages: number;
+  webRelevantDomains: number;
   minDomains: number;
   medianDomains: number;
   dryRuns: number;
@@ -71,10 +86,11 @@ export async function runOracleReach(options: OracleReachOptions): Promise<Topic
     const name = basename(file, extname(file));
     // One run per seed: run i starts from seed i.
     const seedCount = (parseYaml(readFileSync(file, 'utf8')) as { seeds: string[] }).seeds.length;
+    const domainLimits = options.domainLimits ?? ['none'];
     const bench = await runCrawlBench({
       topicFile: file,
       strategies: [ORACLE_STRATEGY],
-      domainLimits: ['none'],
+      domainLimits,
       runs: seedCount,
       maxPages,
       outDir: join(options.outDir, `oracle-${name}`),
@@ -82,29 +98,36 @@ export async function runOracleReach(options: OracleReachOptions): Promise<Topic
       command: options.command ?? process.argv.join(' '),
       log,
     });
-    const runs = bench.runs.map((r) => ({
-      seedUrl: r.seedUrl,
-      steps: r.steps,
-      relevant: r.relevant,
-      harvestRate: r.harvestRate,
-      relevantDomains: r.relevantDomains,
-      stopReason: r.stopReason,
-      failures: r.failures,
-      linksDiscovered: r.linksDiscovered,
-      linksOutOfWeb: r.linksOutOfWeb,
-    }));
-    const domains = runs.map((r) => r.relevantDomains);
-    const dryRuns = runs.filter((r) => r.steps < maxPages).length;
-    const reach: TopicReach = {
-      topic: bench.runs[0]?.topic ?? name,
-      seeds: seedCount,
-      runs,
-      minDomains: Math.min(...domains),
-      medianDomains: median(domains),
-      dryRuns,
-      isGoalMet: Math.min(...domains) >= 10 && median(domains) >= 20 && dryRuns === 0,
-    };
-    out.push(reach);
+    const web = relevantInWeb(file, options.cacheDir ?? defaultCacheDir());
+    for (const domainLimit of domainLimits) {
+      const runs = bench.runs
+        .filter((r) => r.domainLimit === domainLimit)
+        .map((r) => ({
+          seedUrl: r.seedUrl,
+          steps: r.steps,
+          relevant: r.relevant,
+          harvestRate: r.harvestRate,
+          relevantDomains: r.relevantDomains,
+          stopReason: r.stopReason,
+          failures: r.failures,
+          linksDiscovered: r.linksDiscovered,
+          linksOutOfWeb: r.linksOutOfWeb,
+        }));
+      const domains = runs.map((r) => r.relevantDomains);
+      const dryRuns = runs.filter((r) => r.steps < maxPages).length;
+      out.push({
+        topic: bench.runs[0]?.topic ?? name,
+        domainLimit,
+        seeds: seedCount,
+        runs,
+        webRelevantPages: web.pages,
+        webRelevantDomains: web.domains,
+        minDomains: Math.min(...domains),
+        medianDomains: median(domains),
+        dryRuns,
+        isGoalMet: Math.min(...domains) >= 10 && median(domains) >= 20 && dryRuns === 0,
+      });
+    }
     writeFileSync(
       join(options.outDir, 'oracle-reach.json'),
       `${JSON.stringify({ maxPages, topics: out }, null, 1)}\n`,
@@ -112,6 +135,24 @@ export async function runOracleReach(options: OracleReachOptions): Promise<Topic
     writeFileSync(join(options.outDir, 'oracle-reach.md'), oracleReachMarkdown(out, maxPages));
   }
   return out;
+}
+
+/** Relevant pages of a topic in the built web, and their registrable domains. */
+function relevantInWeb(file: string, cacheDir: string): { pages: number; domains: number } {
+  const topic = loadTopic(file, readHubIndex(cacheDir));
+  const db = new DocwebDb(cacheDir);
+  try {
+    const domains = new Set<string>();
+    let pages = 0;
+    for (const page of db.pages()) {
+      if (!topic.labelOf(page.url)) continue;
+      pages++;
+      domains.add(registrableDomain(new URL(page.url).hostname));
+    }
+    return { pages, domains: domains.size };
+  } finally {
+    db.close();
+  }
 }
 
 /** The per-topic, per-seed table. */
