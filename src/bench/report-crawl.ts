@@ -7,6 +7,7 @@
 import type { RunResult } from './crawl-bench-run.js';
 import { bestWithTies, type ConfigRow, RANKED_BUDGET_SHARE, type Spread } from './crawl-bench-stats.js';
 import type { ChartFile } from './report-crawl-charts.js';
+import { lossSection } from './report-loss.js';
 import { wilcoxonSection } from './report-wilcoxon.js';
 
 /** Everything the report says. */
@@ -181,6 +182,7 @@ Ground-truth harvest rate % / fetch attempts of each run of the ranked rows: the
 ${seedTable(i.rows, i.runs)}
 
 ${wilcoxonSection(i.runs)}
+${lossSection(i.runs)}
 ## Plots
 
 ${pareto.map(figure).join('\n')}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from './crawl-bench-run.js';
+import { lossSection } from './report-loss.js';
 import { wilcoxonSection } from './report-wilcoxon.js';
 import { smallestWilcoxonP, wilcoxonSignedRank } from './wilcoxon.js';
 
@@ -52,5 +53,26 @@ describe('wilcoxonSection', () => {
     expect(section).toContain('With 6 pairs the smallest p any test can give is 0.0313.');
     expect(wilcoxonSection(runs.filter((r) => r.run < 5))).toContain('no difference can be significant');
     expect(wilcoxonSection(runs.filter((r) => r.strategy === 'bfs'))).toBe('');
+  });
+});
+
+describe('lossSection', () => {
+  it('gives the mean irrelevant pages fetched by every 500th step for the apprentice and its baselines', () => {
+    const run = (strategy: string, rate: number) =>
+      ({
+        strategy,
+        domainLimit: 'none',
+        run: 0,
+        maxPages: 1000,
+        curve: [
+          { step: 500, harvestRate: rate },
+          { step: 1000, harvestRate: rate },
+        ],
+      }) as unknown as RunResult;
+    const section = lossSection([run('apprentice', 0.8), run('apprentice:learn=0', 0.6), run('bfs', 0.1)]);
+    expect(section).toContain('| apprentice | 100 | 200 |');
+    expect(section).toContain('| apprentice:learn=0 | 200 | 400 |');
+    expect(section).not.toContain('| bfs |');
+    expect(lossSection([run('bfs', 0.1)])).toBe('');
   });
 });
