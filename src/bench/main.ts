@@ -26,7 +26,18 @@ import { runRlBench } from './rl-bench.js';
 import { runTreeFrontierBench } from './tree-frontier-bench.js';
 import { runUiCostBench } from './ui-cost-bench.js';
 
-const PARTS = ['engine', 'decision', 'tree', 'rl', 'relevance', 'crawl', 'oracle', 'fuzz', 'feedback', 'ui'] as const;
+const PARTS = [
+  'engine',
+  'decision',
+  'tree',
+  'rl',
+  'relevance',
+  'crawl',
+  'oracle',
+  'fuzz',
+  'feedback',
+  'ui',
+] as const;
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
