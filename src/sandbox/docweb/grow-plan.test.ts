@@ -97,6 +97,18 @@ describe('planGrowth', () => {
     expect(plan.chosen.some((c) => c.site.package === 'tool-doc')).toBe(false);
   });
 
+  it('prefers a fit to a homepage site of the same package, so the site gets the prefix the links use', () => {
+    // docs.python.org is linked 40 times, www.python.org (python3.11-doc's Homepage) 500 times.
+    const withHome: UnservedHost[] = [
+      ...hosts,
+      { host: 'www.python.org', links: 500, sites: 9, paths: [['/', 500]] },
+    ];
+    const python = planGrowth(withHome, contents, packages, []).chosen.find(
+      (c) => c.site.package === 'python3.11-doc',
+    );
+    expect(python?.site).toMatchObject({ host: 'docs.python.org', prefix: '/3/' });
+  });
+
   it('keeps within the download budget and leaves out packages already in the manifest', () => {
     const plan = planGrowth(hosts, contents, packages, [], { budgetBytes: 5e6 });
     expect(plan.chosen.map((c) => c.site.package)).toEqual(['gawk-doc']);

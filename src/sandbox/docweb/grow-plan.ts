@@ -255,8 +255,10 @@ export function planGrowth(
       });
     }
   }
+  // Fits first: they are the stronger evidence and name the prefix the links use.
   candidates.sort(
     (a, b) =>
+      Number(b.paths > 0) - Number(a.paths > 0) ||
       b.links - a.links ||
       b.paths - a.paths ||
       a.sizeBytes - b.sizeBytes ||
