@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/errors.js';
 import { CrawlMonitor } from './crawl-monitor.js';
 import { liveSource } from './dashboard-source.js';
+import { readOnlySource } from './read-only-source.js';
 import { startDashboard } from './server.js';
 import { staticDir } from './static-files.js';
 import { startTestCrawl, type TestCrawl } from './test-crawl.js';
@@ -103,6 +104,21 @@ describe('dashboard server on a live crawl', () => {
     ])
       expect(text).toContain(name);
     expect(text).toMatch(/tres_crawl_steps \d+/);
+  });
+
+  it('reads a crawl that another writer holds from its pages.jsonl, read-only', async () => {
+    const source = await readOnlySource(t.outDir);
+    try {
+      const live = t.crawler.openStore!.queryPages({ limit: 1 });
+      const read = source.queryPages({ relevance: 'all', limit: 5 });
+      expect(read.total).toBe(live.total);
+      expect(read.pages[0]?.url).toBe(live.pages[0]?.url);
+      expect(source.status()).toMatchObject({ isLive: false, state: 'read-only' });
+      expect(source.monitor.samples().at(-1)?.step).toBe(live.total);
+      expect(source.controls).toBeUndefined();
+    } finally {
+      source.close();
+    }
   });
 
   it('answers every path and method its OpenAPI file documents', async () => {
