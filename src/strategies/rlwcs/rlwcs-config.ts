@@ -30,6 +30,11 @@ export interface RlwcsConfig {
   retrainEvery: number;
   /** Most recent pages kept as training documents. @default 3000 */
   maxTrainingPages: number;
+  /**
+   * 1: the chosen classifier scores each outlink's own text (anchor, DOM context, URL words);
+   * 0: it scores the page, and every outlink inherits that score. @default 1
+   */
+  scoreLinks: 0 | 1;
   /** TF-IDF terms (highest information gain) the classifiers see. @default 200 */
   features: number;
   /** Q(lambda) step size (divided by the 5 features of a state-action pair). @default 0.1 */
@@ -49,6 +54,7 @@ export const DEFAULT_RLWCS_CONFIG: Readonly<Omit<RlwcsConfig, 'variant'>> = {
   trainAfterPages: 100,
   retrainEvery: 500,
   maxTrainingPages: 3000,
+  scoreLinks: 1,
   features: 200,
   alpha: 0.1,
   gamma: 0.9,
@@ -63,6 +69,7 @@ export const RLWCS_KEYS = [
   'trainAfterPages',
   'retrainEvery',
   'maxTrainingPages',
+  'scoreLinks',
   'features',
   'alpha',
   'gamma',
@@ -71,7 +78,13 @@ export const RLWCS_KEYS = [
   'hubOutDegree',
 ] as const;
 /** Keys of an `svm-links:...` spec (no agent). */
-export const SVM_LINKS_KEYS = ['trainAfterPages', 'retrainEvery', 'maxTrainingPages', 'features'] as const;
+export const SVM_LINKS_KEYS = [
+  'trainAfterPages',
+  'retrainEvery',
+  'maxTrainingPages',
+  'scoreLinks',
+  'features',
+] as const;
 
 /**
  * Defaults, then `overrides`, checked once.
@@ -96,6 +109,7 @@ export function resolveRlwcsConfig(
   if (!isInt(c.retrainEvery, 0)) fail('retrainEvery', 'an integer >= 0 (0: never)');
   if (!isInt(c.maxTrainingPages, c.trainAfterPages))
     fail('maxTrainingPages', 'an integer >= trainAfterPages');
+  if (c.scoreLinks !== 0 && c.scoreLinks !== 1) fail('scoreLinks', '0 or 1');
   if (!isInt(c.features, 1)) fail('features', 'an integer >= 1');
   if (!(c.alpha > 0 && c.alpha <= 1)) fail('alpha', 'in (0, 1]');
   if (!(c.gamma >= 0 && c.gamma < 1)) fail('gamma', 'in [0, 1)');

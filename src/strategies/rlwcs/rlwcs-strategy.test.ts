@@ -90,6 +90,11 @@ describe('rlwcs and svm-links', () => {
     expect(s.stats()['rl/updates']).toBe(0);
   });
 
+  it('with scoreLinks=0 the outlinks of a page share the classifier\u2019s score of the page (ties by URL)', () => {
+    const { after } = crawl('svm-links', { scoreLinks: 0 });
+    expect(after).toEqual(['http://d.test/aa-soup-3', 'http://d.test/zz-gpu-3']);
+  });
+
   it('rlwcs learns the classifier choice with Q(lambda); with learn=0 it chooses at random and learns nothing', () => {
     const learning = crawl('rlwcs', { epsilon: 0 }).s.stats();
     // One choice per page with text after the training: the hub and the three pages after it.

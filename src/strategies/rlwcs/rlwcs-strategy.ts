@@ -11,8 +11,11 @@
  *    mean relevance of the page's fetched parents, hub score].
  * Choices where the paper is silent:
  * - What a classifier scores for a URL (section 2: "the classifier's score that a URL belongs to
- *   the relevant class"): the link's own text, i.e. its anchor text, the tokens around it (the
- *   parser's DOM context) and its URL words, as a TF-IDF vector in the pool's term space.
+ *   the relevant class"): by default (`scoreLinks=1`) the link's own text, i.e. its anchor
+ *   text, the tokens around it (the parser's DOM context) and its URL words, as a TF-IDF vector
+ *   in the pool's term space; with `scoreLinks=0` the classifier's score of the page, which all
+ *   its outlinks inherit (the classifier-guided crawler of Pant and Srinivasan 2005, the
+ *   paper's reference [2], and the same number as the state feature).
  * - Training data: the paper trains the pool once, before crawling, on labelled topic pages. A
  *   crawl has only its own pages: the first `trainAfterPages` fetched pages (outlinks ordered
  *   best-first until then), labelled by the crawl's judge, then every `retrainEvery` pages on
@@ -130,11 +133,17 @@ export class RlwcsStrategy implements Strategy {
       // to go on from, so the episode ends.
       this.agent.endEpisode(outcome.reward);
     }
+    const pool = this.pool;
+    // scoreLinks = 0: every outlink inherits the chosen classifier's score of the page.
+    const pageScore =
+      action_ !== undefined && pool !== undefined && tokens !== undefined && this.config.scoreLinks === 0
+        ? pool.score(action_, pool.terms.vector(tokens))
+        : undefined;
     for (const link of outcome.links) {
       const score =
-        action_ === undefined || this.pool === undefined
+        action_ === undefined || pool === undefined
           ? outcome.probability
-          : this.pool.score(action_, this.pool.terms.vector(linkTokens(link)));
+          : (pageScore ?? pool.score(action_, pool.terms.vector(linkTokens(link))));
       this.enqueue(link, action.url, -score);
     }
     if (tokens !== undefined) this.addTrainingPage(tokens, outcome.reward);
