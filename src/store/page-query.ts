@@ -9,6 +9,8 @@ import { type PageRow, rowToPage } from './schema.js';
 
 /** Filter and page of {@link queryPages}. */
 export interface PageQuery {
+  /** Only the page with this id. @default every page */
+  id?: number;
   /** `relevant` (reward > 0), `irrelevant` (a page with reward 0) or `all`. @default 'all' */
   relevance?: 'relevant' | 'irrelevant' | 'all';
   /** Only pages of this registrable domain. @default every domain */
@@ -17,6 +19,10 @@ export interface PageQuery {
   status?: number;
   /** Only pages whose URL or title contains this text (case-insensitive). @default none */
   search?: string;
+  /** Only pages scored by this judge version (a page from before versions counts as 0). @default any */
+  judgeVersion?: number;
+  /** Row order: newest first, or by the judge's probability. @default 'newest' */
+  order?: 'newest' | 'most-probable' | 'least-probable';
   /** Rows to skip. @default 0 */
   offset?: number;
   /** Rows to return, 1 to 500. @default 50 */
@@ -43,10 +49,24 @@ export interface ListedPage {
   fetchedAt: number;
 }
 
-/** Pages matching `q`, newest first, and how many match in all. */
+const ORDER = {
+  newest: 'p.id DESC',
+  'most-probable': 'p.probability DESC, p.id',
+  'least-probable': 'p.probability ASC, p.id',
+} as const;
+
+/** Pages matching `q` (newest first unless `q.order` says otherwise), and how many match in all. */
 export function queryPages(db: Database.Database, q: PageQuery): { total: number; pages: ListedPage[] } {
   const where: string[] = [];
   const args: (string | number)[] = [];
+  if (q.id !== undefined) {
+    where.push('p.id = ?');
+    args.push(q.id);
+  }
+  if (q.judgeVersion !== undefined) {
+    where.push('COALESCE(p.judge_version, 0) = ?');
+    args.push(q.judgeVersion);
+  }
   if (q.relevance === 'relevant') where.push('p.reward > 0');
   if (q.relevance === 'irrelevant') where.push('p.reward = 0 AND p.is_page = 1');
   if (q.domain) {
@@ -70,7 +90,7 @@ export function queryPages(db: Database.Database, q: PageQuery): { total: number
     : 'NULL';
   const rows = db
     .prepare<(string | number)[], PageRow & { label: number | null }>(
-      `SELECT p.*, ${label} AS label FROM pages p ${clause} ORDER BY p.id DESC LIMIT ? OFFSET ?`,
+      `SELECT p.*, ${label} AS label FROM pages p ${clause} ORDER BY ${ORDER[q.order ?? 'newest']} LIMIT ? OFFSET ?`,
     )
     .all(...args, limit, offset);
   return { total, pages: rows.map(toListed) };

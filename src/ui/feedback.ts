@@ -25,9 +25,9 @@ export interface FeedbackOptions {
   labelWeight?: number;
   /** A keyword-judged page at or above this probability is a pseudo-label "relevant". @default 0.8 */
   confidentRelevantAt?: number;
-  /** A keyword-judged page at or below this probability is a pseudo-label "irrelevant". @default 0.25 */
+  /** A keyword-judged page at or below this probability is a pseudo-label "irrelevant". @default 0.4 */
   confidentIrrelevantAt?: number;
-  /** Most pseudo-labelled pages per class. @default 300 */
+  /** Most pseudo-labelled pages per class (both classes get as many). @default 300 */
   maxPseudoLabels?: number;
   /** Seed of folds and training. @default 'feedback' */
   seed?: string;
@@ -43,7 +43,7 @@ export const DEFAULT_FEEDBACK_OPTIONS = {
   folds: 5,
   labelWeight: 3,
   confidentRelevantAt: 0.8,
-  confidentIrrelevantAt: 0.25,
+  confidentIrrelevantAt: 0.4,
   maxPseudoLabels: 300,
   seed: 'feedback',
 };
@@ -223,20 +223,32 @@ export class RelevanceFeedback {
       if (page) pages.push(page);
     }
     if (!training?.dataset) {
-      // No training documents saved: the first judge's confident pages stand in for them.
-      const confident = (relevance: 'relevant' | 'irrelevant', keep: (p: ListedPage) => boolean) =>
+      // No training documents saved: the first judge's most confident pages stand in for them,
+      // as many of each class (an unbalanced set would move the model's prior, not its words).
+      const confident = (relevance: 'relevant' | 'irrelevant', limit: number) =>
         store
-          .queryPages({ relevance, limit: 500 })
-          .pages.filter(
-            (p) => (p.judgeVersion ?? 0) === 0 && p.duplicateOf === undefined && !labelledIds.has(p.id),
+          .queryPages({
+            relevance,
+            judgeVersion: 0,
+            order: relevance === 'relevant' ? 'most-probable' : 'least-probable',
+            limit: Math.min(500, limit + labelledIds.size + 50),
+          })
+          .pages.filter((p) => p.duplicateOf === undefined && !labelledIds.has(p.id))
+          .filter((p) =>
+            relevance === 'relevant'
+              ? p.probability >= this.o.confidentRelevantAt
+              : p.probability <= this.o.confidentIrrelevantAt,
           )
-          .filter(keep)
-          .slice(0, this.o.maxPseudoLabels);
-      for (const p of confident('relevant', (p) => p.probability >= this.o.confidentRelevantAt)) {
+          .slice(0, limit);
+      const max = this.o.maxPseudoLabels;
+      const relevant = confident('relevant', max);
+      const irrelevant = confident('irrelevant', max);
+      const n = Math.min(relevant.length, irrelevant.length);
+      for (const p of relevant.slice(0, n)) {
         const page = this.jobPage(p.id, 1, false);
         if (page) pages.push(page);
       }
-      for (const p of confident('irrelevant', (p) => p.probability <= this.o.confidentIrrelevantAt)) {
+      for (const p of irrelevant.slice(0, n)) {
         const page = this.jobPage(p.id, 0, false);
         if (page) pages.push(page);
       }
