@@ -11,9 +11,9 @@ import { createRng } from '../common/rng.js';
 import { Crawler } from '../crawl/crawler.js';
 import type { PageJudge } from '../crawl/judge.js';
 import type { WebClientOptions } from '../net/index.js';
-import { createStrategy } from '../strategies/registry.js';
+import { createStrategy, strategyNeedsWordVectors } from '../strategies/registry.js';
 import type { Strategy } from '../strategies/strategy.js';
-import { KeywordSet } from '../text/index.js';
+import { KeywordSet, loadWordVectors, type WordVectors } from '../text/index.js';
 import type { UrlFilterOptions } from '../url/index.js';
 import type { BenchTopic } from './crawl-bench-topic.js';
 import { ORACLE_STRATEGY, OracleStrategy } from './oracle-strategy.js';
@@ -107,13 +107,14 @@ export interface RunSpec {
  * The strategy of a run, made as the crawler would make it (same RNG stream, same keywords), or
  * the oracle, wrapped in the run's crawl scope.
  */
-function makeStrategy(spec: RunSpec): Strategy {
+function makeStrategy(spec: RunSpec, wordVectors: WordVectors | undefined): Strategy {
   const inner =
     spec.strategy === ORACLE_STRATEGY
       ? new OracleStrategy(spec.topic.labelOf)
       : createStrategy(spec.strategy, {
           rng: createRng(spec.run).fork('strategy'),
           keywords: new KeywordSet(spec.judge ? [] : spec.topic.keywords, []),
+          ...(wordVectors ? { wordVectors } : {}),
         });
   if (!spec.servedHosts) return inner;
   return new WebScopeStrategy(inner, spec.servedHosts, spec.isClosedWorld ?? true);
@@ -144,7 +145,11 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   const outDir = mkdtempSync(join(tmpdir(), 'tres-bench-crawl-'));
   const crawler = new Crawler({
     outDir,
-    strategy: makeStrategy(spec),
+    // Word vectors only for strategies that use them (Lim's), loaded once per process.
+    strategy: makeStrategy(
+      spec,
+      strategyNeedsWordVectors(spec.strategy) ? await loadWordVectors() : undefined,
+    ),
     seed: spec.run,
     maxPages: spec.maxPages,
     maxPagesPerDomain: spec.domainLimit,

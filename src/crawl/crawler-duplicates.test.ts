@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../common/rng.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
+import { sandboxResolveRules, startReplayServer } from '../sandbox/index.js';
 import type { CrawlerOptions } from './crawl-options.js';
 import { Crawler } from './crawler.js';
 
@@ -117,5 +118,50 @@ describe('Crawler and duplicate pages', () => {
       'http://dup.test/',
     ]);
     expect(summary.duplicates).toBe(2);
+  });
+
+  it('on a web with one scheme per host, reaches each page once whether its links say http or https', async () => {
+    const replay = await startReplayServer({
+      canonicalScheme: 'https',
+      sites: [
+        {
+          host: 'one.test',
+          handle: (req, res) => {
+            const body =
+              req.url === '/'
+                ? '<a href="http://one.test/a.html">a</a> <a href="https://one.test/a.html">a</a> <a href="/b.html">b</a>'
+                : `<title>${req.url}</title><p>gpu page ${req.url}</p>`;
+            res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+          },
+        },
+      ],
+    });
+    try {
+      const outDir = join(base, 'one-scheme');
+      const summary = await new Crawler({
+        ...options(outDir),
+        net: {
+          minDelayMs: 0,
+          resolveRules: sandboxResolveRules(replay),
+          allowLoopback: true,
+          isHttpsAsHttp: true,
+          respectRobotsTxt: false,
+        },
+      }).run(['http://one.test/']);
+      const db = new Database(join(outDir, 'crawl.sqlite'), { readonly: true });
+      const finals = (db.prepare('SELECT final_url FROM pages').all() as { final_url: string }[]).map(
+        (r) => r.final_url,
+      );
+      db.close();
+      expect(finals.sort()).toEqual([
+        'https://one.test/',
+        'https://one.test/a.html',
+        'https://one.test/b.html',
+      ]);
+      expect(summary.duplicates).toBe(0);
+      expect(replay.stats().schemeRedirects).toBeGreaterThan(0);
+    } finally {
+      await replay.close();
+    }
   });
 });

@@ -13,9 +13,9 @@ import { ConfigError, DeferUrlError, errorCode, RetryLaterError, StopCrawlError 
 import { createRng, type Rng } from '../common/rng.js';
 import { retryDelayMs, WebClient } from '../net/index.js';
 import { CrawlStore } from '../store/index.js';
-import { createStrategy } from '../strategies/registry.js';
+import { createStrategy, strategyNeedsWordVectors } from '../strategies/registry.js';
 import type { Action, DiscoveredLink, SelectionContext, Strategy } from '../strategies/strategy.js';
-import { KeywordSet } from '../text/index.js';
+import { KeywordSet, loadWordVectors } from '../text/index.js';
 import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions } from './crawl-options.js';
 import { CrawlState } from './crawl-state.js';
 import { domainLimitAt } from './domain-limit.js';
@@ -77,6 +77,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         ? createStrategy(o.strategy, {
             rng: this.rng.fork('strategy'),
             keywords: new KeywordSet(o.keywords ?? [], o.keyphrases ?? []),
+            // Only strategies that use word vectors (Lim's) pay for loading them.
+            ...(strategyNeedsWordVectors(o.strategy) ? { wordVectors: await loadWordVectors() } : {}),
           })
         : o.strategy;
     this.judge = o.judge ?? new KeywordJudge({ keywords: o.keywords ?? [] });

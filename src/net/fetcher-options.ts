@@ -45,7 +45,10 @@ export interface FetcherOptions extends AddressGuardOptions {
    * The address guard still checks the rule's address. @default []
    */
   resolveRules?: readonly string[];
-  /** Speak plain HTTP to hosts matched by a resolve rule, even for https:// URLs. @default false */
+  /**
+   * Speak plain HTTP to hosts matched by a resolve rule, even for https:// URLs; requests then carry
+   * `X-Forwarded-Proto` with the URL's scheme. @default false
+   */
   isHttpsAsHttp?: boolean;
 }
 

@@ -105,6 +105,9 @@ export class Fetcher {
       'user-agent': options.userAgent,
       accept: allowed === false ? '*/*' : `${allowed.join(',')},*/*;q=0.8`,
       'accept-encoding': ACCEPT_ENCODING,
+      // Speaking plain HTTP for https:// URLs, the crawler says which scheme it meant, as a
+      // TLS-terminating proxy does, so a sandbox can answer like a real site (http -> https 301).
+      ...(options.isHttpsAsHttp ? { 'x-forwarded-proto': parsed.protocol.replace(':', '') } : {}),
       ...options.headers,
     };
     const { host: _host, ...sentHeaders } = requestHeaders; // undici writes Host itself

@@ -39,6 +39,13 @@ export interface ReplayServerOptions {
   maxCachedFileBytes?: number;
   /** Idle time in milliseconds before a keep-alive connection is closed. @default 30_000 */
   keepAliveTimeoutMs?: number;
+  /**
+   * One scheme per host, as real sites have: a request for a served host made under the other
+   * scheme gets a 301 to this one. The scheme asked for is the `X-Forwarded-Proto` header that
+   * tres sends with `--https-as-http` (`http` without it). `false` serves both schemes alike.
+   * @default false
+   */
+  canonicalScheme?: 'http' | 'https' | false;
 }
 
 /** Defaults of {@link ReplayServerOptions}. */
@@ -49,6 +56,7 @@ export const REPLAY_SERVER_DEFAULTS = {
   cacheBytes: 64 * 1024 * 1024,
   maxCachedFileBytes: 1024 * 1024,
   keepAliveTimeoutMs: 30_000,
+  canonicalScheme: false,
 } as const satisfies Omit<Required<ReplayServerOptions>, 'sites'>;
 
 /** Counters of a running server, for benchmarks and tests. */
@@ -57,6 +65,8 @@ export interface ReplayServerStats {
   unknownHost: number;
   notFound: number;
   handlerErrors: number;
+  /** Requests answered with a 301 to the host's canonical scheme. */
+  schemeRedirects: number;
 }
 
 /** A running replay server. */
@@ -75,6 +85,10 @@ export interface ReplayServer {
 
 function checkOptions(options: ReplayServerOptions) {
   const o = { ...REPLAY_SERVER_DEFAULTS, ...options };
+  if (o.canonicalScheme !== false && o.canonicalScheme !== 'http' && o.canonicalScheme !== 'https')
+    throw new ConfigError(
+      `canonicalScheme must be 'http', 'https' or false, got '${String(o.canonicalScheme)}'`,
+    );
   if (o.host !== '127.0.0.1')
     throw new ConfigError(`host must be '127.0.0.1' (loopback only), got '${o.host}'`);
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) {
@@ -101,7 +115,13 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   const o = checkOptions(options);
   const router = new SiteRouter(o.sites);
   const cache = new FileCache({ cacheBytes: o.cacheBytes, maxCachedFileBytes: o.maxCachedFileBytes });
-  const counters: ReplayServerStats = { requests: 0, unknownHost: 0, notFound: 0, handlerErrors: 0 };
+  const counters: ReplayServerStats = {
+    requests: 0,
+    unknownHost: 0,
+    notFound: 0,
+    handlerErrors: 0,
+    schemeRedirects: 0,
+  };
 
   const runHandler = async (
     site: NormalizedSite,
@@ -131,6 +151,18 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
       case 'redirect':
         sendRedirect(res, 301, route.location);
         return;
+      default:
+        break;
+    }
+    if (o.canonicalScheme !== false) {
+      const asked = String(req.headers['x-forwarded-proto'] ?? 'http').toLowerCase();
+      if (asked !== o.canonicalScheme) {
+        counters.schemeRedirects++;
+        sendRedirect(res, 301, `${o.canonicalScheme}://${req.headers.host ?? ''}${req.url ?? '/'}`);
+        return;
+      }
+    }
+    switch (route.kind) {
       case 'robots':
         sendBody(res, 200, 'text/plain; charset=utf-8', route.body);
         return;

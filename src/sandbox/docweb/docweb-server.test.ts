@@ -31,28 +31,35 @@ interface Reply {
   body: string;
 }
 
-function get(host: string, path: string): Promise<Reply> {
+/** A request as `tres crawl --https-as-http` makes it for an https:// URL (`scheme` 'http': as for http://). */
+function get(host: string, path: string, scheme: 'http' | 'https' = 'https'): Promise<Reply> {
   return new Promise((resolveGet, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port: server.port, path, headers: { host }, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolveGet({
-            status: res.statusCode ?? 0,
-            location: res.headers.location,
-            body: Buffer.concat(chunks).toString('latin1'),
-          }),
-        );
-      },
-    );
+    const headers = scheme === 'https' ? { host, 'x-forwarded-proto': 'https' } : { host };
+    const req = request({ host: '127.0.0.1', port: server.port, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolveGet({
+          status: res.statusCode ?? 0,
+          location: res.headers.location,
+          body: Buffer.concat(chunks).toString('latin1'),
+        }),
+      );
+    });
     req.on('error', reject);
     req.end();
   });
 }
 
 describe('startDocweb', () => {
+  it('is https only, as real sites are: a page asked for as http gets a 301 to its https address', async () => {
+    expect(await get('hw.example', '/drivers/usb.html', 'http')).toMatchObject({
+      status: 301,
+      location: 'https://hw.example/drivers/usb.html',
+    });
+    expect((await get('hw.example', '/drivers/usb.html', 'https')).status).toBe(200);
+  });
+
   it('serves pages by Host header and longest prefix, on loopback, with the flags for tres crawl', async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.crawlFlags).toEqual([

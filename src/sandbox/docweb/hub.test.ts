@@ -34,7 +34,14 @@ afterAll(async () => {
 function get(path: string): Promise<{ status: number; location?: string; body: string }> {
   return new Promise((resolveGet, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: server.port, path, headers: { host: 'packages.debian.org' }, agent: false },
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path,
+        // As tres --https-as-http asks for an https:// URL (DocWeb hosts are https only).
+        headers: { host: 'packages.debian.org', 'x-forwarded-proto': 'https' },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
