@@ -91,13 +91,24 @@ async function main(): Promise<void> {
         'typesetting',
         'system-administration',
       ];
-      await runOracleReach({
-        topicFiles: topics.map((t) => join('data', 'topics', `${t}.yaml`)),
-        outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'docweb2'),
+      const outDir = join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'docweb2');
+      const common = {
         maxPages: isQuick ? 300 : 3000,
-        domainLimits: ['none', '100'],
         ...(docwebCacheDir ? { cacheDir: docwebCacheDir } : {}),
         command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+      };
+      await runOracleReach({
+        topicFiles: topics.map((t) => join('data', 'topics', `${t}.yaml`)),
+        outDir,
+        domainLimits: ['none', '100'],
+        ...common,
+      });
+      // The same rules with seeds on the directory hub (results/docweb2/hub-seeds/*.yaml).
+      await runOracleReach({
+        topicFiles: topics.map((t) => join('results', 'docweb2', 'hub-seeds', `${t}.yaml`)),
+        outDir: join(outDir, 'hub-seeds'),
+        domainLimits: ['none'],
+        ...common,
       });
     }
     if (part === 'feedback') {
@@ -105,6 +116,7 @@ async function main(): Promise<void> {
         outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'ui'),
         ...(isQuick ? { labelAtStep: 300, maxPages: 500 } : {}),
         ...(docwebCacheDir ? { cacheDir: docwebCacheDir } : {}),
+        ...(process.env.TRES_LABEL_WEIGHT ? { labelWeight: Number(process.env.TRES_LABEL_WEIGHT) } : {}),
         command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
       });
     }
