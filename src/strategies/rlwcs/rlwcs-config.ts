@@ -31,8 +31,11 @@ export interface RlwcsConfig {
   /** Most recent pages kept as training documents. @default 3000 */
   maxTrainingPages: number;
   /**
-   * 1: the chosen classifier scores each outlink's own text (anchor, DOM context, URL words);
-   * 0: it scores the page, and every outlink inherits that score. @default 1
+   * 0: the chosen classifier scores the page, and every outlink inherits that score (the
+   * classifier-guided crawler of the paper's reference [2]; the score is also the state
+   * feature); 1: it scores each outlink's own text (anchor, DOM context, URL words).
+   * Measured on synthetic-hardware (5 seeds x 3,000 pages, K = 1): 0 gives rlwcs 74.7 +- 1.6 %
+   * ground-truth harvest, 1 gives 61.3 +- 16.1 % (two seeds drift off topic). @default 0
    */
   scoreLinks: 0 | 1;
   /** TF-IDF terms (highest information gain) the classifiers see. @default 200 */
@@ -54,7 +57,7 @@ export const DEFAULT_RLWCS_CONFIG: Readonly<Omit<RlwcsConfig, 'variant'>> = {
   trainAfterPages: 100,
   retrainEvery: 500,
   maxTrainingPages: 3000,
-  scoreLinks: 1,
+  scoreLinks: 0,
   features: 200,
   alpha: 0.1,
   gamma: 0.9,

@@ -83,15 +83,16 @@ describe('rlwcs and svm-links', () => {
     expect(trainings).toBe(1);
   });
 
-  it('svm-links then ranks the links of one page by the SVM score of their text', () => {
-    const { s, after } = crawl('svm-links');
+  it('svm-links with scoreLinks=1 then ranks the links of one page by the SVM score of their text', () => {
+    const { s, after } = crawl('svm-links', { scoreLinks: 1 });
     expect(after).toEqual(['http://d.test/zz-gpu-3', 'http://d.test/aa-soup-3']);
     expect(s.stats()['rlwcs/chose_svm']).toBe(4);
     expect(s.stats()['rl/updates']).toBe(0);
   });
 
-  it('with scoreLinks=0 the outlinks of a page share the classifier\u2019s score of the page (ties by URL)', () => {
-    const { after } = crawl('svm-links', { scoreLinks: 0 });
+  it('by default (scoreLinks=0) the outlinks of a page share the classifier\u2019s score of the page (ties by URL)', () => {
+    const { after, s } = crawl('svm-links');
+    expect(s.needsLinkContext).toBe(false);
     expect(after).toEqual(['http://d.test/aa-soup-3', 'http://d.test/zz-gpu-3']);
   });
 
