@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDocweb } from './build.js';
+import { DocwebDb } from './docweb-db.js';
+import { countLinkGraph, formatLinkGraph } from './link-graph.js';
+import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
+
+let fx: DocwebFixture;
+
+beforeAll(async () => {
+  fx = makeDocwebFixture();
+  await buildDocweb({
+    cacheDir: fx.cacheDir,
+    manifestPath: fx.manifestPath,
+    topicsDir: fx.topicsDir,
+    run: fx.run,
+    aptListsDir: fx.aptListsDir,
+    shouldBuildHub: false,
+    log: () => {},
+  });
+});
+afterAll(() => fx?.cleanup());
+
+describe('countLinkGraph', () => {
+  it('sorts the links that leave their host into resolving, served-but-missing and not served', () => {
+    const db = new DocwebDb(fx.cacheDir);
+    try {
+      const c = countLinkGraph(db);
+      // hw.example/index.html -> www.shared.example/stats/manual/ and regression.html -> hw.example/drivers/usb.html
+      expect(c.crossHostResolved).toBe(2);
+      expect(c.crossHostUnserved).toBe(0);
+      expect(c.servedHosts).toBe(2);
+      expect(c.linkedHostPairs).toBe(2);
+      expect(c.isolatedHosts).toBe(0);
+      expect(c.crossHostResolvedShare).toBe(c.crossHostResolved / c.crossHost);
+      expect(formatLinkGraph(c)[1]).toMatch(/^ {2}2 \(\d+\.\d%\) resolve to a page of the DocWeb$/);
+    } finally {
+      db.close();
+    }
+  });
+});
