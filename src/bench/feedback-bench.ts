@@ -24,7 +24,12 @@ import { createStrategy } from '../strategies/registry.js';
 import { KeywordSet } from '../text/index.js';
 import { CrawlMonitor } from '../ui/crawl-monitor.js';
 import { liveSource } from '../ui/dashboard-source.js';
-import { feedbackModelDir, RelevanceFeedback, type RetrainReport } from '../ui/feedback.js';
+import {
+  DEFAULT_FEEDBACK_OPTIONS,
+  feedbackModelDir,
+  RelevanceFeedback,
+  type RetrainReport,
+} from '../ui/feedback.js';
 import { startDashboard } from '../ui/server.js';
 import { benchEnv } from './bench-env.js';
 import { openBenchWeb } from './crawl-bench-topic.js';
@@ -46,6 +51,8 @@ export interface FeedbackBenchOptions {
   concurrency?: number;
   /** Seed of the crawl and of the label draw. @default 1 */
   seed?: number;
+  /** Copies of each label in the training set (see FeedbackOptions). @default the feedback default */
+  labelWeight?: number;
   /** Where results and screenshots go. */
   outDir: string;
   command?: string;
@@ -127,7 +134,11 @@ export async function runFeedbackBench(options: FeedbackBenchOptions): Promise<u
     const store = crawler.openStore!;
     const feedback = new RelevanceFeedback(
       { crawler, store, outDir: crawlDir, threshold, keywords: topic.keywords },
-      { retrainAfterLabels: o.labels, seed: `feedback/${o.seed}` },
+      {
+        retrainAfterLabels: o.labels,
+        seed: `feedback/${o.seed}`,
+        ...(o.labelWeight === undefined ? {} : { labelWeight: o.labelWeight }),
+      },
     );
     const dashboard = await startDashboard(
       liveSource({ crawler, store, monitor, feedback, strategy: 'best-first', outDir: crawlDir }),
@@ -217,6 +228,7 @@ export async function runFeedbackBench(options: FeedbackBenchOptions): Promise<u
         relevantByTruth: chosen.filter((p) => isRelevant(p.finalUrl)).length,
         judgedRelevant: half,
       },
+      labelWeight: o.labelWeight ?? DEFAULT_FEEDBACK_OPTIONS.labelWeight,
       retraining: { ...report, pages: undefined },
       heldOutPagesBeforeSwap: await compare(before),
       pagesAfterSwap: await compare(after),
@@ -236,6 +248,7 @@ function feedbackMarkdown(r: {
   topic: string;
   web: string;
   labels: { given: number; relevantByTruth: number; judgedRelevant: number };
+  labelWeight: number;
   retraining: Omit<RetrainReport, 'pages'>;
   heldOutPagesBeforeSwap: { keywordJudge: JudgeScore; retrainedModel: JudgeScore | null };
   pagesAfterSwap: { keywordJudge: JudgeScore; retrainedModel: JudgeScore | null };
@@ -254,7 +267,7 @@ function feedbackMarkdown(r: {
     `paused for the labels; ${r.labels.given} pages labelled from the topic's ground truth (${r.labels.judgedRelevant} among pages the`,
     `keyword judge called relevant, the rest among the others; ${r.labels.relevantByTruth} truly relevant).`,
     '',
-    `Retraining (naive Bayes on the labels x${3} plus the keyword judge's confident pages, ${t.trainingDocuments} documents),`,
+    `Retraining (naive Bayes on the labels x${r.labelWeight} plus the keyword judge's confident pages, ${t.trainingDocuments} documents),`,
     `${t.folds}-fold cross-validation over the labels: macro F1 ${t.before.macroF1.toFixed(3)} (keyword judge) -> ${t.after.macroF1.toFixed(3)} (retrained),`,
     `precision ${pct(t.before.precision)} -> ${pct(t.after.precision)}: ${t.isAccepted ? `swapped in as judge v${t.version}` : 'not better, kept the keyword judge'}.`,
     '',
