@@ -53,6 +53,8 @@ export interface FeedbackBenchOptions {
   seed?: number;
   /** Copies of each label in the training set (see FeedbackOptions). @default the feedback default */
   labelWeight?: number;
+  /** Model of a keyword-judged crawl's retraining. @default the feedback default */
+  keywordCrawlModel?: 'nb' | 'svm';
   /** Where results and screenshots go. */
   outDir: string;
   command?: string;
@@ -138,6 +140,7 @@ export async function runFeedbackBench(options: FeedbackBenchOptions): Promise<u
         retrainAfterLabels: o.labels,
         seed: `feedback/${o.seed}`,
         ...(o.labelWeight === undefined ? {} : { labelWeight: o.labelWeight }),
+        ...(o.keywordCrawlModel === undefined ? {} : { keywordCrawlModel: o.keywordCrawlModel }),
       },
     );
     const dashboard = await startDashboard(
@@ -229,6 +232,10 @@ export async function runFeedbackBench(options: FeedbackBenchOptions): Promise<u
         judgedRelevant: half,
       },
       labelWeight: o.labelWeight ?? DEFAULT_FEEDBACK_OPTIONS.labelWeight,
+      model:
+        (o.keywordCrawlModel ?? DEFAULT_FEEDBACK_OPTIONS.keywordCrawlModel) === 'svm'
+          ? 'linear SVM (TF-IDF)'
+          : 'naive Bayes',
       retraining: { ...report, pages: undefined },
       heldOutPagesBeforeSwap: await compare(before),
       pagesAfterSwap: await compare(after),
@@ -249,6 +256,7 @@ function feedbackMarkdown(r: {
   web: string;
   labels: { given: number; relevantByTruth: number; judgedRelevant: number };
   labelWeight: number;
+  model: string;
   retraining: Omit<RetrainReport, 'pages'>;
   heldOutPagesBeforeSwap: { keywordJudge: JudgeScore; retrainedModel: JudgeScore | null };
   pagesAfterSwap: { keywordJudge: JudgeScore; retrainedModel: JudgeScore | null };
@@ -267,7 +275,7 @@ function feedbackMarkdown(r: {
     `paused for the labels; ${r.labels.given} pages labelled from the topic's ground truth (${r.labels.judgedRelevant} among pages the`,
     `keyword judge called relevant, the rest among the others; ${r.labels.relevantByTruth} truly relevant).`,
     '',
-    `Retraining (naive Bayes on the labels x${r.labelWeight} plus the keyword judge's confident pages, ${t.trainingDocuments} documents),`,
+    `Retraining (${r.model} on the labels x${r.labelWeight} plus the keyword judge's confident pages, ${t.trainingDocuments} documents),`,
     `${t.folds}-fold cross-validation over the labels: macro F1 ${t.before.macroF1.toFixed(3)} (keyword judge) -> ${t.after.macroF1.toFixed(3)} (retrained),`,
     `precision ${pct(t.before.precision)} -> ${pct(t.after.precision)}: ${t.isAccepted ? `swapped in as judge v${t.version}` : 'not better, kept the keyword judge'}.`,
     '',

@@ -117,6 +117,9 @@ async function main(): Promise<void> {
         ...(isQuick ? { labelAtStep: 300, maxPages: 500 } : {}),
         ...(docwebCacheDir ? { cacheDir: docwebCacheDir } : {}),
         ...(process.env.TRES_LABEL_WEIGHT ? { labelWeight: Number(process.env.TRES_LABEL_WEIGHT) } : {}),
+        ...(process.env.TRES_FEEDBACK_MODEL === 'nb' || process.env.TRES_FEEDBACK_MODEL === 'svm'
+          ? { keywordCrawlModel: process.env.TRES_FEEDBACK_MODEL }
+          : {}),
         command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
       });
     }

@@ -46,7 +46,7 @@ describe('relevance feedback on a running crawl', () => {
     expect(report.isAccepted).toBe(true);
     expect(t.crawler.judgeVersion).toBe(1);
     expect(existsSync(join(feedbackModelDir(t.outDir, 1), 'model.json'))).toBe(true);
-    expect(t.feedback.status()).toMatchObject({ judgeVersion: 1, model: 'nb', isTraining: false });
+    expect(t.feedback.status()).toMatchObject({ judgeVersion: 1, model: 'svm', isTraining: false });
 
     t.crawler.resume();
     await t.done;

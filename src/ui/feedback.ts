@@ -6,14 +6,15 @@
  * (`feedback/model-vN/`) and named in meta `feedback`, so a resume judges with it; every page
  * records the version of the judge that scored it.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { ConfigError } from '../common/errors.js';
 import type { Crawler } from '../crawl/crawler.js';
 import type { PageJudge } from '../crawl/judge.js';
-import type { CrawlStore, ListedPage, PageLabel } from '../store/index.js';
+import type { CrawlStore, PageLabel } from '../store/index.js';
 import type { JobPage, RetrainJob, RetrainResult } from './retrain-job.js';
 import { runRetrainInWorker } from './run-worker.js';
+import { readTrainingRecord } from './training-record.js';
 
 /** Options of {@link RelevanceFeedback}. */
 export interface FeedbackOptions {
@@ -29,6 +30,12 @@ export interface FeedbackOptions {
   confidentIrrelevantAt?: number;
   /** Most pseudo-labelled pages per class (both classes get as many). @default 300 */
   maxPseudoLabels?: number;
+  /**
+   * Model trained for a keyword-judged crawl (no model to retrain): naive Bayes or the linear SVM
+   * on TF-IDF; neither needs word vectors. The SVM raised precision more in the feedback
+   * benchmark (results/ui/feedback.md against feedback-nb.md). @default 'svm'
+   */
+  keywordCrawlModel?: 'nb' | 'svm';
   /** Seed of folds and training. @default 'feedback' */
   seed?: string;
   /** Runs a job (tests may run it in-process). @default a worker thread */
@@ -45,6 +52,7 @@ export const DEFAULT_FEEDBACK_OPTIONS = {
   confidentRelevantAt: 0.8,
   confidentIrrelevantAt: 0.4,
   maxPseudoLabels: 300,
+  keywordCrawlModel: 'svm' as 'nb' | 'svm',
   seed: 'feedback',
 };
 
@@ -259,7 +267,7 @@ export class RelevanceFeedback {
         'relevance feedback needs the page text from pages.warc.gz; this crawl keeps no WARC',
       );
     }
-    const model = (training?.model ?? 'nb') as RetrainJob['model'];
+    const model = (training?.model ?? this.o.keywordCrawlModel) as RetrainJob['model'];
     const job: RetrainJob = {
       model,
       warcPath: warc.path,
@@ -296,48 +304,4 @@ export class RelevanceFeedback {
 async function defaultLoadJudge(dir: string): Promise<PageJudge> {
   const { loadModel } = await import('../relevance/index.js');
   return loadModel(dir);
-}
-
-/** What `tres train` wrote beside a model (training.json) that retraining needs. */
-function readTrainingRecord(
-  modelDir: string,
-): { model: string; dataset?: RetrainJob['dataset']; topic?: RetrainJob['topic'] } | undefined {
-  let record: {
-    model?: string;
-    dataset?: RetrainJob['dataset'];
-    keywords?: { keywords: string[]; keyphrases: string[] } | null;
-  };
-  try {
-    record = JSON.parse(readFileSync(join(modelDir, 'training.json'), 'utf8'));
-  } catch {
-    try {
-      const manifest = JSON.parse(readFileSync(join(modelDir, 'model.json'), 'utf8')) as { name: string };
-      return { model: manifest.name };
-    } catch {
-      return undefined;
-    }
-  }
-  const out: { model: string; dataset?: RetrainJob['dataset']; topic?: RetrainJob['topic'] } = {
-    model: record.model ?? 'nb',
-  };
-  if (record.dataset) out.dataset = absoluteDataset(record.dataset, modelDir);
-  if (record.keywords)
-    out.topic = {
-      keywords: record.keywords.keywords,
-      keyphrases: record.keywords.keyphrases,
-      isExpanded: true,
-    };
-  return out;
-}
-
-function absoluteDataset(
-  d: NonNullable<RetrainJob['dataset']>,
-  base: string,
-): NonNullable<RetrainJob['dataset']> {
-  const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
-  return {
-    ...(d.relevantDir ? { relevantDir: abs(d.relevantDir) } : {}),
-    ...(d.irrelevantDir ? { irrelevantDir: abs(d.irrelevantDir) } : {}),
-    ...(d.jsonlFiles ? { jsonlFiles: d.jsonlFiles.map(abs) } : {}),
-  };
 }

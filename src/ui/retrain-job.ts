@@ -6,8 +6,9 @@
  *
  * Training set: a model crawl (`tres crawl --model DIR`) uses the documents `tres train` read
  * (their paths are in DIR/training.json, field `dataset`). A keyword-judged crawl has none: its
- * training set is the keyword judge's confident pages of the crawl (pseudo-labels), and the model
- * trained is naive Bayes (no word vectors to load, trains in well under a second).
+ * training set is the keyword judge's most confident pages of the crawl (pseudo-labels, as many
+ * of each class), and the model trained is the linear SVM on TF-IDF or naive Bayes (no word
+ * vectors to load; seconds to train).
  */
 import { rmSync } from 'node:fs';
 import { createRng } from '../common/rng.js';
