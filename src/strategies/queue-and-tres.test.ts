@@ -1,0 +1,215 @@
+/**
+ * Mechanics of the plain strategies and of the TRES family, driven directly (no crawl loop):
+ * the order each frontier gives, stale and waiting URLs, warm-up against the agent's choice,
+ * and what a replayed outcome changes.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../common/rng.js';
+import { KeywordSet } from '../text/index.js';
+import { QueueStrategy } from './queue-strategy.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext, Strategy } from './strategy.js';
+import { TresAsyncStrategy } from './tres/tres-async-strategy.js';
+import { TresStrategy } from './tres/tres-strategy.js';
+
+function link(url: string, anchorText = '', depth = 1): DiscoveredLink {
+  const host = new URL(url).hostname;
+  return { url, host, domain: host, anchorText, depth, anchorProbability: 0 };
+}
+
+function loop(overrides: Partial<SelectionContext> = {}): SelectionContext & { fetched: Set<string> } {
+  const fetched = new Set<string>();
+  return {
+    fetched,
+    isHostReady: () => true,
+    isDomainOpen: () => true,
+    isDomainClosed: () => false,
+    isFetched: (url) => fetched.has(url),
+    step: 0,
+    ...overrides,
+  };
+}
+
+function page(action: Action, probability: number, links: DiscoveredLink[] = []): Outcome {
+  return {
+    action,
+    finalUrl: action.url,
+    isPage: true,
+    reward: probability >= 0.5 ? 1 : 0,
+    probability,
+    links,
+  };
+}
+
+/** Takes the next action and marks it fetched, as the loop does. */
+function take(s: Strategy, ctx: ReturnType<typeof loop>): Action | undefined {
+  const a = s.next(ctx);
+  if (a) ctx.fetched.add(a.url);
+  return a;
+}
+
+describe('QueueStrategy', () => {
+  it('bfs fetches in discovery order, and never a URL fetched since it was queued', () => {
+    const s = new QueueStrategy({ order: 'bfs', rng: createRng(1) });
+    const ctx = loop();
+    s.seed([link('http://a.test/', '', 0)]);
+    s.observe(
+      page(take(s, ctx)!, 0.1, [link('http://a.test/2'), link('http://b.test/1'), link('http://a.test/1')]),
+    );
+    ctx.fetched.add('http://b.test/1'); // fetched through another path meanwhile
+    expect([take(s, ctx)?.url, take(s, ctx)?.url, take(s, ctx)]).toEqual([
+      'http://a.test/2',
+      'http://a.test/1',
+      undefined,
+    ]);
+  });
+
+  it('best-first takes the link of the most relevant parent, and a link found again on a better page moves up', () => {
+    const s = new QueueStrategy({ order: 'best-first', rng: createRng(1) });
+    const ctx = loop();
+    s.seed([link('http://a.test/', '', 0), link('http://b.test/', '', 0)]);
+    s.observe(page(take(s, ctx)!, 0.2, [link('http://x.test/low'), link('http://x.test/later')]));
+    s.observe(page(take(s, ctx)!, 0.9, [link('http://y.test/high'), link('http://x.test/later')]));
+    // `later` moved up to its better parent's priority (ties in discovery order); `low` stays last.
+    expect([take(s, ctx)?.url, take(s, ctx)?.url, take(s, ctx)?.url]).toEqual([
+      'http://y.test/high',
+      'http://x.test/later',
+      'http://x.test/low',
+    ]);
+  });
+
+  it('sets aside hosts that are not ready and drops closed domains', () => {
+    const s = new QueueStrategy({ order: 'bfs', rng: createRng(1) });
+    const busy = new Set(['a.test']);
+    const closed = new Set<string>();
+    const ctx = loop({ isHostReady: (h) => !busy.has(h), isDomainClosed: (d) => closed.has(d) });
+    s.seed([link('http://a.test/1', '', 0), link('http://b.test/1', '', 0), link('http://c.test/1', '', 0)]);
+    closed.add('c.test');
+    expect(take(s, ctx)?.url).toBe('http://b.test/1');
+    expect(take(s, ctx)).toBeUndefined();
+    busy.clear();
+    expect(take(s, ctx)?.url).toBe('http://a.test/1');
+    expect(take(s, ctx)).toBeUndefined();
+  });
+
+  it('random draws the same sequence from the same seed, each URL once', () => {
+    const order = (seed: number) => {
+      const s = new QueueStrategy({ order: 'random', rng: createRng(seed) });
+      const ctx = loop();
+      s.seed(Array.from({ length: 20 }, (_, i) => link(`http://h${i}.test/`, '', 0)));
+      const out: string[] = [];
+      for (let a = take(s, ctx); a; a = take(s, ctx)) out.push(a.url);
+      return out;
+    };
+    expect(order(3)).toEqual(order(3));
+    expect(new Set(order(3)).size).toBe(20);
+    expect(order(4)).not.toEqual(order(3));
+  });
+});
+
+/** A page with `n` outlinks on `host`, half of them with a keyword in the anchor text. */
+function outlinks(host: string, n: number, from: number): DiscoveredLink[] {
+  return Array.from({ length: n }, (_, i) =>
+    link(`http://${host}/p${from + i}`, (from + i) % 2 === 0 ? 'gpu driver' : 'recipes'),
+  );
+}
+
+describe('TresStrategy', () => {
+  const keywords = new KeywordSet(['gpu', 'driver'], []);
+
+  it('records every hyperparameter in its config, with overrides', () => {
+    const s = new TresStrategy({
+      variant: 'tres',
+      keywords,
+      rng: createRng(1),
+      ddqn: { gamma: 0.5 },
+      tree: { maxDepth: 4 },
+    });
+    expect(s.config).toMatchObject({ variant: 'tres', warmupSteps: 300, withDomainFeatures: true });
+    expect(s.config.ddqn).toMatchObject({ gamma: 0.5, featureCount: 9 });
+    expect(s.config.tree.maxDepth).toBe(4);
+    expect(
+      new TresStrategy({ variant: 'tres-nh', keywords, rng: createRng(1) }).config.ddqn.featureCount,
+    ).toBe(7);
+  });
+
+  it('evaluates Q on one representative per ready leaf after the warm-up, and on every sample when synchronous', () => {
+    const run = (variant: 'tres' | 'synchronous') => {
+      const s = new TresStrategy({
+        variant,
+        keywords,
+        rng: createRng(2),
+        warmupSteps: 20,
+        ddqn: { warmupSteps: 20 },
+      });
+      const ctx = loop();
+      s.seed([link('http://s.test/', '', 0)]);
+      for (let step = 0; step < 60; step++) {
+        const a = take(s, ctx);
+        if (!a) break;
+        s.observe(
+          page(
+            a,
+            a.url.endsWith('0') || a.url.endsWith('2') ? 0.9 : 0.1,
+            outlinks(`h${step % 7}.test`, 6, step * 6),
+          ),
+        );
+      }
+      return s.stats();
+    };
+    const tres = run('tres');
+    const sync = run('synchronous');
+    expect(tres['rl/q_evaluations_last_step']).toBeLessThanOrEqual(
+      tres['frontier/nonempty_leaves'] as number,
+    );
+    expect(tres['frontier/leaves']).toBeGreaterThan(1);
+    // The synchronous method scores the whole frontier: the last step's, before its take (+1) and
+    // before the 6 outlinks of the page it chose.
+    expect(sync['rl/q_evaluations_last_step']).toBe((sync['frontier/size'] as number) + 1 - 6);
+    expect(sync['frontier/leaves']).toBe(1);
+  });
+
+  it('tree-random never trains its network', () => {
+    const s = new TresStrategy({
+      variant: 'tree-random',
+      keywords,
+      rng: createRng(3),
+      ddqn: { warmupSteps: 5 },
+    });
+    const ctx = loop();
+    s.seed([link('http://s.test/', '', 0)]);
+    for (let step = 0; step < 40; step++) {
+      const a = take(s, ctx);
+      if (!a) break;
+      s.observe(page(a, 0.9, outlinks('t.test', 4, step * 4)));
+    }
+    expect(s.stats()['rl/q_evaluations']).toBe(0);
+  });
+
+  it('rebuilds its frontier from replayed outcomes without counting steps', () => {
+    const s = new TresStrategy({ variant: 'tres', keywords, rng: createRng(4) });
+    s.seed([link('http://s.test/', '', 0)]);
+    const action: Action = { url: 'http://s.test/', host: 's.test', domain: 's.test', depth: 0 };
+    s.observe({ ...page(action, 0.9, outlinks('r.test', 5, 0)), isReplay: true });
+    expect(s.stats()['frontier/size']).toBe(5);
+    const ctx = loop();
+    ctx.fetched.add('http://s.test/');
+    expect(s.next(ctx)?.url).toMatch(/^http:\/\/r\.test\/p\d$/);
+  });
+});
+
+describe('TresAsyncStrategy', () => {
+  it('scores each outlink once, when it is queued, and fetches the best stored score first', () => {
+    const s = new TresAsyncStrategy({ keywords: new KeywordSet(['gpu'], []), rng: createRng(5) });
+    const ctx = loop();
+    s.seed([link('http://s.test/', '', 0)]);
+    s.observe(page(take(s, ctx)!, 0.9, outlinks('q.test', 10, 0)));
+    expect(s.stats()['rl/q_evaluations']).toBe(10);
+    const order: string[] = [];
+    for (let a = take(s, ctx); a; a = take(s, ctx)) {
+      order.push(a.url);
+      s.observe(page(a, 0.1));
+    }
+    expect(order).toHaveLength(10);
+    expect(s.stats()['rl/q_evaluations']).toBe(10); // never rescored
+  });
+});
