@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     if (part === 'ui') {
       await runUiCostBench({
         outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'ui'),
-        ...(isQuick ? { maxPages: 1000, repeats: 1 } : {}),
+        ...(isQuick ? { maxPages: 1000, repeats: 1 } : { repeats: 5 }),
         command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
       });
     }
