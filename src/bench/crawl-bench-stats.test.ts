@@ -241,3 +241,16 @@ describe('pageIdentity', () => {
     expect(pageIdentity('http://h.test/docs/a.html')).not.toBe(pageIdentity('http://h.test/docs/'));
   });
 });
+
+describe('summarizeRuns with the oracle', () => {
+  it('keeps the oracle out of the Pareto front: it is the upper bound, not a competitor', () => {
+    const runs = [0, 1].flatMap((i) => [
+      run({ run: i, strategy: 'oracle', harvestRate: 1, relevantDomains: 50 }),
+      run({ run: i, strategy: 'tres', harvestRate: 0.8 + i / 100, relevantDomains: 30 }),
+      run({ run: i, strategy: 'bfs', harvestRate: 0.3 + i / 100, relevantDomains: 40 }),
+    ]);
+    const rows = summarizeRuns(runs, ['oracle', 'tres', 'bfs'], ['none']);
+    expect(rows.filter((r) => r.isParetoOptimal).map((r) => r.strategy)).toEqual(['tres', 'bfs']);
+    expect(rows.find((r) => r.strategy === 'oracle')?.isReference).toBe(true);
+  });
+});

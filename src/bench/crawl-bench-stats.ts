@@ -46,6 +46,11 @@ export interface ConfigRow {
    * other rows cover too few pages to be compared (a high rate over 20 pages says little).
    */
   isRanked: boolean;
+  /**
+   * True for the oracle: the upper bound the others are measured against, shown in the table
+   * but never ranked as best nor put on the Pareto front.
+   */
+  isReference: boolean;
   pagesPerSec: Spread;
   /**
    * Harvest rate and relevant domains as fractions of the oracle's from the same seed and domain
@@ -158,6 +163,7 @@ export function summarizeRuns(
         pageHarvestRate: pick((r) => (r.pages === 0 ? 0 : r.relevant / r.pages)),
         dryRuns: group.filter((r) => r.steps < r.maxPages).length,
         isRanked: sum((r) => r.steps) >= RANKED_BUDGET_SHARE * sum((r) => r.maxPages),
+        isReference: strategy === ORACLE_STRATEGY,
         pagesPerSec: pick((r) => r.timing.pagesPerSec),
         ...withShare(
           'oracleHarvestShare',
@@ -172,7 +178,7 @@ export function summarizeRuns(
       });
     }
   }
-  const ranked = rows.filter((r) => r.isRanked);
+  const ranked = rows.filter((r) => r.isRanked && !r.isReference);
   const front = paretoFront(
     ranked.map((r) => ({
       x: r.relevantDomains.mean,

@@ -43,7 +43,7 @@ const ratio = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : 
  * dry say in how many runs.
  */
 export function table3(rows: readonly ConfigRow[]): string {
-  const ranked = rows.filter((r) => r.isRanked);
+  const ranked = rows.filter((r) => r.isRanked && !r.isReference);
   const bestHr = new Set(bestWithTies(ranked.map((r) => r.harvestRate)).map((i) => ranked[i]));
   const bestDomains = new Set(bestWithTies(ranked.map((r) => r.relevantDomains)).map((i) => ranked[i]));
   const bold = (text: string, isBest: boolean) => (isBest ? `**${text}**` : text);
@@ -63,7 +63,8 @@ export function table3(rows: readonly ConfigRow[]): string {
 export function outcomeSentences(rows: readonly ConfigRow[], runs: readonly RunResult[]): string[] {
   if (rows.length === 0) return ['No run has finished yet.'];
   const out: string[] = [];
-  const complete = rows.filter((r) => r.isRanked);
+  // The oracle is the upper bound, not a competitor: never called best nor put on the front.
+  const complete = rows.filter((r) => r.isRanked && !r.isReference);
   const dry = rows.filter((r) => !r.isRanked);
   const share = `${Math.round(RANKED_BUDGET_SHARE * 100)}%`;
   if (complete.length === 0)

@@ -5,7 +5,8 @@
  */
 import type { RunResult } from './crawl-bench-run.js';
 
-const EVERY = 500;
+/** A multiple of the 200-page points every run's curve has (see `WILCOXON_EVERY`). */
+const EVERY = 600;
 
 /** Mean irrelevant pages fetched by step t over the runs that reached t (undefined if none). */
 function meanLoss(runs: readonly RunResult[], t: number): number | undefined {
@@ -35,7 +36,7 @@ export function lossSection(runs: readonly RunResult[]): string {
   });
   return `## Loss (Chakrabarti et al.)
 
-Irrelevant pages fetched (by the ground truth) by step t, mean over runs: the apprentice against its own baseline critic (\`apprentice:learn=0\`) and best-first. Loss rate = loss / t = 1 − harvest rate.
+Irrelevant pages fetched (by the ground truth) by step t (every ${EVERY} pages), mean over runs: the apprentice against its own baseline critic (\`apprentice:learn=0\`) and best-first. Loss rate = loss / t = 1 − harvest rate.
 
 ${parts.join('\n\n')}
 `;

@@ -4,6 +4,7 @@
  * paired by run (same seed URL, same random seed), at each domain limit.
  */
 import type { RunResult } from './crawl-bench-run.js';
+import { ORACLE_STRATEGY } from './oracle-strategy.js';
 import { smallestWilcoxonP, wilcoxonSignedRank } from './wilcoxon.js';
 
 /** Pages between two tests, as in RLwCS. */
@@ -32,7 +33,10 @@ export function wilcoxonSection(runs: readonly RunResult[], reference = 'tres'):
     const mine = runs.filter((r) => r.domainLimit === limit);
     const refRuns = new Map(mine.filter((r) => r.strategy === reference).map((r) => [r.run, r]));
     if (refRuns.size === 0) continue;
-    const others = [...new Set(mine.map((r) => r.strategy))].filter((s) => s !== reference);
+    // The oracle is the upper bound, not a competitor.
+    const others = [...new Set(mine.map((r) => r.strategy))].filter(
+      (s) => s !== reference && s !== ORACLE_STRATEGY,
+    );
     const rows = others.map((strategy) => {
       const cells = steps.map((t) => {
         const a: number[] = [];

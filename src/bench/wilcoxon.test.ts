@@ -57,21 +57,21 @@ describe('wilcoxonSection', () => {
 });
 
 describe('lossSection', () => {
-  it('gives the mean irrelevant pages fetched by every 500th step for the apprentice and its baselines', () => {
+  it('gives the mean irrelevant pages fetched by every 600th step for the apprentice and its baselines', () => {
     const run = (strategy: string, rate: number) =>
       ({
         strategy,
         domainLimit: 'none',
         run: 0,
-        maxPages: 1000,
+        maxPages: 1200,
         curve: [
-          { step: 500, harvestRate: rate },
-          { step: 1000, harvestRate: rate },
+          { step: 600, harvestRate: rate },
+          { step: 1200, harvestRate: rate },
         ],
       }) as unknown as RunResult;
     const section = lossSection([run('apprentice', 0.8), run('apprentice:learn=0', 0.6), run('bfs', 0.1)]);
-    expect(section).toContain('| apprentice | 100 | 200 |');
-    expect(section).toContain('| apprentice:learn=0 | 200 | 400 |');
+    expect(section).toContain('| apprentice | 120 | 240 |');
+    expect(section).toContain('| apprentice:learn=0 | 240 | 480 |');
     expect(section).not.toContain('| bfs |');
     expect(lossSection([run('bfs', 0.1)])).toBe('');
   });
