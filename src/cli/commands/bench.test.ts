@@ -96,7 +96,9 @@ describe('tres bench crawl', () => {
         '--strategies',
         'tres:gama=0.5',
       ]),
-    ).rejects.toThrow(/strategies: strategy "tres:gama=0\.5": "tres" has no setting "gama"; it takes gamma, /);
+    ).rejects.toThrow(
+      /strategies: strategy "tres:gama=0\.5": "tres" has no setting "gama"; it takes gamma, /,
+    );
     await expect(
       run([
         'bench',
@@ -106,7 +108,9 @@ describe('tres bench crawl', () => {
         '--strategies',
         'bfs:gamma=0.5',
       ]),
-    ).rejects.toThrow(/strategies: strategy "bfs:gamma=0\.5": "bfs" has no setting "gamma"; it has no settings/);
+    ).rejects.toThrow(
+      /strategies: strategy "bfs:gamma=0\.5": "bfs" has no setting "gamma"; it has no settings/,
+    );
   });
 
   it('names a bad domain limit', async () => {
