@@ -20,6 +20,7 @@
  * of 1/buckets; the authors' last code had it off, and so does the default here.
  */
 import { type KeywordSet, tokenize } from '../../text/index.js';
+import type { Outcome } from '../../types/index.js';
 
 /** Where a link stands on its web path: what the parent page passes to its outlinks. */
 export interface PathState {
@@ -125,6 +126,15 @@ export class StateFeatures {
     if (this.withDomain) this.writeDomainFeatures(x, link.domain, domains);
     x[this.anchorIndex] = this.bucket(link.anchorProbability);
     return x;
+  }
+
+  /**
+   * The vector of a fetched seed (or a page whose link state is unknown, as on replay): a seed's
+   * vector from the page's URL, domain, title and judged probability.
+   */
+  encodeFetchedSeed(outcome: Outcome, domains: DomainStats): Float32Array {
+    const { action } = outcome;
+    return this.encodeSeed(action.url, action.domain, outcome.title ?? '', outcome.probability, domains);
   }
 
   /**

@@ -95,15 +95,7 @@ export class TresAsyncStrategy implements Strategy {
     this.steps++;
     const data = action.data as AsyncData | undefined;
     const x =
-      data === undefined || data.isSeed
-        ? this.features.encodeSeed(
-            action.url,
-            action.domain,
-            outcome.title ?? '',
-            outcome.probability,
-            this.domains,
-          )
-        : data.x;
+      data === undefined || data.isSeed ? this.features.encodeFetchedSeed(outcome, this.domains) : data.x;
     this.domains.record(action.domain, reward);
     const childState = childPathState(data?.path ?? SEED_LINK_STATE, reward);
     const n = outcome.links.length;

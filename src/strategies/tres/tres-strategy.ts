@@ -158,15 +158,7 @@ export class TresStrategy implements Strategy {
     const data = action.data as ActionData | undefined;
     // Seeds: zero state features and the seed's own action features, now that its title is known.
     const x =
-      data === undefined || data.isSeed
-        ? this.features.encodeSeed(
-            action.url,
-            action.domain,
-            outcome.title ?? '',
-            outcome.probability,
-            this.domains,
-          )
-        : data.x;
+      data === undefined || data.isSeed ? this.features.encodeFetchedSeed(outcome, this.domains) : data.x;
     const candidates = this.learnFrom(outcome, x, data?.path ?? SEED_LINK_STATE);
     this.pending.push(x, reward, candidates);
   }
@@ -183,13 +175,7 @@ export class TresStrategy implements Strategy {
     const linkState = parentState ?? SEED_LINK_STATE;
     const x =
       parentState === undefined
-        ? this.features.encodeSeed(
-            action.url,
-            action.domain,
-            outcome.title ?? '',
-            outcome.probability,
-            this.domains,
-          )
+        ? this.features.encodeFetchedSeed(outcome, this.domains)
         : this.features.encode(
             linkState,
             { url: action.url, domain: action.domain, anchorText: '', anchorProbability: 0 },
