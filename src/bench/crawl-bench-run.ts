@@ -128,7 +128,10 @@ function makeStrategy(spec: RunSpec, wordVectors: WordVectors | undefined): Stra
 export const BENCH_CRAWLER_SETTINGS = {
   maxRetries: 0,
   shouldWriteWarc: false,
-  siteMode: 'domain',
+  // A web site is a host without "www.", as the TRES authors' code counts domains (the domain
+  // limit b and relevant domains); registrable domains would make gcc.gnu.org and www.gnu.org
+  // (or docs.python.org and www.python.org) one site.
+  siteMode: 'host',
 } as const;
 
 /** Which seed URL run `run` starts from (the paper: one seed per run). */

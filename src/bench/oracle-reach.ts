@@ -12,7 +12,7 @@ import { defaultCacheDir } from '../sandbox/docweb/cache-layout.js';
 import { DocwebDb } from '../sandbox/docweb/docweb-db.js';
 import { readHubIndex } from '../sandbox/docweb/hub-site.js';
 import { loadTopic } from '../sandbox/docweb/topic.js';
-import { registrableDomain } from '../url/index.js';
+import { hostSite } from '../url/index.js';
 import { runCrawlBench } from './crawl-bench.js';
 import type { RunResult } from './crawl-bench-run.js';
 import { ORACLE_STRATEGY } from './oracle-strategy.js';
@@ -56,7 +56,7 @@ export interface TopicReach {
     | 'linksDiscovered'
     | 'linksOutOfWeb'
   >[];
-  /** Relevant pages and their registrable domains in the whole web: the ceiling of any crawl. */
+  /** Relevant pages and their sites (hosts without www.) in the whole web: the ceiling of any crawl. */
   webRelevantPages: number;
   webRelevantDomains: number;
   minDomains: number;
@@ -137,7 +137,7 @@ export async function runOracleReach(options: OracleReachOptions): Promise<Topic
   return out;
 }
 
-/** Relevant pages of a topic in the built web, and their registrable domains. */
+/** Relevant pages of a topic in the built web, and their sites (hosts without www.). */
 function relevantInWeb(file: string, cacheDir: string): { pages: number; domains: number } {
   const topic = loadTopic(file, readHubIndex(cacheDir));
   const db = new DocwebDb(cacheDir);
@@ -147,7 +147,7 @@ function relevantInWeb(file: string, cacheDir: string): { pages: number; domains
     for (const page of db.pages()) {
       if (!topic.labelOf(page.url)) continue;
       pages++;
-      domains.add(registrableDomain(new URL(page.url).hostname));
+      domains.add(hostSite(new URL(page.url).hostname));
     }
     return { pages, domains: domains.size };
   } finally {
@@ -160,7 +160,7 @@ export function oracleReachMarkdown(topics: readonly TopicReach[], maxPages: num
   const lines = [
     `# Oracle reach on the DocWeb (${maxPages.toLocaleString('en-US')} pages a run, closed world)`,
     '',
-    'The oracle fetches pages the topic labels relevant first (best-first on the ground truth, BFS among ties), from one seed per run. Goal (judged at domain limit none): >= 10 relevant domains from every seed, median >= 20, no run dry. Relevant domains are registrable domains (packages.debian.org and www.debian.org are one: debian.org). "in the web": relevant pages and domains of the whole built web, the ceiling of any crawl.',
+    'The oracle fetches pages the topic labels relevant first (best-first on the ground truth; among relevant links, those of the site it has fetched fewest pages from; BFS among ties), from one seed per run. Goal (judged at domain limit none): >= 10 relevant domains from every seed, median >= 20, no run dry. Relevant domains are sites: hosts without `www.`, as the TRES authors\u2019 code counts domains (packages.debian.org and www.debian.org are two). "in the web": relevant pages and domains of the whole built web, the ceiling of any crawl.',
     '',
     '| topic | domain limit | relevant pages in the web | relevant domains in the web | seeds | min domains | median domains | ran dry | goal met |',
     '|---|---|---:|---:|---:|---:|---:|---:|:-:|',

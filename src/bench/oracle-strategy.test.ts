@@ -49,6 +49,26 @@ describe('OracleStrategy', () => {
       undefined,
     ]);
   });
+
+  it('takes the relevant link of the site it has fetched fewest pages from, first discovered on ties', () => {
+    const oracle = new OracleStrategy((url) => url.includes('/good'));
+    oracle.seed([
+      link('https://a.example/good1'),
+      link('https://a.example/good2'),
+      link('https://a.example/good3'),
+      link('https://b.example/good4'),
+      link('https://c.example/bad'),
+      link('https://c.example/good5'),
+    ]);
+    expect([1, 2, 3, 4, 5, 6].map(() => oracle.next(ctx())?.url)).toEqual([
+      'https://a.example/good1',
+      'https://b.example/good4',
+      'https://c.example/good5',
+      'https://a.example/good2',
+      'https://a.example/good3',
+      'https://c.example/bad',
+    ]);
+  });
 });
 
 describe('WebScopeStrategy', () => {

@@ -1,6 +1,9 @@
 /**
  * The oracle: a benchmark-only strategy that knows the ground-truth label of every linked page
- * and fetches relevant pages first (best-first on the truth, breadth-first among ties). It gives
+ * and fetches relevant pages first (best-first on the truth). Among relevant links it takes one
+ * of the site it has fetched fewest pages from (so that, like the papers' crawlers with a domain
+ * limit, it spreads over relevant sites instead of emptying the seed's site first; its harvest
+ * rate is the same greedy bound), breadth-first within a site and among irrelevant links. It gives
  * the upper bound a strategy can reach from a seed within a page budget on a web, with or without
  * a domain limit, and the reports show every strategy as a fraction of it. It lives in bench/,
  * not in strategies/: no crawler can know the truth.
@@ -50,12 +53,15 @@ class Fifo {
   }
 }
 
-/** Best-first on the ground truth, BFS among ties. */
+/** Best-first on the ground truth; relevant links of the least-fetched site first; BFS among ties. */
 export class OracleStrategy implements Strategy {
   readonly name = ORACLE_STRATEGY;
-  private readonly relevant = new Fifo();
+  /** Relevant links per site, sites in order of discovery. */
+  private readonly relevant = new Map<string, Fifo>();
   private readonly other = new Fifo();
   private readonly queued = new Set<string>();
+  /** Pages fetched (attempted) per site. */
+  private readonly fetchedPerSite = new Map<string, number>();
 
   /** @param labelOf the topic's ground truth: true if the URL's page is relevant */
   constructor(private readonly labelOf: (url: string) => boolean) {}
@@ -67,9 +73,10 @@ export class OracleStrategy implements Strategy {
   next(ctx: SelectionContext): Action | undefined {
     const isDead = (l: DiscoveredLink) => ctx.isFetched(l.url) || ctx.isDomainClosed(l.domain);
     const isUsable = (l: DiscoveredLink) => ctx.isHostReady(l.host) && ctx.isDomainOpen(l.domain);
-    const link = this.relevant.take(isDead, isUsable) ?? this.other.take(isDead, isUsable);
+    const link = this.takeRelevant(isDead, isUsable) ?? this.other.take(isDead, isUsable);
     if (!link) return undefined;
     this.queued.delete(link.url);
+    this.fetchedPerSite.set(link.domain, (this.fetchedPerSite.get(link.domain) ?? 0) + 1);
     return { url: link.url, host: link.host, domain: link.domain, depth: link.depth };
   }
 
@@ -78,15 +85,36 @@ export class OracleStrategy implements Strategy {
   }
 
   stats(): StrategyStats {
-    return {
-      'frontier/size': this.relevant.size + this.other.size,
-      'oracle/relevant_queued': this.relevant.size,
-    };
+    let relevant = 0;
+    for (const fifo of this.relevant.values()) relevant += fifo.size;
+    return { 'frontier/size': relevant + this.other.size, 'oracle/relevant_queued': relevant };
+  }
+
+  /** A usable relevant link of the site with the fewest fetched pages (first discovered on ties). */
+  private takeRelevant(isDead: (l: DiscoveredLink) => boolean, isUsable: (l: DiscoveredLink) => boolean) {
+    const sites = [...this.relevant.entries()]
+      .filter(([, fifo]) => fifo.size > 0)
+      .map(([site, fifo], order) => ({ fifo, order, fetched: this.fetchedPerSite.get(site) ?? 0 }))
+      .sort((a, b) => a.fetched - b.fetched || a.order - b.order);
+    for (const { fifo } of sites) {
+      const link = fifo.take(isDead, isUsable);
+      if (link) return link;
+    }
+    return undefined;
   }
 
   private add(link: DiscoveredLink): void {
     if (this.queued.has(link.url)) return;
     this.queued.add(link.url);
-    (this.labelOf(link.url) ? this.relevant : this.other).push(link);
+    if (!this.labelOf(link.url)) {
+      this.other.push(link);
+      return;
+    }
+    let fifo = this.relevant.get(link.domain);
+    if (!fifo) {
+      fifo = new Fifo();
+      this.relevant.set(link.domain, fifo);
+    }
+    fifo.push(link);
   }
 }

@@ -218,7 +218,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
   {
     key: 'siteMode',
     flags: '--site-mode <mode>',
-    help: 'what counts as one web site for --domain-limit and relevant sites',
+    help: 'what counts as one web site for --domain-limit and relevant sites: domain (registrable domain) or host (host without www.)',
     defaultText: d.siteMode,
     kind: 'string',
     choices: ['domain', 'host'],

@@ -35,7 +35,11 @@ export interface CrawlerOptions {
    * budget. @default 60_000
    */
   maxRetryDelayMs?: number;
-  /** "Web site" of the papers: registrable domain or host. @default 'domain' */
+  /**
+   * "Web site" of the papers, for the domain limit and relevant domains: the registrable domain
+   * (`docs.python.org` -> `python.org`) or the host without `www.` (the TRES authors' code).
+   * @default 'domain'
+   */
   siteMode?: 'domain' | 'host';
   /** Relevance model that gives the reward. Required unless `keywords` is given. */
   judge?: PageJudge;

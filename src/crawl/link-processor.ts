@@ -8,6 +8,7 @@ import type { DiscoveredLink } from '../types/index.js';
 import {
   createUrlFilter,
   hostOf,
+  hostSite,
   normalizeUrl,
   registrableDomain,
   type UrlFilter,
@@ -89,7 +90,7 @@ export class LinkProcessor {
 
   private link(url: string, anchorText: string, depth: number): DiscoveredLink {
     const host = hostOf(url);
-    const domain = this.options.siteMode === 'host' ? host : registrableDomain(host);
+    const domain = this.options.siteMode === 'host' ? hostSite(host) : registrableDomain(host);
     return { url, host, domain, anchorText, depth };
   }
 }

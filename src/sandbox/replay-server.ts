@@ -46,6 +46,12 @@ export interface ReplayServerOptions {
    * @default false
    */
   canonicalScheme?: 'http' | 'https' | false;
+  /**
+   * Answer the redirects real documentation sites answer (`site-aliases.ts`): a host's `www.`
+   * spelling when only the other is served, and version segments in paths (`/en/stable/` for the
+   * `/en/master/` served). @default false
+   */
+  aliases?: boolean;
 }
 
 /** Defaults of {@link ReplayServerOptions}. */
@@ -57,6 +63,7 @@ export const REPLAY_SERVER_DEFAULTS = {
   maxCachedFileBytes: 1024 * 1024,
   keepAliveTimeoutMs: 30_000,
   canonicalScheme: false,
+  aliases: false,
 } as const satisfies Omit<Required<ReplayServerOptions>, 'sites'>;
 
 /** Counters of a running server, for benchmarks and tests. */
@@ -113,7 +120,7 @@ function checkOptions(options: ReplayServerOptions) {
  */
 export async function startReplayServer(options: ReplayServerOptions): Promise<ReplayServer> {
   const o = checkOptions(options);
-  const router = new SiteRouter(o.sites);
+  const router = new SiteRouter(o.sites, { aliases: o.aliases });
   const cache = new FileCache({ cacheBytes: o.cacheBytes, maxCachedFileBytes: o.maxCachedFileBytes });
   const counters: ReplayServerStats = {
     requests: 0,
@@ -148,9 +155,17 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
         if (o.unknownHost === 'reset') resetSocket(req.socket);
         else sendStatus(req, res, 421);
         return;
-      case 'redirect':
-        sendRedirect(res, 301, route.location);
+      case 'redirect': {
+        if (route.host === undefined) {
+          sendRedirect(res, 301, route.location);
+          return;
+        }
+        const asked = String(req.headers['x-forwarded-proto'] ?? 'http').toLowerCase();
+        const scheme =
+          o.canonicalScheme === false ? (asked === 'https' ? 'https' : 'http') : o.canonicalScheme;
+        sendRedirect(res, 301, `${scheme}://${route.host}${route.location}`);
         return;
+      }
       default:
         break;
     }

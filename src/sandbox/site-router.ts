@@ -3,14 +3,15 @@
  * dropped), then by the longest URL path prefix among that host's sites. Pure: no I/O.
  */
 import { ConfigError } from '../common/errors.js';
+import { versionAlias, wwwAlias } from './site-aliases.js';
 import { type NormalizedSite, normalizeSite, type SiteSource } from './site-source.js';
 
 /** What the server does with a request. */
 export type Route =
   /** Serve from `site`; `relPath` is the raw path after the prefix, no leading slash. */
   | { kind: 'site'; site: NormalizedSite; relPath: string; query: string }
-  /** Answer 301 with this Location (a path, same host). */
-  | { kind: 'redirect'; location: string }
+  /** Answer 301 with this Location: a path, on `host` if given (else the same host). */
+  | { kind: 'redirect'; location: string; host?: string }
   /** Answer `/robots.txt` with this body. */
   | { kind: 'robots'; body: string }
   /** The host is known but no site holds this path. */
@@ -58,10 +59,18 @@ export class SiteRouter {
   private readonly firstByHost = new Map<string, NormalizedSite>();
   private readonly robotsByHost = new Map<string, string>();
 
+  /** Prefixes per host, for version aliases. */
+  private readonly prefixesByHost = new Map<string, string[]>();
+
   /**
+   * @param options.aliases answer the redirects real documentation sites answer (`site-aliases.ts`):
+   *   the `www.` spelling of a served host not served, and version segments in paths
    * @throws ConfigError if a site is invalid or two sites have the same host and prefix.
    */
-  constructor(sites: readonly SiteSource[]) {
+  constructor(
+    sites: readonly SiteSource[],
+    private readonly options: { aliases?: boolean } = {},
+  ) {
     sites.forEach((raw, index) => {
       const site = normalizeSite(raw, index);
       const list = this.byHost.get(site.host) ?? [];
@@ -77,7 +86,13 @@ export class SiteRouter {
         this.robotsByHost.set(site.host, site.robotsTxt);
       }
     });
-    for (const list of this.byHost.values()) list.sort((a, b) => b.prefix.length - a.prefix.length);
+    for (const [host, list] of this.byHost) {
+      list.sort((a, b) => b.prefix.length - a.prefix.length);
+      this.prefixesByHost.set(
+        host,
+        list.map((site) => site.prefix),
+      );
+    }
   }
 
   /** Every host with at least one site, sorted. */
@@ -89,9 +104,21 @@ export class SiteRouter {
   route(hostHeader: string | undefined, target: string): Route {
     const host = hostOfHeader(hostHeader);
     const sites = this.byHost.get(host);
-    if (!sites) return { kind: 'unknown-host', host };
+    if (!sites) {
+      const alias = wwwAlias(host);
+      if (this.options.aliases && this.byHost.has(alias)) {
+        const { path, query } = splitTarget(target);
+        return { kind: 'redirect', location: path + query, host: alias };
+      }
+      return { kind: 'unknown-host', host };
+    }
     const { path, query } = splitTarget(target);
     const match = sites.find((site) => path.startsWith(site.prefix));
+    if (this.options.aliases && (!match || match.prefix === '/') && path !== '/robots.txt') {
+      const location = versionAlias(path, this.prefixesByHost.get(host) as string[]);
+      if (location !== undefined && location !== path)
+        return { kind: 'redirect', location: location + query };
+    }
     if (path === '/robots.txt') {
       const body = this.robotsByHost.get(host);
       if (body !== undefined) return { kind: 'robots', body };

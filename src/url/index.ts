@@ -3,7 +3,7 @@
  * the filter that decides which URLs may be crawled at all.
  */
 export { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, normalizeUrl } from './normalize-url.js';
-export { registrableDomain, type SiteMode, siteOf } from './registrable-domain.js';
+export { hostSite, registrableDomain, type SiteMode, siteOf } from './registrable-domain.js';
 export {
   createUrlFilter,
   DEFAULT_EXCLUDED_EXTENSIONS,

@@ -39,8 +39,12 @@ describe('siteOf', () => {
     expect(siteOf('https://docs.python.org/3/library/')).toBe('python.org');
   });
 
-  it('is the host in host mode', () => {
+  it('is the host without a leading www. in host mode', () => {
     expect(siteOf('https://docs.python.org/3/library/', 'host')).toBe('docs.python.org');
+    expect(siteOf('https://www.gnu.org/software/', 'host')).toBe('gnu.org');
+    expect(siteOf('https://gnu.org/', 'host')).toBe('gnu.org');
+    expect(siteOf('https://gcc.gnu.org/', 'host')).toBe('gcc.gnu.org');
+    expect(siteOf('https://www2.example.com/', 'host')).toBe('www2.example.com');
   });
 
   it('is the host for an IP address', () => {

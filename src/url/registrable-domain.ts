@@ -7,7 +7,9 @@ import { hostOf } from './url-parts.js';
 
 /**
  * How a URL is mapped to its web site: `'domain'` is the registrable domain
- * (`docs.python.org` -> `python.org`), `'host'` the full host name.
+ * (`docs.python.org` -> `python.org`), `'host'` the host name without a leading `www.`
+ * (`www.gnu.org` and `gnu.org` are one site, `gcc.gnu.org` another), as the TRES authors' code
+ * counts domains.
  */
 export type SiteMode = 'domain' | 'host';
 
@@ -46,13 +48,21 @@ export function registrableDomain(host: string): string {
 }
 
 /**
- * The web site a URL belongs to: its registrable domain (`mode` `'domain'`, the default, as
- * in the TRES papers' count of relevant domains) or its host name (`'host'`).
+ * The site of a host name in `'host'` mode: the host without a leading `www.` (`www.gnu.org` ->
+ * `gnu.org`, `gcc.gnu.org` unchanged). Lowercase input expected, as `URL.hostname` gives it.
+ */
+export function hostSite(host: string): string {
+  return host.startsWith('www.') ? host.slice(4) : host;
+}
+
+/**
+ * The web site a URL belongs to: its registrable domain (`mode` `'domain'`, the default) or its
+ * host name without `www.` (`'host'`, the TRES authors' count of relevant domains).
  *
  * @param url an absolute URL, ideally normalised by `normalizeUrl`
  * @returns the site, or `''` if the URL has no host. Never throws.
  */
 export function siteOf(url: string, mode: SiteMode = 'domain'): string {
   const host = hostOf(url);
-  return mode === 'host' ? host : registrableDomain(host);
+  return mode === 'host' ? hostSite(host) : registrableDomain(host);
 }

@@ -1,7 +1,8 @@
 /**
  * `tres docweb serve`: the replay server over a built DocWeb. Each site of the table becomes a
  * folder site (Host header + longest prefix; a folder URL serves its index.html; `/` redirects
- * to the host's first prefix; unknown hosts are reset at once, like dead sites). Every host is
+ * to the host's first prefix; `www.` spellings and version segments redirect as on the real sites,
+ * see `../site-aliases.ts`; unknown hosts are reset at once, like dead sites). Every host is
  * https only: a request made as http (no `X-Forwarded-Proto: https`) gets a 301 to https. Each excluded
  * giant tree becomes a small handler site at its own, longer prefix that answers 404, so the
  * server and the page table agree on what exists.
@@ -97,6 +98,10 @@ export async function startDocweb(options: DocwebServeOptions = {}): Promise<Doc
     // Like the real sites today: https only, http answers with a 301 to it. The same page under
     // both schemes was counted twice, and the agent learned to fetch the copies.
     canonicalScheme: 'https',
+    // The redirects real documentation sites answer: sphinx-doc.org -> www.sphinx-doc.org,
+    // /en/stable/ -> the /en/master/ served, /3.4/library/ -> /3/library/. Links between the
+    // sites mostly use such spellings.
+    aliases: true,
   });
   return {
     ...server,
