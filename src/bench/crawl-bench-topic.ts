@@ -139,7 +139,8 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
       net: docwebNet(sandboxResolveRules(server)),
       urlFilter: BENCH_URL_FILTER,
       description: `DocWeb: ${server.pageCount} pages on ${server.siteCount} sites (${server.hosts.length} hosts)`,
-      servedHosts: new Set(server.hosts),
+      // A link to a www. spelling of a served host is in the web: the server redirects it.
+      servedHosts: new Set([...server.hosts, ...server.aliasHosts]),
       close: () => server.close(),
     };
   }

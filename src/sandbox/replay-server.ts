@@ -84,6 +84,8 @@ export interface ReplayServer {
   url: string;
   /** Every host served, sorted: the list for a crawler's resolve rule. */
   hosts: string[];
+  /** Hosts that only redirect to a served host (the `www.` spellings, with `aliases`), sorted. */
+  aliasHosts: string[];
   /** Counters since start. */
   stats(): ReplayServerStats;
   /** Stops listening and destroys open connections (stalled ones too); resolves when closed. */
@@ -215,6 +217,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
     port,
     url: `http://${o.host}:${port}`,
     hosts: router.hosts(),
+    aliasHosts: router.aliasHosts(),
     stats: () => ({ ...counters }),
     close: () =>
       new Promise<void>((resolveClose) => {

@@ -4,7 +4,10 @@
  */
 import type { ReplayServer } from './replay-server.js';
 
-/** `HOST=127.0.0.1:PORT` for each served host, then `*=none`. */
-export function sandboxResolveRules(server: Pick<ReplayServer, 'hosts' | 'port'>): string[] {
-  return [...server.hosts.map((host) => `${host}=127.0.0.1:${server.port}`), '*=none'];
+/** `HOST=127.0.0.1:PORT` for each served host (and host that redirects to one), then `*=none`. */
+export function sandboxResolveRules(
+  server: Pick<ReplayServer, 'hosts' | 'port'> & Partial<Pick<ReplayServer, 'aliasHosts'>>,
+): string[] {
+  const hosts = [...server.hosts, ...(server.aliasHosts ?? [])];
+  return [...hosts.map((host) => `${host}=127.0.0.1:${server.port}`), '*=none'];
 }

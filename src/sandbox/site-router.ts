@@ -100,6 +100,15 @@ export class SiteRouter {
     return [...this.byHost.keys()].sort();
   }
 
+  /** Hosts without sites that answer a redirect to a served host (`www.` spellings), sorted. */
+  aliasHosts(): string[] {
+    if (!this.options.aliases) return [];
+    return [...this.byHost.keys()]
+      .map(wwwAlias)
+      .filter((alias) => !this.byHost.has(alias))
+      .sort();
+  }
+
   /** Route for a request with this Host header and request target. */
   route(hostHeader: string | undefined, target: string): Route {
     const host = hostOfHeader(hostHeader);

@@ -64,7 +64,13 @@ describe('startDocweb', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.crawlFlags).toEqual([
       '--resolve',
-      [...server.hosts.map((h) => `${h}=127.0.0.1:${server.port}`), '*=none'].join(','),
+      // Served hosts, then their www. spellings (which answer a redirect), then nothing else.
+      [
+        ...['hw.example', 'www.shared.example', 'shared.example', 'www.hw.example'].map(
+          (h) => `${h}=127.0.0.1:${server.port}`,
+        ),
+        '*=none',
+      ].join(','),
       '--https-as-http',
       '--allow-loopback',
     ]);

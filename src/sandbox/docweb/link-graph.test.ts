@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SiteRouter } from '../site-router.js';
 import { buildDocweb } from './build.js';
 import { DocwebDb } from './docweb-db.js';
-import { countLinkGraph, formatLinkGraph } from './link-graph.js';
+import { countLinkGraph, formatLinkGraph, landingUrl } from './link-graph.js';
 import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
 
 let fx: DocwebFixture;
@@ -36,5 +37,26 @@ describe('countLinkGraph', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('landingUrl', () => {
+  it('follows the redirects the DocWeb server answers, and is undefined for hosts not served', () => {
+    const handle = () => {};
+    const router = new SiteRouter(
+      [
+        { host: 'www.sphinx-doc.org', prefix: '/en/master/', handle },
+        { host: 'docs.python.org', prefix: '/3/', handle },
+      ],
+      { aliases: true },
+    );
+    expect(landingUrl(router, 'https://sphinx-doc.org/')).toBe('https://www.sphinx-doc.org/en/master/');
+    expect(landingUrl(router, 'https://sphinx-doc.org/en/stable/usage.html')).toBe(
+      'https://www.sphinx-doc.org/en/master/usage.html',
+    );
+    expect(landingUrl(router, 'https://docs.python.org/library/os.html?x=1')).toBe(
+      'https://docs.python.org/3/library/os.html?x=1',
+    );
+    expect(landingUrl(router, 'https://github.com/x')).toBeUndefined();
   });
 });

@@ -1,12 +1,34 @@
 /**
  * The link graph of a built DocWeb, counted: every page is parsed with the crawler's parser and
  * each link that leaves its own host is sorted into "resolves" (a page of the build), "served
- * host, no such page" and "host not served". Hosts that are not served are ranked by how many
+ * host, no such page" and "host not served", following the redirects the DocWeb server answers
+ * (`www.` spellings, version segments, folder and root redirects: `../site-aliases.ts`) as a
+ * crawler would. Hosts that are not served are ranked by how many
  * links (and from how many sites) point at them: that ranking is what `tres docweb grow` closes.
  */
 import { writeFileSync } from 'node:fs';
+import { SiteRouter } from '../site-router.js';
 import type { DocwebDb } from './docweb-db.js';
+import { docwebSiteSources } from './docweb-server.js';
 import { pageKey, pageLinks } from './seed-check.js';
+
+/** Redirects followed when resolving a link, as a crawler's redirect limit. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * Where the server takes a link: the URL it answers after its redirects, or undefined if the
+ * link's host is not served (nor its `www.` spelling).
+ */
+export function landingUrl(router: SiteRouter, url: string): string | undefined {
+  let at = new URL(url);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const route = router.route(at.hostname, at.pathname + at.search);
+    if (route.kind === 'unknown-host') return undefined;
+    if (route.kind !== 'redirect') return at.href;
+    at = new URL(route.location, route.host === undefined ? at : `${at.protocol}//${route.host}/`);
+  }
+  return at.href;
+}
 
 /** Links pointing at one host the DocWeb does not serve. */
 export interface UnservedHost {
@@ -78,6 +100,7 @@ export function countLinkGraph(db: DocwebDb, options: LinkGraphOptions = {}): Li
   const sites = db.sites();
   const sitesById = new Map(sites.map((s) => [s.id, s]));
   const served = new Set(sites.map((s) => s.host));
+  const router = new SiteRouter(docwebSiteSources(db), { aliases: true });
   const pages = db.pages();
   const pageKeys = new Set<string>();
   for (const p of pages) {
@@ -119,11 +142,13 @@ export function countLinkGraph(db: DocwebDb, options: LinkGraphOptions = {}): Li
       counts.links++;
       if (host === site.host) continue;
       counts.crossHost++;
-      if (served.has(host)) {
-        const key = pageKey(url);
+      const landing = landingUrl(router, url);
+      if (landing !== undefined) {
+        const key = pageKey(landing);
+        const landingHost = hostOf(landing) as string;
         if (key && pageKeys.has(key)) {
           counts.resolved++;
-          pairs.add(`${site.host} ${host}`);
+          if (landingHost !== site.host) pairs.add(`${site.host} ${landingHost}`);
         } else {
           counts.servedMissing++;
           tally(missing, host, site.id, url);
