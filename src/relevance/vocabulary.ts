@@ -14,6 +14,8 @@ export interface SparseVector {
 /** Words and their document frequencies. */
 export class Vocabulary {
   private readonly index: Map<string, number>;
+  /** Per-column counts of {@link counts}, all zero between calls. */
+  private scratch: Int32Array | undefined;
 
   /**
    * @param words column order
@@ -59,13 +61,24 @@ export class Vocabulary {
 
   /** Raw term counts of the known words of `tokens`, sorted by column. */
   counts(tokens: readonly string[]): SparseVector {
-    const c = new Map<number, number>();
+    // A dense scratch row and the list of columns touched: a Map per call cost more than the
+    // lookups themselves on long pages.
+    this.scratch ??= new Int32Array(this.words.length);
+    const scratch = this.scratch;
+    const touched: number[] = [];
     for (const t of tokens) {
       const i = this.index.get(t);
-      if (i !== undefined) c.set(i, (c.get(i) ?? 0) + 1);
+      if (i === undefined) continue;
+      if (scratch[i] === 0) touched.push(i);
+      scratch[i] = (scratch[i] as number) + 1;
     }
-    const indices = Int32Array.from([...c.keys()].sort((a, b) => a - b));
-    const values = Float32Array.from(indices, (i) => c.get(i) as number);
+    const indices = Int32Array.from(touched).sort();
+    const values = new Float32Array(indices.length);
+    for (let k = 0; k < indices.length; k++) {
+      const i = indices[k] as number;
+      values[k] = scratch[i] as number;
+      scratch[i] = 0;
+    }
     return { indices, values };
   }
 

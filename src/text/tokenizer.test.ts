@@ -20,6 +20,17 @@ describe('tokenize', () => {
   it('keeps letters of other scripts and accents', () => {
     expect(tokenize('Café über')).toEqual(['café', 'über']);
   });
+  it('treats letters outside the Basic Multilingual Plane as letters, and emoji and digits as separators', () => {
+    expect(tokenize('ΑΒΓ ab\u{1F600}cd x1y \u{1D400}\u{1D401}c')).toEqual([
+      'αβγ',
+      'ab',
+      'cd',
+      '\u{1D400}\u{1D401}c',
+    ]);
+  });
+  it('drops a lone surrogate as a separator', () => {
+    expect(tokenize('ab\uD800cd \uDC00ef')).toEqual(['ab', 'cd', 'ef']);
+  });
   it('gives [] for empty or symbol-only text', () => {
     expect(tokenize('')).toEqual([]);
     expect(tokenize('12 34 !!! a')).toEqual([]);
