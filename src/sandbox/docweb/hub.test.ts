@@ -69,7 +69,7 @@ describe('the directory hub (packages.debian.org from apt metadata)', () => {
         .pages()
         .filter((p) => p.siteId === hub?.id)
         .map((p) => p.url);
-      // libsense1 is in section libs: no page of its own.
+      // libsense1 is in section debug here: no page of its own.
       expect(urls).toEqual(
         expect.arrayContaining([
           'https://packages.debian.org/bookworm/sensors-tool',
@@ -94,7 +94,7 @@ describe('the directory hub (packages.debian.org from apt metadata)', () => {
     expect(page.body).toContain('<a href="/bookworm/utils/">utils</a>');
     expect(page.body).toContain('<a href="/bookworm/tag/hardware/sensor/">hardware::sensor</a>');
     expect(page.body).toContain('<a href="https://www.sensors.example/">');
-    // libsense1 has no page (section libs): plain text; alternatives joined with "or".
+    // libsense1 has no page (section debug): plain text; alternatives joined with "or".
     expect(page.body).toContain('<li>libsense1</li>');
     expect(page.body).toContain(
       '<a href="/bookworm/hw-doc">hw-doc</a> or <a href="/bookworm/stats-doc">stats-doc</a>',

@@ -16,11 +16,19 @@ export const HUB_HOST = 'packages.debian.org';
 /** The `package` column of the hub's site row (not a Debian package: the hub is generated). */
 export const HUB_PACKAGE = '(apt-metadata)';
 
-/** Sections whose packages get a page by default: applications, tools, documentation, not libraries. */
+/**
+ * Sections whose packages get a page by default: every section of the archive but debug symbols
+ * and translations (packages with no content of their own), as on the real site. The language
+ * library sections (python, gnu-r, perl, rust ...) matter to the web's links: a library's page
+ * links its Homepage, often the host of its documentation, and its -doc package.
+ */
 export const HUB_DEFAULT_SECTIONS: readonly string[] = Object.freeze(
   (
-    'admin comm database devel doc editors education electronics embedded graphics hamradio httpd ' +
-    'interpreters kernel mail math net news otherosfs science shells sound tex text utils vcs video web'
+    'admin cli-mono comm database devel doc editors education electronics embedded fonts games ' +
+    'gnome gnu-r gnustep golang graphics hamradio haskell httpd interpreters introspection java ' +
+    'javascript kde kernel libdevel libs lisp mail math metapackages misc net news ocaml oldlibs ' +
+    'otherosfs perl php python ruby rust science shells sound tasks tex text utils vcs video web ' +
+    'x11 xfce zope'
   ).split(' '),
 );
 

@@ -151,7 +151,7 @@ Homepage: https://www.sensors.example/
 
 Package: libsense1
 Version: 1.0-1
-Section: libs
+Section: debug
 Size: 500
 Installed-Size: 5
 Description: sensor library
