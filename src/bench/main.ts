@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- [PART ...] [--quick] [--cache DIR]`: the benchmarks (never part of `npm test`).
- * Parts: `engine` (throughput and memory against Crawlee), `relevance` (Table-1 metrics and
+ * Parts: `engine` (throughput and memory against Crawlee), `memory` (bytes per frontier URL of
+ * every strategy at 100k, 500k and 1M frontier samples; `--strategies a,b` to choose), `relevance` (Table-1 metrics and
  * throughput of the five classifiers; `--cache` is the DocWeb cache, as `tres docweb --cache`,
  * default `$TRES_CACHE_DIR/docweb`), `crawl` (every strategy x the paper's five domain limits x
  * 5 single-seed runs of 3,000 pages on the DocWeb topics hardware and statistics; resumable),
@@ -20,6 +21,7 @@ import { DEFAULT_DECISION_BENCH_OPTIONS, runDecisionBench } from './decision-ben
 import { DEFAULT_ENGINE_BENCH_OPTIONS, runEngineBench } from './engine-bench.js';
 import { runFeedbackBench } from './feedback-bench.js';
 import { runFuzzBench } from './fuzz-bench.js';
+import { DEFAULT_MEMORY_BENCH_OPTIONS, runMemoryBench } from './memory-bench.js';
 import { runOracleReach } from './oracle-reach.js';
 import { runRelevanceBench } from './relevance-bench.js';
 import { runRlBench } from './rl-bench.js';
@@ -28,6 +30,7 @@ import { runUiCostBench } from './ui-cost-bench.js';
 
 const PARTS = [
   'engine',
+  'memory',
   'decision',
   'tree',
   'rl',
@@ -45,6 +48,9 @@ async function main(): Promise<void> {
   const cacheAt = args.indexOf('--cache');
   const docwebCacheDir = cacheAt >= 0 ? args[cacheAt + 1] : undefined;
   if (cacheAt >= 0) args.splice(cacheAt, 2);
+  const strategiesAt = args.indexOf('--strategies');
+  const strategyList = strategiesAt >= 0 ? (args[strategiesAt + 1] ?? '').split(',').filter(Boolean) : [];
+  if (strategiesAt >= 0) args.splice(strategiesAt, 2);
   const parts = args.filter((a) => !a.startsWith('--'));
   const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown.length > 0) {
@@ -58,6 +64,14 @@ async function main(): Promise<void> {
       await runEngineBench({
         ...DEFAULT_ENGINE_BENCH_OPTIONS,
         ...(isQuick ? { webPages: 5_000, webHosts: 50, maxPages: 500 } : {}),
+        resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
+      });
+    }
+    if (part === 'memory') {
+      await runMemoryBench({
+        ...DEFAULT_MEMORY_BENCH_OPTIONS,
+        strategies: strategyList,
+        ...(isQuick ? { checkpoints: [2_000, 10_000], timeLimitSec: 60 } : {}),
         resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
       });
     }

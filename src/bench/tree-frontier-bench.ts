@@ -14,7 +14,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { type Clock, systemClock } from '../common/clock.js';
 import { createRng, hash32 } from '../common/rng.js';
-import { TreeFrontier, type TreeFrontierOptions, type TreeSample } from '../frontier/tree-frontier.js';
+import { TreeFrontier, type TreeFrontierOptions } from '../frontier/tree-frontier.js';
 import { benchEnv, writeResults } from './bench-env.js';
 
 /** Options of {@link runTreeFrontierBench}. */
@@ -86,7 +86,12 @@ export interface TreeFrontierBenchResult {
   seconds: number;
 }
 
-interface BenchSample extends TreeSample {
+interface BenchSample {
+  x: Float32Array;
+  url: string;
+  host: string;
+  domain: string;
+  depth: number;
   isRelevant: boolean;
   /** Pages since the last relevant one on the path (d of the 1/d feature). */
   hops: number;
@@ -131,10 +136,12 @@ export function runTreeFrontierBench(
   };
   const startedMs = now();
   const baseHeap = heap();
-  let tree: TreeFrontier<BenchSample> | undefined = new TreeFrontier<BenchSample>({
-    ...o.tree,
-    featureCount: 8,
-  });
+  let tree: TreeFrontier | undefined = new TreeFrontier({ ...o.tree, featureCount: 8 });
+  // The benchmark's own data of each sample, by the id the tree gave it (ids are reused).
+  const meta: BenchSample[] = [];
+  const add = (s: BenchSample) => {
+    meta[(tree as TreeFrontier).add(s, 0, s.x)] = s;
+  };
   // Hidden topicality: 20% of domains are on topic (pages relevant with p = 0.6), the rest 0.05.
   const topical = (domain: number) => hash32(`topic/${domain}`) % 5 === 0;
   const domainFetched = new Map<string, number>();
@@ -169,7 +176,7 @@ export function runTreeFrontierBench(
     );
     let score = 0;
     for (let j = 0; j < 8; j++) score += (WEIGHTS[j] as number) * (x[j] as number);
-    return { x, url, host: domain, domain, isRelevant, hops, pathRelevant, pathLength, score };
+    return { x, url, host: domain, domain, depth: 0, isRelevant, hops, pathRelevant, pathLength, score };
   };
 
   let samplesAdded = 0;
@@ -178,7 +185,7 @@ export function runTreeFrontierBench(
   const addMs = new Float64Array(o.steps);
   const rows: TreeFrontierBenchRow[] = [];
   for (let i = 0; i < 10; i++) {
-    tree.addSample(newSample(undefined, 1, webRng.int(o.domainCount)));
+    add(newSample(undefined, 1, webRng.int(o.domainCount)));
     samplesAdded++;
   }
   o.log('  step |    size | leaves | non-empty | depth | median ms | p99 ms | add ms | heap B/sample');
@@ -186,12 +193,18 @@ export function runTreeFrontierBench(
     const t0 = now();
     const reps = tree.representatives(treeRng);
     const t1 = now();
-    let chosen = reps[0] as BenchSample;
-    for (const s of reps)
-      if (s.score > chosen.score || (s.score === chosen.score && s.url < chosen.url)) chosen = s;
+    let chosenId = reps[0] as number;
+    let chosen = meta[chosenId] as BenchSample;
+    for (const id of reps) {
+      const s = meta[id] as BenchSample;
+      if (s.score > chosen.score || (s.score === chosen.score && s.url < chosen.url)) {
+        chosen = s;
+        chosenId = id;
+      }
+    }
     const t2 = now();
-    tree.removeSample(chosen);
-    samplesPurged += tree.purgeUrl(chosen.url);
+    tree.take(chosenId);
+    samplesPurged += tree.removeUrl(chosen.url);
     const reward = chosen.isRelevant ? 1 : 0;
     tree.addExperience(chosen.x, reward);
     const fetched = (domainFetched.get(chosen.domain) ?? 0) + 1;
@@ -210,7 +223,7 @@ export function runTreeFrontierBench(
       if (isOpen && s.url !== chosen.url) outlinks.push(s);
     }
     const t4 = now();
-    for (const s of outlinks) tree.addSample(s);
+    for (const s of outlinks) add(s);
     addMs[step] = now() - t4;
     samplesAdded += outlinks.length;
     if ((step + 1) % o.reportEvery === 0 || step + 1 === o.steps) {
@@ -242,7 +255,7 @@ export function runTreeFrontierBench(
   let treeBytesPerSample = Number.NaN;
   if (gc) {
     const withTree = heap();
-    const kept = [...tree.samples()];
+    const kept = [...tree.samples()].map((id) => meta[id]);
     tree = undefined;
     treeBytesPerSample = (withTree - heap()) / Math.max(1, kept.length);
   }

@@ -9,6 +9,7 @@
  * - {@link RandomFrontier}: one uniformly random ready sample (the Random baseline).
  */
 import type { SelectionContext } from '../types/index.js';
+import type { SampleInput, SampleTable } from './sample-table.js';
 
 /** What every frontier holds: a URL reachable by one link. Several samples may share a URL. */
 export interface FrontierSample {
@@ -52,4 +53,32 @@ export interface Frontier<S extends FrontierSample> {
 /** True if a sample may be fetched now; false if it must wait (host busy, domain full for now). */
 export function isReady(ctx: DrawContext, sample: FrontierSample): boolean {
   return ctx.isHostReady(sample.host) && ctx.isDomainOpen(sample.domain);
+}
+
+/**
+ * The Frontier contract for samples kept as ids in a {@link SampleTable} (no object per sample):
+ * the Tree-Frontier and the full frontier of TRES. The same operations as {@link Frontier}, on ids.
+ */
+export interface IndexedFrontier {
+  /** The samples' columns (URL, host, domain, depth, parent, vector) by id. */
+  readonly table: SampleTable;
+  /** Samples waiting. */
+  readonly size: number;
+  /** Adds a sample with state-action vector `x` (copied; length `table.featureCount`); returns its id. */
+  add(input: SampleInput, parent: number, x?: ArrayLike<number>): number;
+  /** Removes every sample of `url`; returns how many. */
+  removeUrl(url: string): number;
+  /** Removes every sample of `domain`; returns how many. */
+  purgeDomain(domain: string): number;
+  /** The candidates of this step as ids (see {@link Frontier.draw}). */
+  draw(ctx: DrawContext): number[];
+  /** Removes the drawn sample the strategy chose. Returns false if it was not in the frontier. */
+  take(id: number): boolean;
+  /** Numbers under stable metric names (`frontier/size`, ...). */
+  stats(): Record<string, number>;
+}
+
+/** {@link isReady} for a sample of a {@link SampleTable}. */
+export function isIdReady(ctx: DrawContext, table: SampleTable, id: number): boolean {
+  return ctx.isHostReady(table.host(id)) && ctx.isDomainOpen(table.domain(id));
 }

@@ -1,20 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, TresError } from '../common/errors.js';
 import { createRng, type Rng } from '../common/rng.js';
-import { DEFAULT_TREE_FRONTIER_OPTIONS, TreeFrontier, type TreeSample } from './tree-frontier.js';
+import { DEFAULT_TREE_FRONTIER_OPTIONS, TreeFrontier } from './tree-frontier.js';
 
-interface Sample extends TreeSample {
-  id: number;
+/** What a test adds: a link and its vector. */
+interface Sample {
+  x: Float32Array;
+  url: string;
+  host: string;
+  domain: string;
+  depth: number;
 }
 
-let nextId = 0;
-function sample(x: number[], url = `http://u${nextId}.test/`, domain = 'd.test'): Sample {
-  return { x: Float32Array.from(x), url, host: domain, domain, id: nextId++ };
+let nextUrl = 0;
+function sample(x: number[], url = `http://u${nextUrl++}.test/`, domain = 'd.test'): Sample {
+  return { x: Float32Array.from(x), url, host: domain, domain, depth: 1 };
+}
+
+/** Adds a sample to the tree; returns its id. */
+function add(tree: TreeFrontier, s: Sample): number {
+  return tree.add(s, 0, s.x);
 }
 
 /** A tree split once on feature 0 at 0: leaf 1 holds x[0] <= 0, leaf 2 the rest. */
-function twoLeafTree(): TreeFrontier<Sample> {
-  const tree = new TreeFrontier<Sample>({ featureCount: 2, minSamplesToSplit: 2 });
+function twoLeafTree(): TreeFrontier {
+  const tree = new TreeFrontier({ featureCount: 2, minSamplesToSplit: 2 });
   tree.addExperience(Float32Array.from([0, 0]), 1);
   expect(tree.addExperience(Float32Array.from([1, 0]), 0)).toBe(true);
   return tree;
@@ -50,38 +60,41 @@ describe('TreeFrontier options', () => {
 describe('TreeFrontier', () => {
   it('keeps every sample in exactly one leaf, the one its rules lead to, through random operations', () => {
     const rng = createRng('tree-property');
-    const tree = new TreeFrontier<Sample>({ featureCount: 4, maxDepth: 8 });
-    const present = new Set<Sample>();
-    const list: Sample[] = [];
+    const tree = new TreeFrontier({ featureCount: 4, maxDepth: 8 });
+    const present = new Set<number>();
+    const keys = new Map<number, Sample>();
+    const list: number[] = [];
     let splits = 0;
     for (let step = 0; step < 4000; step++) {
       const op = rng.int(100);
       if (op < 45) {
         const s = sample(randomX(rng), `http://u${rng.int(800)}.test/`, `d${rng.int(30)}.test`);
-        tree.addSample(s);
-        present.add(s);
-        list.push(s);
+        const id = add(tree, s);
+        expect(present.has(id)).toBe(false);
+        present.add(id);
+        keys.set(id, s);
+        list.push(id);
       } else if (op < 65) {
         const x = randomX(rng);
         if (tree.addExperience(Float32Array.from(x), rewardOf(x, rng))) splits++;
       } else if (op < 85) {
-        const s = list[rng.int(list.length || 1)];
-        if (s) expect(tree.removeSample(s)).toBe(present.delete(s));
+        const id = list[rng.int(list.length || 1)];
+        if (id !== undefined) expect(tree.take(id)).toBe(present.delete(id));
       } else if (op < 90) {
         const url = `http://u${rng.int(800)}.test/`;
-        const expected = [...present].filter((s) => s.url === url);
-        expect(tree.purgeUrl(url)).toBe(expected.length);
-        for (const s of expected) present.delete(s);
+        const expected = [...present].filter((id) => keys.get(id)!.url === url);
+        expect(tree.removeUrl(url)).toBe(expected.length);
+        for (const id of expected) present.delete(id);
       } else if (op < 92) {
         const domain = `d${rng.int(30)}.test`;
-        const expected = [...present].filter((s) => s.domain === domain);
+        const expected = [...present].filter((id) => keys.get(id)!.domain === domain);
         expect(tree.purgeDomain(domain)).toBe(expected.length);
-        for (const s of expected) present.delete(s);
+        for (const id of expected) present.delete(id);
       } else {
-        const s = list[rng.int(list.length || 1)];
-        if (s) {
-          s.x[2] = rng.int(4) / 4;
-          expect(tree.reroute(s)).toBe(present.has(s));
+        const id = list[rng.int(list.length || 1)];
+        if (id !== undefined) {
+          if (present.has(id)) tree.table.x[id * 4 + 2] = rng.int(4) / 4;
+          expect(tree.reroute(id)).toBe(present.has(id));
         }
       }
       if (step % 100 === 0) tree.checkInvariants();
@@ -90,11 +103,12 @@ describe('TreeFrontier', () => {
     expect(splits).toBeGreaterThan(20);
     expect(tree.size).toBe(present.size);
     expect(new Set(tree.samples())).toEqual(present);
+    for (const id of present) expect(tree.table.url(id)).toBe(keys.get(id)!.url);
   });
 
   it('never increases the weighted reward variance of a leaf it splits', () => {
     const rng = createRng('tree-variance');
-    const tree = new TreeFrontier<Sample>({ featureCount: 4, minSamplesToSplit: 3 });
+    const tree = new TreeFrontier({ featureCount: 4, minSamplesToSplit: 3 });
     const experiences: { x: Float32Array; r: number }[] = [];
     let splits = 0;
     for (let i = 0; i < 1500; i++) {
@@ -122,7 +136,7 @@ describe('TreeFrontier', () => {
   });
 
   it('waits for minSamplesToSplit experiences before trying a split', () => {
-    const tree = new TreeFrontier<Sample>({ featureCount: 1 });
+    const tree = new TreeFrontier({ featureCount: 1 });
     const rows = [0, 1, 0, 1];
     for (const v of rows) expect(tree.addExperience(Float32Array.of(v), 1 - v)).toBe(false);
     expect(tree.addExperience(Float32Array.of(0), 1)).toBe(true);
@@ -130,10 +144,10 @@ describe('TreeFrontier', () => {
   });
 
   it('does not split when the gain would be 0 or the sides too small', () => {
-    const flat = new TreeFrontier<Sample>({ featureCount: 1, minSamplesToSplit: 2 });
+    const flat = new TreeFrontier({ featureCount: 1, minSamplesToSplit: 2 });
     for (let i = 0; i < 20; i++) expect(flat.addExperience(Float32Array.of(i % 3), 1)).toBe(false);
     // Each value of x carries rewards 1 and 0, so every rule leaves both sides with mean 0.5.
-    const noisy = new TreeFrontier<Sample>({ featureCount: 1, minSamplesToSplit: 6 });
+    const noisy = new TreeFrontier({ featureCount: 1, minSamplesToSplit: 6 });
     const pairs = [
       [0, 1],
       [0, 0],
@@ -143,7 +157,7 @@ describe('TreeFrontier', () => {
       [2, 0],
     ] as const;
     for (const [v, r] of pairs) expect(noisy.addExperience(Float32Array.of(v), r)).toBe(false);
-    const strict = new TreeFrontier<Sample>({ featureCount: 1, minSamplesToSplit: 2, minSamplesPerSide: 2 });
+    const strict = new TreeFrontier({ featureCount: 1, minSamplesToSplit: 2, minSamplesPerSide: 2 });
     expect(strict.addExperience(Float32Array.of(0), 1)).toBe(false);
     for (let i = 0; i < 10; i++) expect(strict.addExperience(Float32Array.of(1), 0)).toBe(false);
     expect(strict.addExperience(Float32Array.of(0), 1)).toBe(true);
@@ -153,7 +167,7 @@ describe('TreeFrontier', () => {
   it('respects maxDepth: a leaf at maxDepth never splits', () => {
     const rng = createRng('tree-depth');
     for (const maxDepth of [0, 1, 3]) {
-      const tree = new TreeFrontier<Sample>({ featureCount: 4, maxDepth, minSamplesToSplit: 2 });
+      const tree = new TreeFrontier({ featureCount: 4, maxDepth, minSamplesToSplit: 2 });
       for (let i = 0; i < 2000; i++) {
         const x = randomX(rng);
         tree.addExperience(Float32Array.from(x), rewardOf(x, rng));
@@ -166,9 +180,8 @@ describe('TreeFrontier', () => {
   });
 
   it('partitions the frontier samples of a split leaf by the same rule', () => {
-    const tree = new TreeFrontier<Sample>({ featureCount: 2, minSamplesToSplit: 2 });
-    const samples = [0, 0.5, 1, 1, 0].map((v) => sample([v, 0]));
-    for (const s of samples) tree.addSample(s);
+    const tree = new TreeFrontier({ featureCount: 2, minSamplesToSplit: 2 });
+    const samples = [0, 0.5, 1, 1, 0].map((v) => add(tree, sample([v, 0])));
     expect(tree.nonEmptyLeafCount).toBe(1);
     tree.addExperience(Float32Array.of(0, 0), 1);
     expect(tree.addExperience(Float32Array.of(1, 0), 0)).toBe(true);
@@ -183,15 +196,15 @@ describe('TreeFrontier', () => {
     const a = sample([0, 0], 'http://a.test/1', 'a.test');
     const b = sample([1, 0], 'http://a.test/1', 'a.test');
     const c = sample([1, 0], 'http://c.test/', 'c.test');
-    for (const s of [a, b, c]) tree.addSample(s);
-    expect(tree.removeSample(a)).toBe(true);
-    expect(tree.removeSample(a)).toBe(false);
-    expect(tree.has(a)).toBe(false);
+    const [ia, ib, ic] = [a, b, c].map((s) => add(tree, s)) as [number, number, number];
+    expect(tree.take(ia)).toBe(true);
+    expect(tree.take(ia)).toBe(false);
+    expect(tree.has(ia)).toBe(false);
     expect([tree.size, tree.countUrl('http://a.test/1'), tree.countDomain('a.test')]).toEqual([2, 1, 1]);
     expect(tree.nonEmptyLeafCount).toBe(1);
     tree.checkInvariants();
-    tree.removeSample(b);
-    tree.removeSample(c);
+    tree.take(ib);
+    tree.take(ic);
     expect([
       tree.size,
       tree.countUrl('http://a.test/1'),
@@ -210,12 +223,12 @@ describe('TreeFrontier', () => {
       sample([0, 1], 'http://b.test/x', 'b.test'),
       sample([1, 1], 'http://b.test/y', 'b.test'),
     ];
-    for (const s of all) tree.addSample(s);
-    expect(tree.purgeUrl('http://a.test/x')).toBe(2);
-    expect(tree.purgeUrl('http://a.test/x')).toBe(0);
-    expect([...tree.samples()]).toEqual([all[2], all[3], all[4]]);
+    const ids = all.map((s) => add(tree, s));
+    expect(tree.removeUrl('http://a.test/x')).toBe(2);
+    expect(tree.removeUrl('http://a.test/x')).toBe(0);
+    expect([...tree.samples()]).toEqual([ids[2], ids[3], ids[4]]);
     expect(tree.purgeDomain('b.test')).toBe(2);
-    expect([...tree.samples()]).toEqual([all[2]]);
+    expect([...tree.samples()]).toEqual([ids[2]]);
     expect(tree.countDomain('a.test')).toBe(1);
     expect(tree.countUrl('http://b.test/y')).toBe(0);
     tree.checkInvariants();
@@ -225,11 +238,9 @@ describe('TreeFrontier', () => {
     const tree = twoLeafTree();
     const rng = createRng('reps');
     expect(tree.representatives(rng)).toEqual([]);
-    const right = sample([1, 0]);
-    tree.addSample(right);
+    const right = add(tree, sample([1, 0]));
     expect(tree.representatives(rng)).toEqual([right]);
-    const lefts = [sample([0, 0]), sample([0, 1])];
-    for (const s of lefts) tree.addSample(s);
+    const lefts = [sample([0, 0]), sample([0, 1])].map((s) => add(tree, s));
     for (let i = 0; i < 20; i++) {
       const reps = tree.representatives(rng);
       expect(reps).toHaveLength(2);
@@ -240,11 +251,10 @@ describe('TreeFrontier', () => {
 
   it('draws each representative uniformly from its leaf', () => {
     const tree = twoLeafTree();
-    const inLeft = Array.from({ length: 5 }, () => sample([0, 0]));
-    for (const s of inLeft) tree.addSample(s);
-    tree.addSample(sample([1, 0]));
+    const inLeft = Array.from({ length: 5 }, () => add(tree, sample([0, 0])));
+    add(tree, sample([1, 0]));
     const rng = createRng('uniform');
-    const counts = new Map<Sample, number>();
+    const counts = new Map<number, number>();
     const draws = 5000;
     for (let i = 0; i < draws; i++) {
       const rep = tree.representatives(rng)[0]!;
@@ -258,12 +268,14 @@ describe('TreeFrontier', () => {
   it('draws the same representatives for the same seed', () => {
     const build = () => {
       const tree = twoLeafTree();
-      for (let i = 0; i < 50; i++) tree.addSample(sample([i % 2, i % 3], `http://s${i}.test/`));
+      for (let i = 0; i < 50; i++) add(tree, sample([i % 2, i % 3], `http://s${i}.test/`));
       return tree;
     };
-    const draw = (tree: TreeFrontier<Sample>, seed: string) => {
+    const draw = (tree: TreeFrontier, seed: string) => {
       const rng = createRng(seed);
-      return Array.from({ length: 10 }, () => tree.representatives(rng).map((s) => s.url)).join();
+      return Array.from({ length: 10 }, () =>
+        tree.representatives(rng).map((id) => tree.table.url(id)),
+      ).join();
     };
     expect(draw(build(), 'same')).toBe(draw(build(), 'same'));
     expect(draw(build(), 'same')).not.toBe(draw(build(), 'other'));
@@ -272,9 +284,8 @@ describe('TreeFrontier', () => {
   it('randomSample picks a uniform leaf, then a uniform sample of it', () => {
     const tree = twoLeafTree();
     expect(tree.randomSample(createRng('empty'))).toBeUndefined();
-    const lone = sample([1, 0]);
-    tree.addSample(lone);
-    for (let i = 0; i < 9; i++) tree.addSample(sample([0, 0]));
+    const lone = add(tree, sample([1, 0]));
+    for (let i = 0; i < 9; i++) add(tree, sample([0, 0]));
     const rng = createRng('tree-random');
     let hits = 0;
     for (let i = 0; i < 2000; i++) if (tree.randomSample(rng) === lone) hits++;
@@ -284,25 +295,23 @@ describe('TreeFrontier', () => {
 
   it('reroute moves a sample whose x changed to the leaf its new x routes to', () => {
     const tree = twoLeafTree();
-    const s = sample([0, 0]);
-    tree.addSample(s);
+    const s = add(tree, sample([0, 0]));
     const before = tree.leafOfSample(s);
-    s.x[0] = 1;
+    tree.table.x[s * 2] = 1;
     expect(() => tree.checkInvariants()).toThrow(/rules lead to/);
     expect(tree.reroute(s)).toBe(true);
     expect(tree.leafOfSample(s)).not.toBe(before);
-    expect(tree.leafOfSample(s)).toBe(tree.leafOf(s.x));
+    expect(tree.leafOfSample(s)).toBe(tree.leafOf(tree.table.vector(s)));
     tree.checkInvariants();
-    expect(tree.reroute(sample([0, 0]))).toBe(false);
+    expect(tree.reroute(s + 1)).toBe(false);
   });
 
-  it('rejects a sample added twice and vectors of the wrong length or with NaN', () => {
-    const tree = new TreeFrontier<Sample>({ featureCount: 2 });
-    const s = sample([0, 0]);
-    tree.addSample(s);
-    expect(() => tree.addSample(s)).toThrow(TresError);
-    expect(() => tree.addSample(sample([0]))).toThrow(/expected 2/);
-    expect(() => tree.addSample(sample([0, Number.NaN]))).toThrow(/NaN/);
+  it('rejects vectors of the wrong length or with NaN', () => {
+    const tree = new TreeFrontier({ featureCount: 2 });
+    add(tree, sample([0, 0]));
+    expect(() => add(tree, sample([0]))).toThrow(TresError);
+    expect(() => add(tree, sample([0]))).toThrow(/expected 2/);
+    expect(() => add(tree, sample([0, Number.NaN]))).toThrow(/NaN/);
     expect(() => tree.addExperience(Float32Array.of(0, 0), Number.NaN)).toThrow(/finite/);
     expect(tree.size).toBe(1);
     tree.checkInvariants();

@@ -16,15 +16,16 @@
  * storing experiences (all are kept, as in the authors' code) but never try a split; a leaf whose
  * rewards are all equal skips the search in O(1).
  *
- * Bookkeeping: each sample has a {@link Slot} in a `Map<S, Slot>` (the samples are not touched):
- * its leaf and its positions in the leaf's array and in its URL and domain groups, so that every
- * removal is a swap-remove. Samples' `url`, `domain` and `x` must not change while in the tree,
- * except `x` followed at once by {@link TreeFrontier.reroute}.
+ * Storage (issue 13): samples are ids in a {@link SampleTable} (URL, host and domain interned,
+ * the vector in one shared Float32Array, URL and domain groups as linked lists); the tree adds
+ * two Int32 columns (leaf and position in the leaf's id array), so that every removal is a
+ * swap-remove and no object exists per sample. A sample's vector must not change while it is in
+ * the tree, except in place in `table.x` followed at once by {@link TreeFrontier.reroute}.
  */
 import { TresError } from '../common/errors.js';
 import type { Rng } from '../common/rng.js';
-import { type DrawContext, type Frontier, isReady } from './frontier.js';
-import { SlotGroups } from './tree-groups.js';
+import { type DrawContext, type IndexedFrontier, isIdReady } from './frontier.js';
+import { type SampleInput, SampleTable } from './sample-table.js';
 import { checkTreeInvariants } from './tree-invariants.js';
 import { SortedLeafList } from './tree-leaf-list.js';
 import { ExperienceSet, findBestSplit } from './tree-split.js';
@@ -32,11 +33,9 @@ import {
   checkTreeVector,
   leafStatsOf,
   resolveTreeFrontierOptions,
-  type Slot,
   type TreeFrontierOptions,
   type TreeLeafStats,
   TreeNode,
-  type TreeSample,
 } from './tree-types.js';
 
 export {
@@ -44,74 +43,115 @@ export {
   resolveTreeFrontierOptions,
   type TreeFrontierOptions,
   type TreeLeafStats,
-  type TreeSample,
 } from './tree-types.js';
 
+const NOT_IN_TREE = -1;
+
 /**
- * The frontier as a Tree-Frontier. `S` is the strategy's sample type. As a {@link Frontier}, a
- * draw gives one representative per non-empty leaf (the `rng` given at construction picks them).
+ * The frontier as a Tree-Frontier. As an {@link IndexedFrontier}, a draw gives one representative
+ * per non-empty leaf (the `rng` given at construction picks them).
  */
-export class TreeFrontier<S extends TreeSample> implements Frontier<S> {
+export class TreeFrontier implements IndexedFrontier {
   /** Filled-in options. */
   readonly options: Readonly<Required<TreeFrontierOptions>>;
-  private readonly root: TreeNode<S>;
+  /** The samples' columns. */
+  readonly table: SampleTable;
+  private readonly root: TreeNode;
   /** Every node by id (ids are creation order). */
-  private readonly nodes: TreeNode<S>[] = [];
-  private readonly slotOf = new Map<S, Slot<S>>();
-  private readonly byUrl = new SlotGroups<Slot<S>>('urlPos');
-  private readonly byDomain = new SlotGroups<Slot<S>>('domainPos');
+  private readonly nodes: TreeNode[] = [];
+  /** Leaf node id of each sample id (NOT_IN_TREE if none), and its position in the leaf's array. */
+  private leafOfId = new Int32Array(1024).fill(NOT_IN_TREE);
+  private posOfId = new Int32Array(1024);
   /** Leaves with frontier samples, ascending id: the deterministic order of representatives. */
-  private readonly nonEmpty = new SortedLeafList<TreeNode<S>>();
+  private readonly nonEmpty = new SortedLeafList<TreeNode>();
   private leaves = 1;
   private experiences = 0;
   private maxLeafDepth = 0;
-
   private readonly rng: Rng | undefined;
+  /** Detaches a sample from its leaf (bound once: the table's purges call it per sample). */
+  private readonly detachId = (id: number) => this.detach(id);
 
   /**
    * @param deps.rng the random stream of {@link TreeFrontier.draw} (required to draw).
+   * @param deps.isRecycleDeferred see {@link SampleTable} (TRES reads removed outlinks' vectors
+   *   until the next decision). @default false
    * @throws ConfigError naming the field if an option is out of range.
    */
-  constructor(options: TreeFrontierOptions, deps: { rng?: Rng } = {}) {
+  constructor(options: TreeFrontierOptions, deps: { rng?: Rng; isRecycleDeferred?: boolean } = {}) {
     this.options = resolveTreeFrontierOptions(options);
+    this.table = new SampleTable({
+      featureCount: this.options.featureCount,
+      isRecycleDeferred: deps.isRecycleDeferred ?? false,
+    });
     this.root = this.newNode(0);
     this.rng = deps.rng;
   }
 
-  /** {@link TreeFrontier.addSample} under the Frontier contract. */
-  add(sample: S): void {
-    this.addSample(sample);
+  /**
+   * Adds a frontier sample with vector `x` (copied into the table), routes it to its leaf by x
+   * (O(depth)) and indexes it by URL and domain. Returns its id.
+   * @throws TresError `TRES_TREE_BAD_VECTOR` if x has the wrong length or a NaN.
+   */
+  add(input: SampleInput, parent: number, x: ArrayLike<number>): number {
+    const f = this.options.featureCount;
+    checkTreeVector(x, f);
+    const id = this.table.add(input, parent);
+    const pool = this.table.x;
+    for (let i = 0; i < f; i++) pool[id * f + i] = x[i] as number;
+    if (id >= this.leafOfId.length) {
+      const n = Math.max(id + 1, Math.ceil(this.leafOfId.length * 1.5));
+      const leafOf = new Int32Array(n).fill(NOT_IN_TREE);
+      leafOf.set(this.leafOfId);
+      const pos = new Int32Array(n);
+      pos.set(this.posOfId);
+      this.leafOfId = leafOf;
+      this.posOfId = pos;
+    }
+    this.attach(id, this.routeAt(pool, id * f));
+    return id;
   }
 
-  /** {@link TreeFrontier.purgeUrl} under the Frontier contract. */
+  /** Removes one sample in O(1). Returns false (and does nothing) if it is not in the tree. */
+  take(id: number): boolean {
+    if (!this.has(id)) return false;
+    this.detach(id);
+    this.table.remove(id);
+    return true;
+  }
+
+  /** Removes every sample of this URL (fetched through another sample); returns how many. */
   removeUrl(url: string): number {
-    return this.purgeUrl(url);
+    return this.table.removeUrl(url, this.detachId);
   }
 
-  /** {@link TreeFrontier.removeSample} under the Frontier contract. */
-  take(sample: S): boolean {
-    return this.removeSample(sample);
+  /** Removes every sample of this domain (at its page limit b); returns how many. */
+  purgeDomain(domain: string): number {
+    return this.table.removeDomain(domain, this.detachId);
   }
 
   /**
    * The action set of a step: one representative per non-empty leaf, without stale samples (URL
    * fetched, domain closed for good: purged, and representatives drawn again, up to
-   * `maxDrawRounds` rounds) and
-   * without samples that cannot be fetched right now (host busy, domain full with fetches in
-   * flight: kept for later).
+   * `maxDrawRounds` rounds) and without samples that cannot be fetched right now (host busy,
+   * domain full with fetches in flight: kept for later).
    * @throws TresError `TRES_TREE_NO_RNG` if the tree was built without an rng.
    */
-  draw(ctx: DrawContext): S[] {
+  draw(ctx: DrawContext): number[] {
     const rng = this.rng;
     if (!rng)
       throw new TresError('TRES_TREE_NO_RNG', 'TreeFrontier.draw needs the rng given at construction');
+    const t = this.table;
     for (let round = 0; round < this.options.maxDrawRounds; round++) {
       let purged = 0;
-      const ok: S[] = [];
-      for (const s of this.representatives(rng)) {
-        if (ctx.isFetched(s.url)) purged += this.purgeUrl(s.url);
-        else if (ctx.isDomainClosed(s.domain)) purged += this.purgeDomain(s.domain);
-        else if (isReady(ctx, s)) ok.push(s);
+      const ok: number[] = [];
+      for (const id of this.representatives(rng)) {
+        // A purge earlier in this loop may have removed a later representative.
+        if (!this.has(id)) continue;
+        const url = t.url(id);
+        const domain = t.domain(id);
+        if (ctx.isFetched(url)) purged += this.removeUrl(url);
+        else if (ctx.isDomainClosed(domain)) purged += this.purgeDomain(domain);
+        else if (isIdReady(ctx, t, id)) ok.push(id);
       }
       if (ok.length > 0 || purged === 0) return ok;
     }
@@ -129,7 +169,7 @@ export class TreeFrontier<S extends TreeSample> implements Frontier<S> {
 
   /** Frontier samples in the tree. */
   get size(): number {
-    return this.slotOf.size;
+    return this.table.size;
   }
   /** All leaves, empty or not. */
   get leafCount(): number {
@@ -159,7 +199,7 @@ export class TreeFrontier<S extends TreeSample> implements Frontier<S> {
     checkTreeVector(x, this.options.featureCount);
     if (!Number.isFinite(reward))
       throw new TresError('TRES_TREE_BAD_VECTOR', `Experience reward must be finite, got ${reward}`);
-    const leaf = this.route(x);
+    const leaf = this.routeAt(x, 0);
     leaf.experiences ??= new ExperienceSet(this.options.featureCount);
     leaf.experiences.add(x, reward);
     this.experiences++;
@@ -172,81 +212,33 @@ export class TreeFrontier<S extends TreeSample> implements Frontier<S> {
   }
 
   /**
-   * Routes a frontier sample to its leaf by its x (O(depth)) and indexes it by URL and domain.
-   * @throws TresError `TRES_TREE_DUPLICATE_SAMPLE` if this object is already in the tree,
-   *   `TRES_TREE_BAD_VECTOR` if x has the wrong length or a NaN.
+   * Moves a sample whose vector changed in place (`table.x`, e.g. refreshed domain features) to
+   * the leaf it now routes to, in O(depth). Returns false if the sample is not in the tree.
+   * @throws TresError `TRES_TREE_BAD_VECTOR` if the new vector holds a NaN.
    */
-  addSample(sample: S): void {
-    if (this.slotOf.has(sample))
-      throw new TresError('TRES_TREE_DUPLICATE_SAMPLE', `Sample of ${sample.url} is already in the tree`, {
-        context: { url: sample.url },
-      });
-    checkTreeVector(sample.x, this.options.featureCount);
-    const slot: Slot<S> = { sample, leaf: this.root, leafPos: 0, urlPos: 0, domainPos: 0 };
-    this.attach(slot, this.route(sample.x));
-    this.byUrl.add(sample.url, slot);
-    this.byDomain.add(sample.domain, slot);
-    this.slotOf.set(sample, slot);
-  }
-
-  /** Removes one sample in O(1). Returns false (and does nothing) if it is not in the tree. */
-  removeSample(sample: S): boolean {
-    const slot = this.slotOf.get(sample);
-    if (!slot) return false;
-    this.forget(slot);
-    this.byUrl.remove(sample.url, slot);
-    this.byDomain.remove(sample.domain, slot);
-    return true;
-  }
-
-  /** Removes every sample of this URL (fetched through another sample); returns how many. */
-  purgeUrl(url: string): number {
-    const group = this.byUrl.take(url);
-    for (const slot of group) {
-      this.forget(slot);
-      this.byDomain.remove(slot.sample.domain, slot);
-    }
-    return group.length;
-  }
-
-  /** Removes every sample of this domain (at its page limit b); returns how many. */
-  purgeDomain(domain: string): number {
-    const group = this.byDomain.take(domain);
-    for (const slot of group) {
-      this.forget(slot);
-      this.byUrl.remove(slot.sample.url, slot);
-    }
-    return group.length;
-  }
-
-  /**
-   * Moves a sample whose x changed in place (e.g. refreshed domain features) to the leaf its new x
-   * routes to, in O(depth). Returns false if the sample is not in the tree.
-   * @throws TresError `TRES_TREE_BAD_VECTOR` if the new x has the wrong length or a NaN.
-   */
-  reroute(sample: S): boolean {
-    const slot = this.slotOf.get(sample);
-    if (!slot) return false;
-    checkTreeVector(sample.x, this.options.featureCount);
-    const leaf = this.route(sample.x);
-    if (leaf !== slot.leaf) {
-      this.detach(slot);
-      this.attach(slot, leaf);
+  reroute(id: number): boolean {
+    if (!this.has(id)) return false;
+    const f = this.options.featureCount;
+    checkTreeVector(this.table.x.subarray(id * f, id * f + f), f);
+    const leaf = this.routeAt(this.table.x, id * f);
+    if (leaf.id !== this.leafOfId[id]) {
+      this.detach(id);
+      this.attach(id, leaf);
     }
     return true;
   }
 
   /**
-   * Tree-Frontier sampling (Algorithm 2 line 4): one sample drawn uniformly from each leaf that has
-   * frontier samples, in ascending leaf id order; one `rng.int` draw per leaf. The samples stay in
-   * the tree. O(non-empty leaves).
+   * Tree-Frontier sampling (Algorithm 2 line 4): one sample id drawn uniformly from each leaf
+   * that has frontier samples, in ascending leaf id order; one `rng.int` draw per leaf. The
+   * samples stay in the tree. O(non-empty leaves).
    */
-  representatives(rng: Rng): S[] {
+  representatives(rng: Rng): number[] {
     const leaves = this.nonEmpty.items;
-    const out = new Array<S>(leaves.length);
+    const out = new Array<number>(leaves.length);
     for (let i = 0; i < leaves.length; i++) {
-      const slots = (leaves[i] as TreeNode<S>).slots;
-      out[i] = (slots[rng.int(slots.length)] as Slot<S>).sample;
+      const slots = (leaves[i] as TreeNode).slots;
+      out[i] = slots[rng.int(slots.length)] as number;
     }
     return out;
   }
@@ -255,40 +247,40 @@ export class TreeFrontier<S extends TreeSample> implements Frontier<S> {
    * The Tree-Random baseline's choice (journal section 3.2): a uniformly random non-empty leaf,
    * then a uniformly random sample of it; undefined if the frontier is empty. Stays in the tree.
    */
-  randomSample(rng: Rng): S | undefined {
+  randomSample(rng: Rng): number | undefined {
     if (this.nonEmpty.length === 0) return undefined;
-    const slots = (this.nonEmpty.items[rng.int(this.nonEmpty.length)] as TreeNode<S>).slots;
-    return (slots[rng.int(slots.length)] as Slot<S>).sample;
+    const slots = (this.nonEmpty.items[rng.int(this.nonEmpty.length)] as TreeNode).slots;
+    return slots[rng.int(slots.length)] as number;
   }
 
-  /** Every frontier sample, in insertion order. Do not add or remove while iterating. */
-  samples(): IterableIterator<S> {
-    return this.slotOf.keys();
+  /** Every frontier sample id, ascending. Do not add or remove while iterating. */
+  samples(): IterableIterator<number> {
+    return this.table.ids();
   }
 
-  /** True if this sample object is in the tree. */
-  has(sample: S): boolean {
-    return this.slotOf.has(sample);
+  /** True if sample `id` is in the tree. */
+  has(id: number): boolean {
+    return id >= 0 && id < this.leafOfId.length && this.leafOfId[id] !== NOT_IN_TREE;
   }
 
   /** Number of frontier samples with this URL. */
   countUrl(url: string): number {
-    return this.byUrl.count(url);
+    return this.table.countUrl(url);
   }
 
   /** Number of frontier samples of this domain. */
   countDomain(domain: string): number {
-    return this.byDomain.count(domain);
+    return this.table.countDomain(domain);
   }
 
   /** The leaf id a vector routes to (O(depth)). */
   leafOf(x: Float32Array): number {
-    return this.route(x).id;
+    return this.routeAt(x, 0).id;
   }
 
-  /** The id of the leaf holding this sample, or undefined if it is not in the tree. */
-  leafOfSample(sample: S): number | undefined {
-    return this.slotOf.get(sample)?.leaf.id;
+  /** The id of the leaf holding sample `id`, or undefined if it is not in the tree. */
+  leafOfSample(id: number): number | undefined {
+    return this.has(id) ? this.leafOfId[id] : undefined;
   }
 
   /** Numbers about leaf `id`, or undefined if `id` is not a leaf. */
@@ -304,39 +296,41 @@ export class TreeFrontier<S extends TreeSample> implements Frontier<S> {
 
   /**
    * Checks every invariant (each sample in exactly one leaf, the one its rules lead to; positions,
-   * URL and domain indexes, non-empty leaf list, experiences, depths and counts). For tests: O(size).
+   * URL and domain groups, non-empty leaf list, experiences, depths and counts). For tests: O(size).
    * @throws TresError `TRES_TREE_INVARIANT` describing the first violation found.
    */
   checkInvariants(): void {
     checkTreeInvariants({
       root: this.root,
       nodes: this.nodes,
-      slotOf: this.slotOf,
-      byUrl: this.byUrl,
-      byDomain: this.byDomain,
+      table: this.table,
+      leafOfId: this.leafOfId,
+      posOfId: this.posOfId,
       nonEmpty: this.nonEmpty.items,
       leafCount: this.leaves,
       experienceCount: this.experiences,
       depth: this.maxLeafDepth,
       maxDepth: this.options.maxDepth,
-      route: (x) => this.route(x),
+      route: (x) => this.routeAt(x, 0),
     });
   }
 
-  private newNode(depth: number): TreeNode<S> {
-    const node = new TreeNode<S>(this.nodes.length, depth);
+  private newNode(depth: number): TreeNode {
+    const node = new TreeNode(this.nodes.length, depth);
     this.nodes.push(node);
     return node;
   }
 
-  private route(x: Float32Array): TreeNode<S> {
+  /** The leaf that the vector at `x[offset ..]` routes to. */
+  private routeAt(x: Float32Array, offset: number): TreeNode {
     let node = this.root;
-    while (node.feature >= 0) node = (x[node.feature] as number) <= node.threshold ? node.left! : node.right!;
+    while (node.feature >= 0)
+      node = (x[offset + node.feature] as number) <= node.threshold ? node.left! : node.right!;
     return node;
   }
 
   /** Turns `leaf` into an internal node with rule x[feature] <= threshold and two new leaves. */
-  private split(leaf: TreeNode<S>, feature: number, threshold: number): void {
+  private split(leaf: TreeNode, feature: number, threshold: number): void {
     const left = this.newNode(leaf.depth + 1);
     const right = this.newNode(leaf.depth + 1);
     [left.experiences, right.experiences] = leaf.experiences!.partition(feature, threshold);
@@ -348,11 +342,13 @@ export class TreeFrontier<S extends TreeSample> implements Frontier<S> {
     leaf.right = right;
     leaf.slots = [];
     leaf.experiences = null;
-    for (const slot of slots) {
-      const side = (slot.sample.x[feature] as number) <= threshold ? left : right;
-      slot.leaf = side;
-      slot.leafPos = side.slots.length;
-      side.slots.push(slot);
+    const pool = this.table.x;
+    const f = this.options.featureCount;
+    for (const id of slots) {
+      const side = (pool[id * f + feature] as number) <= threshold ? left : right;
+      this.leafOfId[id] = side.id;
+      this.posOfId[id] = side.slots.length;
+      side.slots.push(id);
     }
     if (left.slots.length > 0) this.nonEmpty.insert(left);
     if (right.slots.length > 0) this.nonEmpty.insert(right);
@@ -360,27 +356,24 @@ export class TreeFrontier<S extends TreeSample> implements Frontier<S> {
     this.maxLeafDepth = Math.max(this.maxLeafDepth, left.depth);
   }
 
-  private attach(slot: Slot<S>, leaf: TreeNode<S>): void {
-    slot.leaf = leaf;
-    slot.leafPos = leaf.slots.length;
-    leaf.slots.push(slot);
+  private attach(id: number, leaf: TreeNode): void {
+    this.leafOfId[id] = leaf.id;
+    this.posOfId[id] = leaf.slots.length;
+    leaf.slots.push(id);
     if (leaf.slots.length === 1) this.nonEmpty.insert(leaf);
   }
 
-  /** Takes the slot out of its leaf and of the sample map (the URL and domain indexes are the caller's). */
-  private forget(slot: Slot<S>): void {
-    this.detach(slot);
-    this.slotOf.delete(slot.sample);
-  }
-
-  /** Swap-removes the slot from its leaf's array. */
-  private detach(slot: Slot<S>): void {
-    const slots = slot.leaf.slots;
-    const last = slots.pop()!;
-    if (last !== slot) {
-      slots[slot.leafPos] = last;
-      last.leafPos = slot.leafPos;
+  /** Swap-removes the sample from its leaf's array (the table's groups are the caller's). */
+  private detach(id: number): void {
+    const leaf = this.nodes[this.leafOfId[id] as number] as TreeNode;
+    const slots = leaf.slots;
+    const last = slots.pop() as number;
+    if (last !== id) {
+      const pos = this.posOfId[id] as number;
+      slots[pos] = last;
+      this.posOfId[last] = pos;
     }
-    if (slots.length === 0) this.nonEmpty.remove(slot.leaf);
+    this.leafOfId[id] = NOT_IN_TREE;
+    if (slots.length === 0) this.nonEmpty.remove(leaf);
   }
 }

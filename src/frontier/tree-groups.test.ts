@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { SlotGroups } from './tree-groups.js';
-import type { Slot } from './tree-types.js';
+
+interface Slot<S> {
+  sample: S;
+  urlPos: number;
+  domainPos: number;
+}
 
 function slot(name: string): Slot<string> {
-  return { sample: name, leaf: undefined as never, leafPos: 0, urlPos: -1, domainPos: -1 };
+  return { sample: name, urlPos: -1, domainPos: -1 };
 }
 
 describe('SlotGroups', () => {

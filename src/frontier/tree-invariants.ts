@@ -3,22 +3,23 @@
  * and diagnostics: it walks every node, sample and experience, O(size + experiences * depth).
  */
 import { TresError } from '../common/errors.js';
-import type { SlotGroups } from './tree-groups.js';
-import type { Slot, TreeNode, TreeSample } from './tree-types.js';
+import type { SampleTable } from './sample-table.js';
+import type { TreeNode } from './tree-types.js';
 
 /** The internals of a tree that the check reads. */
-export interface TreeInternals<S extends TreeSample> {
-  root: TreeNode<S>;
-  nodes: readonly TreeNode<S>[];
-  slotOf: ReadonlyMap<S, Slot<S>>;
-  byUrl: SlotGroups<Slot<S>>;
-  byDomain: SlotGroups<Slot<S>>;
-  nonEmpty: readonly TreeNode<S>[];
+export interface TreeInternals {
+  root: TreeNode;
+  nodes: readonly TreeNode[];
+  table: SampleTable;
+  /** Leaf node id per sample id (-1 if none) and position in the leaf's array. */
+  leafOfId: Int32Array;
+  posOfId: Int32Array;
+  nonEmpty: readonly TreeNode[];
   leafCount: number;
   experienceCount: number;
   depth: number;
   maxDepth: number;
-  route(x: Float32Array): TreeNode<S>;
+  route(x: Float32Array): TreeNode;
 }
 
 function fail(message: string): never {
@@ -26,11 +27,11 @@ function fail(message: string): never {
 }
 
 /** Walks the nodes from the root: depths, ids, leaf count, experiences in the right leaf. */
-function checkNodes<S extends TreeSample>(t: TreeInternals<S>): TreeNode<S>[] {
-  const leaves: TreeNode<S>[] = [];
+function checkNodes(t: TreeInternals): TreeNode[] {
+  const leaves: TreeNode[] = [];
   let experiences = 0;
   let deepest = 0;
-  const stack: TreeNode<S>[] = [t.root];
+  const stack: TreeNode[] = [t.root];
   let visited = 0;
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -67,51 +68,53 @@ function checkNodes<S extends TreeSample>(t: TreeInternals<S>): TreeNode<S>[] {
   return leaves;
 }
 
-function checkGroups<S extends TreeSample>(
-  t: TreeInternals<S>,
-  groups: SlotGroups<Slot<S>>,
-  name: 'url' | 'domain',
-): void {
+function checkGroups(t: TreeInternals, ids: number[], name: 'url' | 'domain'): void {
+  const keys = new Set(ids.map((id) => (name === 'url' ? t.table.url(id) : t.table.domain(id))));
   let total = 0;
-  const pos = name === 'url' ? 'urlPos' : 'domainPos';
-  for (const [key, group] of groups.entries()) {
-    if (group.length === 0) fail(`empty ${name} group ${key}`);
+  for (const key of keys) {
+    const group = t.table.group(name, key);
     total += group.length;
-    group.forEach((slot, i) => {
-      if (slot.sample[name] !== key) fail(`${name} group ${key} holds a sample of ${slot.sample[name]}`);
-      if (slot[pos] !== i) fail(`${name} position of ${slot.sample.url} is ${slot[pos]}, listed at ${i}`);
-      if (t.slotOf.get(slot.sample) !== slot) fail(`${name} group ${key} lists a removed sample`);
-    });
+    for (const id of group) {
+      const own = name === 'url' ? t.table.url(id) : t.table.domain(id);
+      if (own !== key) fail(`${name} group ${key} holds a sample of ${own}`);
+      if (t.leafOfId[id] === -1) fail(`${name} group ${key} lists removed sample ${id}`);
+    }
+    if (name === 'domain' && t.table.countDomain(key) !== group.length)
+      fail(`domain ${key} counts ${t.table.countDomain(key)} samples, lists ${group.length}`);
   }
-  if (total !== t.slotOf.size) fail(`${name} index lists ${total} samples, tree has ${t.slotOf.size}`);
+  if (total !== ids.length) fail(`${name} groups list ${total} samples, tree has ${ids.length}`);
 }
 
 /**
  * Checks every invariant of a Tree-Frontier.
  * @throws TresError `TRES_TREE_INVARIANT` describing the first violation found.
  */
-export function checkTreeInvariants<S extends TreeSample>(t: TreeInternals<S>): void {
+export function checkTreeInvariants(t: TreeInternals): void {
   const leaves = checkNodes(t);
+  const f = t.table.featureCount;
   let inLeaves = 0;
   for (const leaf of leaves) {
     inLeaves += leaf.slots.length;
-    leaf.slots.forEach((slot, i) => {
-      if (slot.leaf !== leaf)
-        fail(`sample ${slot.sample.url} listed in leaf ${leaf.id}, records ${slot.leaf.id}`);
-      if (slot.leafPos !== i) fail(`sample ${slot.sample.url} position ${slot.leafPos}, listed at ${i}`);
-      if (t.slotOf.get(slot.sample) !== slot) fail(`leaf ${leaf.id} lists a sample the tree does not know`);
+    leaf.slots.forEach((id, i) => {
+      if (t.leafOfId[id] !== leaf.id)
+        fail(`sample ${id} listed in leaf ${leaf.id}, records ${t.leafOfId[id]}`);
+      if (t.posOfId[id] !== i) fail(`sample ${id} position ${t.posOfId[id]}, listed at ${i}`);
+      if (!t.table.has(id)) fail(`leaf ${leaf.id} lists sample ${id} the table does not hold`);
     });
   }
-  if (inLeaves !== t.slotOf.size) fail(`leaves hold ${inLeaves} samples, index has ${t.slotOf.size}`);
-  for (const [sample, slot] of t.slotOf) {
-    if (slot.sample !== sample) fail(`slot of ${sample.url} belongs to another sample`);
-    if (slot.leaf.feature >= 0) fail(`sample ${sample.url} sits in internal node ${slot.leaf.id}`);
-    const target = t.route(sample.x);
-    if (target !== slot.leaf)
-      fail(`sample ${sample.url} sits in leaf ${slot.leaf.id}, rules lead to ${target.id}`);
+  const ids = [...t.table.ids()];
+  if (inLeaves !== ids.length || t.table.size !== ids.length)
+    fail(`leaves hold ${inLeaves} samples, table has ${ids.length} (size ${t.table.size})`);
+  for (const id of ids) {
+    const leaf = t.nodes[t.leafOfId[id] as number];
+    if (!leaf) fail(`sample ${id} is in no leaf`);
+    if (leaf.feature >= 0) fail(`sample ${id} sits in internal node ${leaf.id}`);
+    const target = t.route(t.table.x.subarray(id * f, id * f + f));
+    if (target !== leaf)
+      fail(`sample ${id} (${t.table.url(id)}) sits in leaf ${leaf.id}, rules lead to ${target.id}`);
   }
-  checkGroups(t, t.byUrl, 'url');
-  checkGroups(t, t.byDomain, 'domain');
+  checkGroups(t, ids, 'url');
+  checkGroups(t, ids, 'domain');
   const expected = leaves.filter((l) => l.slots.length > 0).sort((a, b) => a.id - b.id);
   if (expected.length !== t.nonEmpty.length || expected.some((l, i) => t.nonEmpty[i] !== l))
     fail(`non-empty leaf list [${t.nonEmpty.map((l) => l.id)}] != [${expected.map((l) => l.id)}]`);

@@ -4,14 +4,7 @@
  * indexes and its invariant check share.
  */
 import { ConfigError, TresError } from '../common/errors.js';
-import type { FrontierSample } from './frontier.js';
 import type { ExperienceSet } from './tree-split.js';
-
-/** A frontier sample: a URL with its state-action vector. */
-export interface TreeSample extends FrontierSample {
-  /** State-action vector (section 2.4.1), length `featureCount`. */
-  x: Float32Array;
-}
 
 /** Options of `TreeFrontier`; the defaults are the authors' configuration (reference code). */
 export interface TreeFrontierOptions {
@@ -54,23 +47,14 @@ export interface TreeLeafStats {
   rewardVariance: number;
 }
 
-/** Where one frontier sample sits; positions are indexes into the arrays it is listed in. */
-export interface Slot<S> {
-  readonly sample: S;
-  leaf: TreeNode<S>;
-  leafPos: number;
-  urlPos: number;
-  domainPos: number;
-}
-
 /** A node: a leaf while `feature` is -1, else an internal node with rule `x[feature] <= threshold`. */
-export class TreeNode<S> {
+export class TreeNode {
   feature = -1;
   threshold = 0;
-  left: TreeNode<S> | null = null;
-  right: TreeNode<S> | null = null;
-  /** Frontier samples of a leaf (empty for internal nodes). */
-  slots: Slot<S>[] = [];
+  left: TreeNode | null = null;
+  right: TreeNode | null = null;
+  /** Ids of the frontier samples of a leaf (empty for internal nodes). */
+  slots: number[] = [];
   /** Experiences of a leaf (null until the first one, and for internal nodes). */
   experiences: ExperienceSet | null = null;
   constructor(
@@ -117,7 +101,7 @@ export function resolveTreeFrontierOptions(
  * @throws TresError `TRES_TREE_BAD_VECTOR` if its length is not `featureCount` or it holds a NaN
  *   (NaN fails every `x[f] <= v` test, so it would be routed silently to the right).
  */
-export function checkTreeVector(x: Float32Array, featureCount: number): void {
+export function checkTreeVector(x: ArrayLike<number>, featureCount: number): void {
   if (x.length !== featureCount)
     throw new TresError('TRES_TREE_BAD_VECTOR', `Vector has ${x.length} features, expected ${featureCount}`);
   for (let i = 0; i < x.length; i++)
@@ -125,7 +109,7 @@ export function checkTreeVector(x: Float32Array, featureCount: number): void {
 }
 
 /** The {@link TreeLeafStats} of a leaf. */
-export function leafStatsOf<S>(leaf: TreeNode<S>): TreeLeafStats {
+export function leafStatsOf(leaf: TreeNode): TreeLeafStats {
   const e = leaf.experiences;
   const experienceCount = e?.count ?? 0;
   return {

@@ -33,22 +33,57 @@ export function agentStats(agent: DdqnAgent): Record<string, number> {
  * is complete only when the next action is chosen (with K = 1, at the very next decision).
  */
 export class PendingTransitions {
-  private waiting: { x: Float32Array; reward: number; candidates: Float32Array[] }[] = [];
+  private waiting: {
+    x: Float32Array;
+    reward: number;
+    candidates: Float32Array[] | undefined;
+    ids: number[] | undefined;
+  }[] = [];
+
+  /**
+   * @param vectors where outlinks given as ids keep their vectors (a {@link SampleTable}'s pool,
+   *   read when the transition completes, so the ids' columns must stay until then).
+   */
+  constructor(private readonly vectors?: { readonly x: Float32Array; readonly featureCount: number }) {}
 
   /** A finished action: its vector, its reward and the vectors of the page's outlinks. */
   push(x: Float32Array, reward: number, outlinks: Float32Array[]): void {
-    this.waiting.push({ x, reward, candidates: outlinks });
+    this.waiting.push({ x, reward, candidates: outlinks, ids: undefined });
+  }
+
+  /** A finished action whose outlinks are sample ids of the `vectors` table. */
+  pushIds(x: Float32Array, reward: number, outlinkIds: number[]): void {
+    this.waiting.push({ x, reward, candidates: undefined, ids: outlinkIds });
   }
 
   /** Completes every waiting transition with the action just chosen, stores them, trains when due. */
   complete(chosenX: Float32Array, agent: DdqnAgent, step: number): void {
     if (this.waiting.length === 0) return;
     for (const t of this.waiting) {
-      t.candidates.push(chosenX);
-      agent.observe(toTransition(t.x, t.reward, t.candidates));
+      if (t.ids) {
+        agent.observe(this.fromIds(t.x, t.reward, t.ids, chosenX));
+        continue;
+      }
+      const candidates = t.candidates as Float32Array[];
+      candidates.push(chosenX);
+      agent.observe(toTransition(t.x, t.reward, candidates));
     }
     this.waiting = [];
     agent.maybeTrain(step);
+  }
+
+  /** As {@link toTransition} with the outlinks' vectors read from the table: chosen first, then the outlinks. */
+  private fromIds(x: Float32Array, reward: number, ids: number[], chosenX: Float32Array): Transition {
+    const table = this.vectors!;
+    const f = table.featureCount;
+    const pool = table.x;
+    const nextXs = new Float32Array((ids.length + 1) * f); // [n, features]
+    nextXs.set(chosenX, 0);
+    for (let i = 0; i < ids.length; i++) {
+      const from = (ids[i] as number) * f;
+      nextXs.set(pool.subarray(from, from + f), (i + 1) * f);
+    }
+    return { x, reward, nextXs, isDone: false };
   }
 
   /** Forgets the waiting transitions (strategies without a Q-network). */

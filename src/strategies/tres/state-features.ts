@@ -116,16 +116,27 @@ export class StateFeatures {
   /** The vector of taking `link` from a page whose outlinks have path state `path`. */
   encode(path: PathState, link: LinkToEncode, domains: DomainStats): Float32Array {
     const x = new Float32Array(this.size);
-    x[0] = path.parentReward;
-    x[1] = this.bucket(1 / path.distance);
-    x[2] = this.bucket(path.pathRelevant / path.pathLength);
-    x[3] = this.keywords.isInUrl(link.url) ? 1 : 0;
-    const anchor = tokenize(link.anchorText);
-    x[4] = this.keywords.isIn(anchor) ? 1 : 0;
-    x[5] = this.keywords.hasKeyphrase(anchor) ? 1 : 0;
-    if (this.withDomain) this.writeDomainFeatures(x, link.domain, domains);
-    x[this.anchorIndex] = this.bucket(link.anchorProbability);
+    this.encodeInto(x, 0, path, link, domains);
     return x;
+  }
+
+  /** {@link StateFeatures.encode} written into `out[offset .. offset + size)`. */
+  encodeInto(
+    out: Float32Array,
+    offset: number,
+    path: PathState,
+    link: LinkToEncode,
+    domains: DomainStats,
+  ): void {
+    out[offset] = path.parentReward;
+    out[offset + 1] = this.bucket(1 / path.distance);
+    out[offset + 2] = this.bucket(path.pathRelevant / path.pathLength);
+    out[offset + 3] = this.keywords.isInUrl(link.url) ? 1 : 0;
+    const anchor = tokenize(link.anchorText);
+    out[offset + 4] = this.keywords.isIn(anchor) ? 1 : 0;
+    out[offset + 5] = this.keywords.hasKeyphrase(anchor) ? 1 : 0;
+    if (this.withDomain) this.writeDomainFeatures(out, offset, link.domain, domains);
+    out[offset + this.anchorIndex] = this.bucket(link.anchorProbability);
   }
 
   /**
@@ -159,16 +170,21 @@ export class StateFeatures {
 
   /** Rewrites the hub features of `x` from the current domain counts; true if they changed. */
   refreshDomainFeatures(x: Float32Array, domain: string, domains: DomainStats): boolean {
-    if (!this.withDomain) return false;
-    const ratio = x[6];
-    const unknown = x[7];
-    this.writeDomainFeatures(x, domain, domains);
-    return x[6] !== ratio || x[7] !== unknown;
+    return this.refreshDomainFeaturesAt(x, 0, domain, domains);
   }
 
-  private writeDomainFeatures(x: Float32Array, domain: string, domains: DomainStats): void {
-    x[6] = this.bucket(domains.ratio(domain));
-    x[7] = domains.isUnknown(domain) ? 1 : 0;
+  /** {@link StateFeatures.refreshDomainFeatures} of the vector at `x[offset ..]`. */
+  refreshDomainFeaturesAt(x: Float32Array, offset: number, domain: string, domains: DomainStats): boolean {
+    if (!this.withDomain) return false;
+    const ratio = x[offset + 6];
+    const unknown = x[offset + 7];
+    this.writeDomainFeatures(x, offset, domain, domains);
+    return x[offset + 6] !== ratio || x[offset + 7] !== unknown;
+  }
+
+  private writeDomainFeatures(x: Float32Array, offset: number, domain: string, domains: DomainStats): void {
+    x[offset + 6] = this.bucket(domains.ratio(domain));
+    x[offset + 7] = domains.isUnknown(domain) ? 1 : 0;
   }
 
   private bucket(value: number): number {

@@ -15,7 +15,10 @@
  * the next `next` call. With K = 1 that is exactly the paper's sequence.
  *
  * The frontier is the Tree-Frontier (`tres`, `tres-nh`, `tree-random`) or the full frontier
- * (`synchronous`: every sample a candidate), both behind the Frontier contract; every
+ * (`synchronous`: every sample a candidate), both behind the IndexedFrontier contract: a sample
+ * is an id whose URL, host, domain, depth, parent and vector live in the frontier's columns
+ * (issue 13: no object per sample). A sample's `parent` indexes {@link TresStrategy}'s list of
+ * fetched pages with outlinks (their URL and the path state they pass on; -1 for seeds). Every
  * hyperparameter is in one {@link TresConfig}.
  *
  * Domain features change after a sample was routed. We refresh them on the representatives at
@@ -23,8 +26,8 @@
  * re-route a refreshed sample whose leaf changed, so the tree stays consistent over time.
  */
 import type { Rng } from '../../common/rng.js';
-import { FullFrontier } from '../../frontier/bag-frontier.js';
-import type { Frontier } from '../../frontier/frontier.js';
+import type { IndexedFrontier } from '../../frontier/frontier.js';
+import { FullIndexedFrontier } from '../../frontier/full-frontier.js';
 import { TreeFrontier } from '../../frontier/tree-frontier.js';
 import { DdqnAgent } from '../../rl/ddqn.js';
 import type { KeywordSet } from '../../text/index.js';
@@ -58,18 +61,15 @@ export interface TresOptions extends TresOverrides {
   name?: string;
 }
 
-/** A frontier sample: a URL reached by one link, with that link's state-action vector. */
-interface Sample {
-  x: Float32Array;
+/** A fetched page whose outlinks are in the frontier: what its samples share. */
+interface ParentPage {
   url: string;
-  host: string;
-  domain: string;
-  depth: number;
-  parentUrl: string | undefined;
-  /** The web-path state of the link (what its parent page passed on). */
+  /** The web-path state the page passes to its outlinks. */
   path: PathState;
-  isSeed: boolean;
 }
+
+/** The `parent` of a seed's sample. */
+const SEED_PARENT = -1;
 
 /** What a chosen action carries back to `observe`. */
 interface ActionData {
@@ -85,12 +85,16 @@ export class TresStrategy implements Strategy {
   readonly config: Readonly<TresConfig>;
   private readonly features: StateFeatures;
   private readonly domains = new DomainStats();
-  private readonly frontier: Frontier<Sample>;
+  private readonly frontier: IndexedFrontier;
   /** The same object as `frontier` when it is a Tree-Frontier (experiences, re-routing). */
-  private readonly tree: TreeFrontier<Sample> | undefined;
+  private readonly tree: TreeFrontier | undefined;
   private readonly agent: DdqnAgent;
   private readonly rng: Rng;
-  private readonly pending = new PendingTransitions();
+  private readonly pending: PendingTransitions;
+  /** Fetched pages with outlinks in the frontier, by the index their samples' `parent` holds. */
+  private readonly parents: ParentPage[] = [];
+  /** Scratch vector for encoding a link before the frontier copies it. */
+  private readonly scratch: Float32Array;
   /** Path states of replayed pages while resuming (cleared at the first live page). */
   private readonly replayPaths = new Map<string, PathState>();
   private steps = 0;
@@ -109,23 +113,26 @@ export class TresStrategy implements Strategy {
       withDomainFeatures: config.withDomainFeatures,
       buckets: config.buckets,
     });
+    // Removed samples' vectors are read when their transition completes: recycle ids after that.
     if (options.variant === 'synchronous') {
       this.tree = undefined;
-      this.frontier = new FullFrontier<Sample>();
+      this.frontier = new FullIndexedFrontier(this.features.size, true);
     } else {
-      this.tree = new TreeFrontier<Sample>(
+      this.tree = new TreeFrontier(
         { ...config.tree, featureCount: this.features.size },
-        { rng: this.rng },
+        { rng: this.rng, isRecycleDeferred: true },
       );
       this.frontier = this.tree;
     }
+    this.pending = new PendingTransitions(this.frontier.table);
+    this.scratch = new Float32Array(this.features.size);
     this.agent = new DdqnAgent({ config: config.ddqn, rng: options.rng.fork('ddqn') });
   }
 
   seed(links: DiscoveredLink[]): void {
     for (const link of links) {
       const x = this.features.encodeSeed(link.url, link.domain, '', 0.5, this.domains);
-      this.frontier.add({ ...this.sampleOf(link, undefined, SEED_LINK_STATE), x, isSeed: true });
+      this.frontier.add(link, SEED_PARENT, x);
     }
   }
 
@@ -133,17 +140,23 @@ export class TresStrategy implements Strategy {
     const candidates = this.frontier.draw(ctx);
     if (candidates.length === 0) return undefined;
     const chosen = this.choose(candidates, this.steps);
-    this.frontier.take(chosen);
-    this.completePending(chosen.x);
-    const data: ActionData = { x: chosen.x, path: chosen.path, isSeed: chosen.isSeed };
+    const t = this.frontier.table;
+    const x = t.vector(chosen);
+    const parentIndex = t.parent(chosen);
+    const parent = parentIndex === SEED_PARENT ? undefined : this.parents[parentIndex];
     const action: Action = {
-      url: chosen.url,
-      host: chosen.host,
-      domain: chosen.domain,
-      depth: chosen.depth,
-      data,
+      url: t.url(chosen),
+      host: t.host(chosen),
+      domain: t.domain(chosen),
+      depth: t.depth(chosen),
     };
-    if (chosen.parentUrl !== undefined) action.parentUrl = chosen.parentUrl;
+    const data: ActionData = { x, path: parent?.path ?? SEED_LINK_STATE, isSeed: parent === undefined };
+    action.data = data;
+    if (parent !== undefined) action.parentUrl = parent.url;
+    this.frontier.take(chosen);
+    this.completePending(x);
+    // The waiting transitions have read their outlinks' vectors: removed ids may be reused now.
+    t.recycle();
     return action;
   }
 
@@ -160,7 +173,7 @@ export class TresStrategy implements Strategy {
     const x =
       data === undefined || data.isSeed ? this.features.encodeFetchedSeed(outcome, this.domains) : data.x;
     const candidates = this.learnFrom(outcome, x, data?.path ?? SEED_LINK_STATE);
-    this.pending.push(x, reward, candidates);
+    this.pending.pushIds(x, reward, candidates);
   }
 
   /**
@@ -186,7 +199,7 @@ export class TresStrategy implements Strategy {
   }
 
   /** The frontier's side of a transition: experience, purge of the URL, new samples. Returns their vectors. */
-  private learnFrom(outcome: Outcome, x: Float32Array, linkState: PathState): Float32Array[] {
+  private learnFrom(outcome: Outcome, x: Float32Array, linkState: PathState): number[] {
     const { action, reward } = outcome;
     // Other samples of this URL (found from other parents) must never be chosen again.
     this.frontier.removeUrl(action.url);
@@ -194,11 +207,18 @@ export class TresStrategy implements Strategy {
     this.domains.record(action.domain, reward);
     this.tree?.addExperience(x, reward);
     const childState = childPathState(linkState, reward);
-    const candidates: Float32Array[] = [];
+    const candidates: number[] = [];
+    if (outcome.links.length === 0) return candidates;
+    const parent = this.parents.push({ url: action.url, path: childState }) - 1;
     for (const link of outcome.links) {
-      const sample = this.sampleOf(link, action.url, childState);
-      this.frontier.add(sample);
-      candidates.push(sample.x);
+      this.features.encodeInto(
+        this.scratch,
+        0,
+        childState,
+        { ...link, anchorProbability: link.anchorProbability ?? 0 },
+        this.domains,
+      );
+      candidates.push(this.frontier.add(link, parent, this.scratch));
     }
     return candidates;
   }
@@ -215,48 +235,47 @@ export class TresStrategy implements Strategy {
     };
   }
 
-  private sampleOf(link: DiscoveredLink, parentUrl: string | undefined, path: PathState): Sample {
-    const x = this.features.encode(
-      path,
-      { ...link, anchorProbability: link.anchorProbability ?? 0 },
-      this.domains,
-    );
-    return {
-      x,
-      url: link.url,
-      host: link.host,
-      domain: link.domain,
-      depth: link.depth,
-      parentUrl,
-      path,
-      isSeed: false,
-    };
-  }
-
-  private choose(candidates: Sample[], step: number): Sample {
+  /** The id of the action to take among the drawn candidates' ids. */
+  private choose(candidates: number[], step: number): number {
     if (this.config.variant === 'tree-random' || step < this.config.warmupSteps) {
       // Warm-up (and Tree-Random): a random leaf's representative.
-      return candidates[this.rng.int(candidates.length)] as Sample;
+      return candidates[this.rng.int(candidates.length)] as number;
     }
-    for (const s of candidates) {
-      if (this.features.refreshDomainFeatures(s.x, s.domain, this.domains)) this.tree?.reroute(s);
+    const t = this.frontier.table;
+    const size = this.features.size;
+    for (const id of candidates) {
+      if (this.features.refreshDomainFeaturesAt(t.x, id * size, t.domain(id), this.domains))
+        this.tree?.reroute(id);
     }
     const n = candidates.length;
-    const size = this.features.size;
+    const pool = t.x;
     const xs = new Float32Array(n * size); // [n, features]
-    for (let i = 0; i < n; i++) xs.set((candidates[i] as Sample).x, i * size);
+    for (let i = 0; i < n; i++) {
+      const from = (candidates[i] as number) * size;
+      xs.set(pool.subarray(from, from + size), i * size);
+    }
     const q = this.agent.q(xs, n);
     this.qEvaluations += n;
     this.lastQEvaluations = n;
     let best = 0;
+    let bestUrl: string | undefined;
     for (let i = 1; i < n; i++) {
       const qi = q[i] as number;
       const qb = q[best] as number;
-      // Ties broken by URL, never by draw order.
-      if (qi > qb || (qi === qb && (candidates[i] as Sample).url < (candidates[best] as Sample).url))
+      if (qi > qb) {
         best = i;
+        bestUrl = undefined;
+      } else if (qi === qb) {
+        // Ties broken by URL, never by draw order.
+        bestUrl ??= t.url(candidates[best] as number);
+        const url = t.url(candidates[i] as number);
+        if (url < bestUrl) {
+          best = i;
+          bestUrl = url;
+        }
+      }
     }
-    return candidates[best] as Sample;
+    return candidates[best] as number;
   }
 
   /** Adds the chosen action to the candidate sets of the waiting transitions and learns from them. */
