@@ -2,7 +2,9 @@
  * Engine benchmark: pages per second and peak memory of tres crawling a generated web of at
  * least 100k pages on loopback with K = 16, against Crawlee's CheerioCrawler on the same web in
  * the same run. Each crawler runs in its own child process (so its peak RSS is its own) while
- * this process serves the web. Both crawl breadth-first with no politeness delay.
+ * this process serves the web, with no politeness delay. tres runs breadth-first (the engine
+ * alone, WARC on and off), then best-first and TRES (WARC off): what choosing and learning cost
+ * on the same engine, web and K. Crawlee runs breadth-first.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,7 +40,18 @@ interface WorkerResult {
   seconds: number;
   pagesPerSec: number;
   maxRssBytes: number;
+  /** Relevant pages (keyword judge) and the frontier at the end; tres only. */
+  relevant?: number;
+  frontierSize?: number;
 }
+
+/** The tres rows: strategy and WARC. */
+const TRES_ROWS: readonly { name: string; strategy: string; shouldWriteWarc: boolean }[] = [
+  { name: 'tres engine, bfs (WARC on)', strategy: 'bfs', shouldWriteWarc: true },
+  { name: 'tres engine, bfs (WARC off)', strategy: 'bfs', shouldWriteWarc: false },
+  { name: 'tres engine, best-first (WARC off)', strategy: 'best-first', shouldWriteWarc: false },
+  { name: 'tres engine, tres (WARC off)', strategy: 'tres', shouldWriteWarc: false },
+];
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -82,17 +95,16 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
       concurrency: o.concurrency,
       keywords: keywordsOf(web.options.relevantTopic),
     };
-    for (const [name, warc] of [
-      ['tres (WARC on)', true],
-      ['tres (WARC off)', false],
-    ] as const) {
-      console.log(`running ${name} ...`);
-      results[name] = await runWorker('tres-worker.js', {
+    for (const row of TRES_ROWS) {
+      console.log(`running ${row.name} ...`);
+      results[row.name] = await runWorker('tres-worker.js', {
         ...common,
         resolveRules: sandboxResolveRules(server),
-        outDir: join(work, name.replace(/\W+/g, '-')),
-        shouldWriteWarc: warc,
+        outDir: join(work, row.name.replace(/\W+/g, '-')),
+        shouldWriteWarc: row.shouldWriteWarc,
+        strategy: row.strategy,
       });
+      console.log(`  ${JSON.stringify(results[row.name])}`);
     }
     console.log('running crawlee CheerioCrawler ...');
     results.crawlee = await runWorker('crawlee-worker.js', { ...common, proxyUrl: server.url });
@@ -101,21 +113,23 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
     rmSync(work, { recursive: true, force: true });
   }
   const crawlee = results.crawlee!;
+  const bestFirst = results['tres engine, best-first (WARC off)'];
   const rows = Object.entries(results).map(([name, r]) => ({
     name,
     ...r,
     speedVsCrawlee: r.pagesPerSec / crawlee.pagesPerSec,
+    speedVsBestFirst: bestFirst ? r.pagesPerSec / bestFirst.pagesPerSec : Number.NaN,
   }));
   const table = [
-    '| crawler | pages | seconds | pages/s | peak RSS (MiB) | speed vs Crawlee |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| crawler | pages | relevant | frontier at end | seconds | pages/s | peak RSS (MiB) | speed vs Crawlee | speed vs best-first |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(0)} | ${mib(r.maxRssBytes)} | ${r.speedVsCrawlee.toFixed(2)}x |`,
+        `| ${r.name} | ${r.pages} | ${r.relevant ?? '-'} | ${r.frontierSize ?? '-'} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(0)} | ${mib(r.maxRssBytes)} | ${r.speedVsCrawlee.toFixed(2)}x | ${r.speedVsBestFirst.toFixed(2)}x |`,
     ),
   ].join('\n');
   console.log(`\n${table}\n`);
-  const md = `# Engine benchmark\n\nGenerated web: ${web.pageCount} pages on ${web.hosts.length} hosts (seed engine-bench), served on loopback by the replay server in the parent process. Each crawler in its own child process, breadth-first, K = ${o.concurrency}, no politeness delay, ${o.maxPages} pages per crawl. tres fetches and obeys robots.txt, parses every page, judges it (keyword judge) and records it in SQLite (+ WARC when on); Crawlee (CheerioCrawler, in-memory storage) parses with cheerio and enqueues every link.\n\n${table}\n\nCommand: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.\n`;
+  const md = `# Engine benchmark\n\nGenerated web: ${web.pageCount} pages on ${web.hosts.length} hosts (seed engine-bench), served on loopback by the replay server in the parent process. Each crawler in its own child process, K = ${o.concurrency}, no politeness delay, ${o.maxPages} pages per crawl. tres fetches and obeys robots.txt, parses every page, judges it (keyword judge) and records it in SQLite (+ WARC when on), with the strategy named in the row (bfs: the engine alone; best-first: ordered by the parent page's relevance; tres: Tree-Frontier + Double DQN, anchor scores, training); Crawlee (CheerioCrawler, in-memory storage, breadth-first) parses with cheerio and enqueues every link.\n\n${table}\n\nCommand: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.\n`;
   const paths = writeResults(o.resultsDir, 'engine', { env, options: o, results: rows }, md);
   console.log(`results: ${paths.json}, ${paths.md}`);
 }

@@ -1,7 +1,8 @@
 /**
- * Child process of the engine benchmark: tres crawling a sandbox web breadth-first with K
- * fetches in flight and no politeness delay (robots.txt still fetched and obeyed).
- * Prints one JSON line: { pages, seconds, pagesPerSec, maxRssBytes }.
+ * Child process of the engine benchmark: tres crawling a sandbox web with a strategy (`bfs`,
+ * `best-first`, `tres`, ...; default `bfs`), K fetches in flight and no politeness delay
+ * (robots.txt still fetched and obeyed). With `cpuProfileDir`, run under `node --cpu-prof`.
+ * Prints one JSON line: { pages, seconds, pagesPerSec, maxRssBytes, relevant, frontierSize }.
  */
 import { Crawler } from '../crawl/crawler.js';
 
@@ -13,13 +14,15 @@ interface WorkerArgs {
   outDir: string;
   shouldWriteWarc: boolean;
   keywords: string[];
+  /** Strategy spec. @default 'bfs' */
+  strategy?: string;
 }
 
 async function main(): Promise<void> {
   const args = JSON.parse(process.argv[2] ?? '{}') as WorkerArgs;
   const crawler = new Crawler({
     outDir: args.outDir,
-    strategy: 'bfs',
+    strategy: args.strategy ?? 'bfs',
     keywords: args.keywords,
     maxPages: args.maxPages,
     maxConcurrency: args.concurrency,
@@ -31,7 +34,15 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - start) / 1000;
   const maxRssBytes = process.resourceUsage().maxRSS * 1024;
   const pages = summary.steps;
-  process.stdout.write(`${JSON.stringify({ pages, seconds, pagesPerSec: pages / seconds, maxRssBytes })}\n`);
+  const line = {
+    pages,
+    seconds,
+    pagesPerSec: pages / seconds,
+    maxRssBytes,
+    relevant: summary.relevant,
+    frontierSize: summary.frontierSize,
+  };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
 main().catch((error) => {

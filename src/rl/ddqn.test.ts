@@ -37,6 +37,26 @@ describe('DdqnAgent.computeTargets', () => {
     expect(Array.from(y)).toEqual([2 + 0.5 * 1, 1 + 0.5 * 0, 0.5 + 0.5 * 1, 0.25, 0, 1 + 0.5 * 0]);
   });
 
+  it('gives the targets of the full candidate sets when their duplicate rows are not stored', () => {
+    const rng = createRng('dups');
+    const agent = new DdqnAgent({ config: { featureCount: 3 }, rng: createRng('dups-agent') });
+    const sets: Float32Array[] = [];
+    for (let t = 0; t < 8; t++) {
+      // Rows drawn from 3 distinct vectors, so most rows repeat an earlier one.
+      const pool = [0, 1, 2].map(() => [rng.next(), rng.int(2), rng.next()]);
+      const rows = Array.from({ length: 12 }, () => pool[rng.int(3)]!);
+      sets.push(Float32Array.from(rows.flat()));
+      agent.observe({ x: Float32Array.of(0, 0, 0), reward: t, nextXs: sets[t]!, isDone: false });
+    }
+    const y = agent.computeTargets(Int32Array.from([0, 1, 2, 3, 4, 5, 6, 7]));
+    // Fresh agent: target = online, so y = r + gamma * max Q over the full set.
+    const gamma = agent.config.gamma;
+    sets.forEach((m, t) => {
+      const q = agent.q(m, m.length / 3);
+      expect(y[t]).toBeCloseTo(t + gamma * Math.max(...q), 5);
+    });
+  });
+
   it('differs from the DQN target, where the target net both picks and scores', () => {
     const y = handMadeAgent(false).computeTargets(slots);
     expect(Array.from(y)).toEqual([2 + 0.5 * 7, 1 + 0.5 * 2, 0.5 + 0.5 * 5, 0.25, 0, 1 + 0.5 * 2]);

@@ -55,6 +55,14 @@ describe('ReplayBuffer', () => {
     expect(Array.from(replay.nextXs(0))).toEqual([0, 2, 5, 7]);
   });
 
+  it('stores a candidate set without exact duplicates, the first of each kept in order', () => {
+    const replay = new ReplayBuffer({ capacity: 2, featureCount: 2 });
+    replay.add({ ...transition(1), nextXs: Float32Array.of(1, 2, 3, 4, 1, 2, 0, 0, 3, 4, -0, 0, 1, 2) });
+    // -0 and 0 differ in their bits: kept apart (same Q either way, only less sharing).
+    expect(Array.from(replay.nextXs(0))).toEqual([1, 2, 3, 4, 0, 0, -0, 0]);
+    expect(replay.nextCount(0)).toBe(4);
+  });
+
   it('samples the same slots from the same seed, uniformly with replacement', () => {
     const replay = new ReplayBuffer({ capacity: 10, featureCount: 2 });
     for (let i = 0; i < 3; i++) replay.add(transition(i));

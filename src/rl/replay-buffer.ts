@@ -9,6 +9,13 @@
  * candidate set is its own Float32Array [nextCount, featureCount] (copied on insert, so callers
  * may reuse their buffers). Memory is about 4 * featureCount * (1 + candidates) bytes a slot:
  * 20,000 slots x 50 candidates x 9 features is ~37 MB; cap it with `maxCandidates`.
+ *
+ * A candidate set is stored without exact duplicates (bit-identical rows; the first of each kept,
+ * in order): the Double DQN target uses only the argmax over the set (first on ties) and the
+ * forward pass gives every row the same Q wherever it sits in a batch, so the targets are exactly
+ * those of the full set. Outlinks of one page share most features (parent reward, path, domain):
+ * on the engine benchmark's web 15.4 candidate rows per transition held 4.2 distinct ones, so
+ * this cuts the training forward pass and the memory about 3.6x.
  */
 import { ConfigError } from '../common/errors.js';
 import type { Rng } from '../common/rng.js';
@@ -101,7 +108,7 @@ export class ReplayBuffer {
     this.xs.set(t.x, slot * f);
     this.rewards[slot] = t.reward;
     this.dones[slot] = t.isDone ? 1 : 0;
-    this.nexts[slot] = t.isDone ? EMPTY : this.thin(t.nextXs);
+    this.nexts[slot] = t.isDone ? EMPTY : distinctRows(this.thin(t.nextXs), this.featureCount);
     this.added++;
     return slot;
   }
@@ -144,13 +151,13 @@ export class ReplayBuffer {
     return this.nexts[slot]!.length / this.featureCount;
   }
 
-  /** A copy of `nextXs`, thinned to `maxCandidates` rows (rows floor(i * n / cap)). */
+  /** `nextXs` (not copied: {@link distinctRows} copies), thinned to `maxCandidates` rows (rows floor(i * n / cap)). */
   private thin(nextXs: Float32Array): Float32Array {
     const f = this.featureCount;
     const n = nextXs.length / f;
     if (n === 0) return EMPTY;
     const cap = this.maxCandidates;
-    if (cap === false || n <= cap) return nextXs.slice();
+    if (cap === false || n <= cap) return nextXs;
     const out = new Float32Array(cap * f);
     for (let i = 0; i < cap; i++) {
       const row = Math.floor((i * n) / cap);
@@ -158,4 +165,40 @@ export class ReplayBuffer {
     }
     return out;
   }
+}
+
+/**
+ * A new array with the rows of `m` ([n, f]) that are not bit-identical to an earlier row, in
+ * order. Rows are hashed on their bits into an open-addressing table of 2n..4n entries.
+ */
+export function distinctRows(m: Float32Array, f: number): Float32Array {
+  const n = m.length / f;
+  if (n <= 1) return m.slice();
+  const bits = new Int32Array(m.buffer, m.byteOffset, m.length);
+  let size = 4;
+  while (size < 2 * n) size *= 2;
+  const table = new Int32Array(size).fill(-1); // kept row index per bucket
+  const out = new Float32Array(m.length);
+  const outBits = new Int32Array(out.buffer);
+  let kept = 0;
+  for (let r = 0; r < n; r++) {
+    const o = r * f;
+    let h = 0x811c9dc5;
+    for (let i = 0; i < f; i++) h = Math.imul(h ^ (bits[o + i] as number), 0x01000193);
+    let b = (h ^ (h >>> 15)) & (size - 1);
+    let isDuplicate = false;
+    for (let k = table[b] as number; k >= 0; b = (b + 1) & (size - 1), k = table[b] as number) {
+      let same = true;
+      for (let i = 0; i < f && same; i++) same = outBits[k * f + i] === bits[o + i];
+      if (same) {
+        isDuplicate = true;
+        break;
+      }
+    }
+    if (isDuplicate) continue;
+    table[b] = kept;
+    out.set(m.subarray(o, o + f), kept * f);
+    kept++;
+  }
+  return kept === n ? out : out.slice(0, kept * f);
 }
