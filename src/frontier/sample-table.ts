@@ -196,6 +196,22 @@ export class SampleTable {
   domain(id: number): string {
     return this.domains.string(this.domainId[id] as number);
   }
+  /** Interned host id of the sample (0 .. hostIdCount - 1). */
+  hostIdOf(id: number): number {
+    return this.hostId[id] as number;
+  }
+  /** Interned domain id of the sample (0 .. domainIdCount - 1). */
+  domainIdOf(id: number): number {
+    return this.domainId[id] as number;
+  }
+  /** Upper bound of host ids given so far. */
+  get hostIdCount(): number {
+    return this.hosts.idCount;
+  }
+  /** Upper bound of domain ids given so far. */
+  get domainIdCount(): number {
+    return this.domains.idCount;
+  }
   depth(id: number): number {
     return this.depthOf[id] as number;
   }

@@ -15,6 +15,11 @@ export class StringIds {
     return this.idByString.size;
   }
 
+  /** Upper bound of the ids given so far (ids are 0 .. idCount - 1). */
+  get idCount(): number {
+    return this.strings.length;
+  }
+
   /** The id of `s`, giving it one if it has none. */
   intern(s: string): number {
     const known = this.idByString.get(s);

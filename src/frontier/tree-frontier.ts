@@ -24,7 +24,7 @@
  */
 import { TresError } from '../common/errors.js';
 import type { Rng } from '../common/rng.js';
-import { type DrawContext, type IndexedFrontier, isIdReady } from './frontier.js';
+import type { DrawContext, IndexedFrontier } from './frontier.js';
 import { type SampleInput, SampleTable } from './sample-table.js';
 import { checkTreeInvariants } from './tree-invariants.js';
 import { SortedLeafList } from './tree-leaf-list.js';
@@ -47,6 +47,19 @@ export {
 
 const NOT_IN_TREE = -1;
 
+/** Per-draw answers about a host or domain. */
+const UNKNOWN = 0;
+const OPEN = 1;
+const FULL = 2;
+const CLOSED = 3;
+
+/** A cleared memo of at least `n` entries (reusing `old` when it is large enough). */
+function memo(old: Uint8Array, n: number): Uint8Array {
+  if (old.length < n) return new Uint8Array(Math.max(n, old.length * 2));
+  old.fill(UNKNOWN, 0, n);
+  return old;
+}
+
 /**
  * The frontier as a Tree-Frontier. As an {@link IndexedFrontier}, a draw gives one representative
  * per non-empty leaf (the `rng` given at construction picks them).
@@ -68,6 +81,9 @@ export class TreeFrontier implements IndexedFrontier {
   private experiences = 0;
   private maxLeafDepth = 0;
   private readonly rng: Rng | undefined;
+  /** Per-draw answers by host id and by domain id (see {@link TreeFrontier.draw}). */
+  private hostMemo: Uint8Array = new Uint8Array(64);
+  private domainMemo: Uint8Array = new Uint8Array(64);
   /** Detaches a sample from its leaf (bound once: the table's purges call it per sample). */
   private readonly detachId = (id: number) => this.detach(id);
 
@@ -141,6 +157,12 @@ export class TreeFrontier implements IndexedFrontier {
     if (!rng)
       throw new TresError('TRES_TREE_NO_RNG', 'TreeFrontier.draw needs the rng given at construction');
     const t = this.table;
+    // The loop's answers for a host or a domain do not change during a draw: ask once per host
+    // and domain (many representatives share one), not once per representative.
+    const hostMemo = memo(this.hostMemo, t.hostIdCount);
+    const domainMemo = memo(this.domainMemo, t.domainIdCount);
+    this.hostMemo = hostMemo;
+    this.domainMemo = domainMemo;
     for (let round = 0; round < this.options.maxDrawRounds; round++) {
       let purged = 0;
       const ok: number[] = [];
@@ -148,10 +170,28 @@ export class TreeFrontier implements IndexedFrontier {
         // A purge earlier in this loop may have removed a later representative.
         if (!this.has(id)) continue;
         const url = t.url(id);
-        const domain = t.domain(id);
-        if (ctx.isFetched(url)) purged += this.removeUrl(url);
-        else if (ctx.isDomainClosed(domain)) purged += this.purgeDomain(domain);
-        else if (isIdReady(ctx, t, id)) ok.push(id);
+        if (ctx.isFetched(url)) {
+          purged += this.removeUrl(url);
+          continue;
+        }
+        const d = t.domainIdOf(id);
+        let dm = domainMemo[d] as number;
+        if (dm === UNKNOWN) {
+          const domain = t.domain(id);
+          dm = ctx.isDomainClosed(domain) ? CLOSED : ctx.isDomainOpen(domain) ? OPEN : FULL;
+          domainMemo[d] = dm;
+        }
+        if (dm === CLOSED) {
+          purged += this.purgeDomain(t.domain(id));
+          continue;
+        }
+        const h = t.hostIdOf(id);
+        let hm = hostMemo[h] as number;
+        if (hm === UNKNOWN) {
+          hm = ctx.isHostReady(t.host(id)) ? OPEN : FULL;
+          hostMemo[h] = hm;
+        }
+        if (hm === OPEN && dm === OPEN) ok.push(id);
       }
       if (ok.length > 0 || purged === 0) return ok;
     }

@@ -210,14 +210,13 @@ export class TresStrategy implements Strategy {
     const candidates: number[] = [];
     if (outcome.links.length === 0) return candidates;
     const parent = this.parents.push({ url: action.url, path: childState }) - 1;
+    const toEncode = { url: '', domain: '', anchorText: '', anchorProbability: 0 };
     for (const link of outcome.links) {
-      this.features.encodeInto(
-        this.scratch,
-        0,
-        childState,
-        { ...link, anchorProbability: link.anchorProbability ?? 0 },
-        this.domains,
-      );
+      toEncode.url = link.url;
+      toEncode.domain = link.domain;
+      toEncode.anchorText = link.anchorText;
+      toEncode.anchorProbability = link.anchorProbability ?? 0;
+      this.features.encodeInto(this.scratch, 0, childState, toEncode, this.domains);
       candidates.push(this.frontier.add(link, parent, this.scratch));
     }
     return candidates;
