@@ -94,6 +94,12 @@ export interface RelevanceConfig {
   bilstmClassWeight: 'balanced' | false;
   /** P(relevant) at or above which a page is relevant (reward 1). @default 0.5 */
   threshold: number;
+  /**
+   * Document-frequency contrast of the keyword expansion: a discovered keyword must occur in at
+   * least this many times the share of relevant training pages as of irrelevant ones (see
+   * `expandKeywords`); false keeps every word Algorithm 1 admits. @default 3
+   */
+  keywordMinDocFreqRatio: number | false;
   bilstm: BiLstmConfig;
   svm: SvmConfig;
   vocabulary: VocabularyConfig;
@@ -108,6 +114,7 @@ export const DEFAULT_RELEVANCE_CONFIG: RelevanceConfig = {
   linearClassWeight: 'balanced',
   bilstmClassWeight: 'balanced',
   threshold: 0.5,
+  keywordMinDocFreqRatio: 3,
   bilstm: {
     maxLen: 80,
     units: 24,
@@ -166,6 +173,13 @@ export function resolveRelevanceConfig(input: RelevanceConfigInput = {}): Releva
     c.validationFraction,
   );
   check(c.threshold > 0 && c.threshold < 1, 'threshold', 'in (0, 1)', c.threshold);
+  check(
+    c.keywordMinDocFreqRatio === false ||
+      (c.keywordMinDocFreqRatio > 0 && Number.isFinite(c.keywordMinDocFreqRatio)),
+    'keywordMinDocFreqRatio',
+    'a positive number or false',
+    c.keywordMinDocFreqRatio,
+  );
   const ints: [string, number][] = [
     ['bilstm.maxLen', c.bilstm.maxLen],
     ['bilstm.units', c.bilstm.units],

@@ -12,7 +12,12 @@ import { shortcutWidth } from '../text/keyword-stats.js';
 import { loadWordVectors } from '../text/vector-cache.js';
 import type { WordVectors } from '../text/word-vectors.js';
 import { BiLstmModel } from './bilstm-model.js';
-import { type RelevanceConfig, type RelevanceConfigInput, resolveRelevanceConfig } from './config.js';
+import {
+  DEFAULT_RELEVANCE_CONFIG,
+  type RelevanceConfig,
+  type RelevanceConfigInput,
+  resolveRelevanceConfig,
+} from './config.js';
 import { FastModel } from './fast-model.js';
 import { pageExamples, type TopicKeywords } from './features.js';
 import { LinearSvmModel } from './linear-svm.js';
@@ -85,12 +90,16 @@ export function parseModelName(value: string): ModelName {
 
 /**
  * Topic keywords from a spec: Algorithm 1 on the relevant examples (unless already expanded),
- * then SHORTCUT1 from the mean keyword count of the relevant examples.
+ * with the document-frequency contrast against the irrelevant examples, then SHORTCUT1 from the
+ * mean keyword count of the relevant examples.
+ * @param minDocFreqRatio the contrast's ratio (see `expandKeywords`); false: Algorithm 1 as published
  */
 export function prepareTopic(
   spec: TopicSpec,
   relevant: readonly TextExample[],
   vectors: WordVectors | undefined,
+  irrelevant: readonly TextExample[] = [],
+  minDocFreqRatio: number | false = DEFAULT_RELEVANCE_CONFIG.keywordMinDocFreqRatio,
 ): { topic: TopicKeywords; expansion: KeywordExpansion | undefined } {
   let keywords = spec.keywords;
   let expansion: KeywordExpansion | undefined;
@@ -101,6 +110,7 @@ export function prepareTopic(
       seeds,
       relevant.map((e) => e.tokens),
       vectors,
+      { irrelevant: irrelevant.map((e) => e.tokens), minDocFreqRatio },
     );
     keywords = expansion.keywords;
   }
@@ -150,6 +160,8 @@ export async function trainOnExamples(
       options.topic,
       train.filter((_, i) => trainLabels[i] === 1),
       vectors,
+      train.filter((_, i) => trainLabels[i] === 0),
+      config.keywordMinDocFreqRatio,
     ));
   }
   const common = { train, trainLabels, validation, validationLabels, rng: rng.fork('train') };

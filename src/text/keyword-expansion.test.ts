@@ -30,6 +30,26 @@ describe('expandKeywords (Algorithm 1)', () => {
     expect(r.keywords).toEqual(['a', 'b', 'edge', 'mid']);
     expect(r.candidates).toBe(3);
   });
+  it('turns away candidates about as frequent in irrelevant documents as in relevant ones', () => {
+    // Relevant: mid in 2 of 2 documents, edge in 1; irrelevant: edge in 4 of 4, mid in none.
+    // Smoothed ratios: mid (3/4) / (1/6) = 4.5 >= 3; edge (2/4) / (5/6) = 0.6 < 3.
+    const relevant = [['mid', 'edge'], ['mid']];
+    const irrelevant = [['edge'], ['edge'], ['edge', 'far'], ['edge']];
+    const r = expandKeywords(['a', 'b'], relevant, v, { irrelevant });
+    expect(r.minDocFreqRatio).toBe(3);
+    expect(r.discovered.map((d) => d.word)).toEqual(['mid']);
+    expect(r.rejected.map((d) => d.word)).toEqual(['edge']);
+    expect(r.keywords).toEqual(['a', 'b', 'mid']);
+    const plain = expandKeywords(['a', 'b'], relevant, v, { irrelevant, minDocFreqRatio: false });
+    expect(plain.discovered.map((d) => d.word)).toEqual(['mid', 'edge']);
+    expect(plain.minDocFreqRatio).toBe(false);
+    expect(expandKeywords(['a', 'b'], relevant, v).minDocFreqRatio).toBe(false);
+  });
+  it('rejects a ratio that is not a positive number', () => {
+    expect(() => expandKeywords(['a', 'b'], [], v, { irrelevant: [['a']], minDocFreqRatio: 0 })).toThrow(
+      ConfigError,
+    );
+  });
   it('needs two seeds with vectors', () => {
     expect(() => expandKeywords(['a', 'zzz'], [], v)).toThrow(ConfigError);
   });
@@ -43,6 +63,36 @@ describe('expandKeywords (Algorithm 1)', () => {
     expect(found).toContain('basketball');
     expect(found).not.toContain('soup');
     expect(found).not.toContain('tomato');
+  }, 120_000);
+  it('keeps hardware words and drops the generic ones of the DocWeb sample with an irrelevant corpus', async () => {
+    // The words issue 12 found in the expanded hardware set: similar enough to the seeds, but
+    // as common on pages about anything else.
+    const vectors = await loadWordVectors();
+    // The seeds of data/topics/hardware.yaml.
+    const seeds = tokenize(
+      'hardware computer processor cpu chipset motherboard memory bus pci usb firmware bios peripheral ' +
+        'printer scanner keyboard mouse display monitor storage disk drive controller device driver sensor ' +
+        'embedded microcontroller jtag ups gpu interface',
+    );
+    const relevant = [
+      'The chip allows the application to drive the peripherals through the browser',
+      'Laptop adapter chips: the firmware enables the peripherals',
+      'Microprocessors and chips of the laptop, and an application that allows it',
+      'Peripherals for every laptop and the chips inside',
+    ].map((t) => tokenize(t));
+    const irrelevant = [
+      'The application allows you to edit text in the browser',
+      'This option enables the application to open the browser',
+      'Scheme allows macros; the browser application enables them',
+    ].map((t) => tokenize(t));
+    const plain = expandKeywords(seeds, relevant, vectors, { irrelevant, minDocFreqRatio: false });
+    const contrasted = expandKeywords(seeds, relevant, vectors, { irrelevant });
+    const generic = ['allows', 'application', 'browser', 'enables'];
+    expect(plain.discovered.map((d) => d.word)).toEqual(expect.arrayContaining(generic));
+    expect(contrasted.rejected.map((d) => d.word)).toEqual(expect.arrayContaining(generic));
+    expect(contrasted.discovered.map((d) => d.word)).toEqual(
+      expect.arrayContaining(['chips', 'laptop', 'peripherals']),
+    );
   }, 120_000);
 });
 

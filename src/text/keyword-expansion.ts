@@ -4,6 +4,13 @@
  * similarity over all pairs of distinct seed keywords; a candidate that is not a seed becomes a
  * keyword if its mean cosine similarity to the seed keywords exceeds the threshold.
  * Keyphrases are given by the user and never expanded.
+ *
+ * Our addition, a document-frequency contrast (`irrelevant`): the similarity test alone admits
+ * words that sit near the seeds in GloVe space but occur on every kind of page ("allows",
+ * "application", "browser", "user" for hardware seeds on the DocWeb). A candidate is kept only
+ * if the share of relevant documents that contain it is at least `minDocFreqRatio` times the
+ * share of irrelevant documents that do (add-one smoothed). Measured on the five DocWeb topics in
+ * results/relevance/keywords.md.
  */
 import { ConfigError } from '../common/errors.js';
 import type { WordVectors } from './word-vectors.js';
@@ -13,6 +20,24 @@ export interface ScoredKeyword {
   word: string;
   score: number;
 }
+
+/** Options of {@link expandKeywords}. */
+export interface KeywordExpansionOptions {
+  /**
+   * Irrelevant documents (token lists) for the document-frequency contrast; without any, no
+   * contrast is applied (Algorithm 1 as published). @default []
+   */
+  irrelevant?: readonly (readonly string[])[];
+  /**
+   * Least ratio of a candidate's relevant to irrelevant document frequency (each the share of its
+   * corpus's documents, add-one smoothed: (df + 1) / (n + 2)); false turns the contrast off.
+   * @default 3
+   */
+  minDocFreqRatio?: number | false;
+}
+
+/** Default {@link KeywordExpansionOptions.minDocFreqRatio}. */
+export const DEFAULT_MIN_DOC_FREQ_RATIO = 3;
 
 /** Result of {@link expandKeywords}. */
 export interface KeywordExpansion {
@@ -24,6 +49,10 @@ export interface KeywordExpansion {
   threshold: number;
   /** New keywords, best score first (ties by word). */
   discovered: ScoredKeyword[];
+  /** Candidates above the threshold that the document-frequency contrast turned away, best score first. */
+  rejected: ScoredKeyword[];
+  /** The contrast's ratio as used (false: not applied, also when no irrelevant documents were given). */
+  minDocFreqRatio: number | false;
   /** Seeds (all of them) and discovered keywords, sorted. */
   keywords: string[];
   /** Distinct candidate words with a vector that were tested. */
@@ -34,13 +63,23 @@ export interface KeywordExpansion {
  * Expands `seeds` with words of `corpus` (token lists, e.g. from `tokenize`).
  * Mean cosine similarity to the seeds equals the dot product with the mean of the unit seed
  * vectors, so each candidate costs one dot product.
- * @throws ConfigError if fewer than two seeds have a word vector (no threshold can be computed)
+ * @throws ConfigError if fewer than two seeds have a word vector (no threshold can be computed),
+ *   or if `minDocFreqRatio` is not a positive number
  */
 export function expandKeywords(
   seeds: readonly string[],
   corpus: Iterable<readonly string[]>,
   vectors: WordVectors,
+  options: KeywordExpansionOptions = {},
 ): KeywordExpansion {
+  const irrelevant = options.irrelevant ?? [];
+  const ratioOption = options.minDocFreqRatio ?? DEFAULT_MIN_DOC_FREQ_RATIO;
+  if (ratioOption !== false && !(ratioOption > 0 && Number.isFinite(ratioOption))) {
+    throw new ConfigError(`minDocFreqRatio must be a positive number or false, got ${String(ratioOption)}`, {
+      context: { field: 'minDocFreqRatio' },
+    });
+  }
+  const minDocFreqRatio = irrelevant.length > 0 ? ratioOption : false;
   const distinctSeeds = [...new Set(seeds)];
   const used = distinctSeeds.filter((s) => vectors.has(s));
   const seedsWithoutVector = distinctSeeds.filter((s) => !vectors.has(s));
@@ -73,8 +112,12 @@ export function expandKeywords(
 
   const seedSet = new Set(distinctSeeds);
   const tested = new Set<string>();
-  const discovered: ScoredKeyword[] = [];
+  const passed: ScoredKeyword[] = [];
+  const relevantDf = new Map<string, number>();
+  let relevantDocs = 0;
   for (const doc of corpus) {
+    relevantDocs++;
+    for (const word of new Set(doc)) relevantDf.set(word, (relevantDf.get(word) ?? 0) + 1);
     for (const word of doc) {
       if (tested.has(word) || seedSet.has(word)) continue;
       tested.add(word);
@@ -85,10 +128,22 @@ export function expandKeywords(
       let dot = 0;
       for (let k = 0; k < dim; k++) dot += (vectors.matrix[r * dim + k] as number) * (meanUnit[k] as number);
       const score = dot / n;
-      if (score > threshold) discovered.push({ word, score });
+      if (score > threshold) passed.push({ word, score });
     }
   }
-  discovered.sort((x, y) => y.score - x.score || (x.word < y.word ? -1 : 1));
+  const discovered: ScoredKeyword[] = [];
+  const rejected: ScoredKeyword[] = [];
+  const irrelevantDf = minDocFreqRatio === false ? undefined : documentFrequencies(irrelevant, passed);
+  for (const k of passed) {
+    const isTopical =
+      irrelevantDf === undefined ||
+      ((relevantDf.get(k.word) ?? 0) + 1) / (relevantDocs + 2) >=
+        (minDocFreqRatio as number) * (((irrelevantDf.get(k.word) ?? 0) + 1) / (irrelevant.length + 2));
+    (isTopical ? discovered : rejected).push(k);
+  }
+  const byScore = (x: ScoredKeyword, y: ScoredKeyword) => y.score - x.score || (x.word < y.word ? -1 : 1);
+  discovered.sort(byScore);
+  rejected.sort(byScore);
   let candidates = 0;
   for (const w of tested) if (vectors.has(w)) candidates++;
   return {
@@ -96,7 +151,24 @@ export function expandKeywords(
     seedsWithoutVector,
     threshold,
     discovered,
+    rejected,
+    minDocFreqRatio,
     keywords: [...distinctSeeds, ...discovered.map((d) => d.word)].sort(),
     candidates,
   };
+}
+
+/** Number of `docs` that contain each word of `words`. */
+function documentFrequencies(
+  docs: readonly (readonly string[])[],
+  words: readonly ScoredKeyword[],
+): Map<string, number> {
+  const df = new Map<string, number>(words.map((w) => [w.word, 0]));
+  for (const doc of docs) {
+    for (const word of new Set(doc)) {
+      const n = df.get(word);
+      if (n !== undefined) df.set(word, n + 1);
+    }
+  }
+  return df;
 }

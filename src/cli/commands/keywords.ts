@@ -38,7 +38,8 @@ export function registerKeywordsCommand(program: Command): void {
     .option('--keyphrases <file>', 'keyphrases, one per line: given, never expanded')
     .option(
       '--irrelevant <dir>',
-      'folder of irrelevant documents, for the mean keyword count per irrelevant document',
+      'folder of irrelevant documents: a discovered word must occur in at least 3 times the share of ' +
+        'relevant documents as of these (document-frequency contrast), and Table 2 counts keywords in them',
     )
     .option(
       '--out <file>',
@@ -59,7 +60,7 @@ export function registerKeywordsCommand(program: Command): void {
         ? loadFolder(opts.irrelevant, 0, loadOptions).map((d) => pageTokens(d.title, d.text))
         : [];
       const vectors = await loadWordVectors({ onProgress: (m) => console.error(m) });
-      const expansion = expandKeywords(seeds, relevant, vectors);
+      const expansion = expandKeywords(seeds, relevant, vectors, { irrelevant });
       const stats = keywordStatistics(
         seeds,
         expansion.discovered.map((d) => d.word),
@@ -79,6 +80,11 @@ export function registerKeywordsCommand(program: Command): void {
         `threshold (mean pairwise seed similarity): ${expansion.threshold.toFixed(4)}`,
         `candidates tested: ${expansion.candidates}`,
         `discovered keywords (${expansion.discovered.length}): ${expansion.discovered.map((d) => `${d.word} ${d.score.toFixed(3)}`).join(', ')}`,
+        ...(expansion.rejected.length > 0
+          ? [
+              `turned away as about as common in irrelevant documents (${expansion.rejected.length}): ${expansion.rejected.map((d) => d.word).join(', ')}`,
+            ]
+          : []),
         ...(keyphrases.length > 0 ? [`keyphrases (not expanded): ${keyphrases.join('; ')}`] : []),
         '',
         '| Table 2 | value |',
