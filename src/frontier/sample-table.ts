@@ -36,6 +36,11 @@ export interface SampleTableOptions {
   isRecycleDeferred?: boolean;
   /** Initial capacity in samples. @default 1024 */
   initialCapacity?: number;
+  /**
+   * Index samples by URL (URL strings interned, `removeUrl`, `countUrl`); false keeps each
+   * sample's URL string as given, for frontiers that drop stale URLs lazily. @default true
+   */
+  isUrlIndexed?: boolean;
 }
 
 const NONE = -1;
@@ -78,10 +83,14 @@ export class SampleTable {
   private free: number[] = [];
   private retired: number[] = [];
   private readonly isDeferred: boolean;
+  private readonly isUrlIndexed: boolean;
+  /** URL of each sample when not indexed. */
+  private readonly urlRefs: (string | undefined)[] = [];
 
   constructor(options: SampleTableOptions = {}) {
     this.featureCount = options.featureCount ?? 0;
     this.isDeferred = options.isRecycleDeferred ?? false;
+    this.isUrlIndexed = options.isUrlIndexed ?? true;
     const n = Math.max(16, options.initialCapacity ?? 1024);
     this.capacity = n;
     this.x = new Float32Array(n * this.featureCount);
@@ -110,30 +119,38 @@ export class SampleTable {
   /** Adds a sample (its vector, zeros, is the caller's to fill at `x[id * featureCount]`); returns its id. */
   add(input: SampleInput, parent: number): number {
     const id = this.newId();
-    const u = this.urls.intern(input.url);
     const d = this.domains.intern(input.domain);
-    this.urlId[id] = u;
     this.hostId[id] = this.hosts.intern(input.host);
     this.domainId[id] = d;
     this.depthOf[id] = input.depth;
     this.parentOf[id] = parent;
-    if (u >= this.urlHead.length) {
-      const n = Math.ceil(Math.max(u + 1, this.urlHead.length * 1.5));
-      this.urlHead = grown(this.urlHead, n);
-      this.urlTail = grown(this.urlTail, n);
+    if (this.isUrlIndexed) this.linkUrl(id, input.url);
+    else {
+      this.urlRefs[id] = input.url;
+      this.urlNext[id] = NONE;
     }
-    if (this.urls.isNew) this.urlHead[u] = this.urlTail[u] = NONE;
     if (d >= this.domainHead.length) {
       const n = Math.max(d + 1, this.domainHead.length * 2);
       this.domainHead = grown(this.domainHead, n).fill(NONE, this.domainHead.length);
       this.domainTail = grown(this.domainTail, n).fill(NONE, this.domainTail.length);
       this.domainSize = grown(this.domainSize, n);
     }
-    append(this.urlHead, this.urlTail, this.urlNext, this.urlPrev, u, id);
     append(this.domainHead, this.domainTail, this.domainNext, this.domainPrev, d, id);
     this.domainSize[d] = (this.domainSize[d] as number) + 1;
     this.live++;
     return id;
+  }
+
+  private linkUrl(id: number, url: string): void {
+    const u = this.urls.intern(url);
+    this.urlId[id] = u;
+    if (u >= this.urlHead.length) {
+      const n = Math.ceil(Math.max(u + 1, this.urlHead.length * 1.5));
+      this.urlHead = grown(this.urlHead, n);
+      this.urlTail = grown(this.urlTail, n);
+    }
+    if (this.urls.isNew) this.urlHead[u] = this.urlTail[u] = NONE;
+    append(this.urlHead, this.urlTail, this.urlNext, this.urlPrev, u, id);
   }
 
   /** Removes a sample from the table and both groups. */
@@ -148,6 +165,7 @@ export class SampleTable {
    * before it leaves its domain group (the caller's own bookkeeping).
    */
   removeUrl(url: string, each: (id: number) => void): number {
+    if (!this.isUrlIndexed) throw new TypeError('removeUrl needs a table with isUrlIndexed');
     const u = this.urls.idOf(url);
     if (u === undefined) return 0;
     let n = 0;
@@ -188,7 +206,7 @@ export class SampleTable {
   }
 
   url(id: number): string {
-    return this.urls.string(this.urlId[id] as number);
+    return this.isUrlIndexed ? this.urls.string(this.urlId[id] as number) : (this.urlRefs[id] as string);
   }
   host(id: number): string {
     return this.hosts.string(this.hostId[id] as number);
@@ -297,6 +315,10 @@ export class SampleTable {
   }
 
   private unlinkUrl(id: number): void {
+    if (!this.isUrlIndexed) {
+      this.urlRefs[id] = undefined;
+      return;
+    }
     const u = this.urlId[id] as number;
     swapRemove(this.urlHead, this.urlTail, this.urlNext, this.urlPrev, u, id);
     if (this.urlHead[u] === NONE) this.urls.release(u);

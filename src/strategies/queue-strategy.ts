@@ -9,8 +9,8 @@
  */
 import type { Rng } from '../common/rng.js';
 import { RandomFrontier } from '../frontier/bag-frontier.js';
-import type { Frontier } from '../frontier/frontier.js';
-import { type FrontierItem, PriorityFrontier } from '../frontier/priority-frontier.js';
+import { IndexedPriorityFrontier } from '../frontier/indexed-priority-frontier.js';
+import type { FrontierItem } from '../frontier/priority-frontier.js';
 import type {
   Action,
   DiscoveredLink,
@@ -32,26 +32,41 @@ export interface QueueStrategyOptions {
 /** A strategy that is just an ordering of the frontier. */
 export class QueueStrategy implements Strategy {
   readonly name: string;
-  private readonly frontier: Frontier<FrontierItem>;
+  /** `random`: a bag of items; `bfs` and `best-first`: a priority frontier of ids (issue 13). */
+  private readonly bag: RandomFrontier<FrontierItem> | undefined;
+  private readonly queue: IndexedPriorityFrontier | undefined;
   /** Best key a URL was queued with; a URL is queued again only with a better key. */
   private readonly queuedKey = new Map<string, number>();
+  /** URLs of fetched pages with queued outlinks, by the index the samples' `parent` holds. */
+  private readonly parents: string[] = [];
   private sequence = 0;
 
   constructor(private readonly options: QueueStrategyOptions) {
     this.name = options.order;
-    this.frontier =
-      options.order === 'random' ? new RandomFrontier<FrontierItem>(options.rng) : new PriorityFrontier();
+    if (options.order === 'random') this.bag = new RandomFrontier<FrontierItem>(options.rng);
+    else this.queue = new IndexedPriorityFrontier();
   }
 
   seed(links: DiscoveredLink[]): void {
-    for (const link of links) this.enqueue(link, undefined, 1);
+    for (const link of links) this.enqueue(link, -1, 1);
   }
 
   next(ctx: SelectionContext): Action | undefined {
-    const [item] = this.frontier.draw(ctx);
-    if (!item) return undefined;
-    this.frontier.take(item);
-    const { key: _key, ...action } = item;
+    if (this.bag) {
+      const [item] = this.bag.draw(ctx);
+      if (!item) return undefined;
+      this.bag.take(item);
+      const { key: _key, ...action } = item;
+      return action;
+    }
+    const queue = this.queue as IndexedPriorityFrontier;
+    const [id] = queue.draw(ctx);
+    if (id === undefined) return undefined;
+    const t = queue.table;
+    const action: Action = { url: t.url(id), host: t.host(id), domain: t.domain(id), depth: t.depth(id) };
+    const parent = t.parent(id);
+    if (parent >= 0) action.parentUrl = this.parents[parent] as string;
+    queue.take(id);
     return action;
   }
 
@@ -60,21 +75,29 @@ export class QueueStrategy implements Strategy {
     // never queued again, and its queued copies go (the priority frontier drops them lazily).
     for (const url of new Set([outcome.action.url, outcome.finalUrl])) {
       this.queuedKey.set(url, Number.NEGATIVE_INFINITY);
-      this.frontier.removeUrl(url);
+      this.bag?.removeUrl(url);
     }
-    for (const link of outcome.links) this.enqueue(link, outcome.action.url, outcome.probability);
+    if (outcome.links.length === 0) return;
+    const parent = this.parents.push(outcome.action.url) - 1;
+    for (const link of outcome.links) this.enqueue(link, parent, outcome.probability);
   }
 
   stats(): StrategyStats {
-    return { ...this.frontier.stats(), 'frontier/size': this.frontier.size };
+    const f = this.bag ?? (this.queue as IndexedPriorityFrontier);
+    return { ...f.stats(), 'frontier/size': f.size };
   }
 
-  private enqueue(link: DiscoveredLink, parentUrl: string | undefined, parentProbability: number): void {
+  /** Queues `link`; `parent` indexes {@link QueueStrategy.parents} (-1 for a seed). */
+  private enqueue(link: DiscoveredLink, parent: number, parentProbability: number): void {
     const previous = this.queuedKey.get(link.url);
     if (previous !== undefined && this.options.order !== 'best-first') return;
     const key = this.keyOf(parentProbability);
     if (previous !== undefined && previous <= key) return;
     this.queuedKey.set(link.url, key);
+    if (this.queue) {
+      this.queue.addWithKey(link, parent, key);
+      return;
+    }
     const item: FrontierItem = {
       url: link.url,
       host: link.host,
@@ -82,8 +105,8 @@ export class QueueStrategy implements Strategy {
       depth: link.depth,
       key,
     };
-    if (parentUrl !== undefined) item.parentUrl = parentUrl;
-    this.frontier.add(item);
+    if (parent >= 0) item.parentUrl = this.parents[parent] as string;
+    (this.bag as RandomFrontier<FrontierItem>).add(item);
   }
 
   private keyOf(parentProbability: number): number {

@@ -4,9 +4,12 @@
  * it enters the frontier, with the Q-network of that moment; old scores are never updated; the
  * best-scored URL is fetched next (best-first over stale scores). Cheap per step, but the scores
  * of old samples drift away from what the agent has since learned.
+ *
+ * Samples are ids of an {@link IndexedPriorityFrontier} with their vectors in its table (issue
+ * 13); `parent` indexes the fetched pages with outlinks (URL and path state; -1 for seeds).
  */
 import type { Rng } from '../../common/rng.js';
-import { type FrontierItem, PriorityFrontier } from '../../frontier/priority-frontier.js';
+import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
 import { DdqnAgent } from '../../rl/ddqn.js';
 import type { KeywordSet } from '../../text/index.js';
 import type {
@@ -47,9 +50,11 @@ export class TresAsyncStrategy implements Strategy {
   readonly config: Readonly<TresConfig>;
   private readonly features: StateFeatures;
   private readonly domains = new DomainStats();
-  private readonly frontier = new PriorityFrontier();
+  private readonly frontier: IndexedPriorityFrontier;
   private readonly agent: DdqnAgent;
-  private readonly pending = new PendingTransitions();
+  private readonly pending: PendingTransitions;
+  /** Fetched pages with outlinks in the frontier, by the index their samples' `parent` holds. */
+  private readonly parents: { url: string; path: PathState }[] = [];
   private steps = 0;
   private qEvaluations = 0;
 
@@ -62,31 +67,46 @@ export class TresAsyncStrategy implements Strategy {
       buckets: this.config.buckets,
     });
     this.agent = new DdqnAgent({ config: this.config.ddqn, rng: options.rng.fork('ddqn') });
+    // Waiting transitions read their outlinks' vectors at the next decision: recycle ids after.
+    this.frontier = new IndexedPriorityFrontier({
+      featureCount: this.features.size,
+      isRecycleDeferred: true,
+    });
+    this.pending = new PendingTransitions(this.frontier.table);
   }
 
   seed(links: DiscoveredLink[]): void {
     for (const link of links) {
       const x = this.features.encodeSeed(link.url, link.domain, '', 0.5, this.domains);
-      const data: AsyncData = { x, path: SEED_LINK_STATE, isSeed: true };
       // Seeds go first.
-      this.frontier.add({
-        url: link.url,
-        host: link.host,
-        domain: link.domain,
-        depth: 0,
-        key: Number.NEGATIVE_INFINITY,
-        data,
-      });
+      const seed = { url: link.url, host: link.host, domain: link.domain, depth: 0 };
+      this.frontier.addWithKey(seed, -1, Number.NEGATIVE_INFINITY, x);
     }
   }
 
   next(ctx: SelectionContext): Action | undefined {
-    const [item] = this.frontier.draw(ctx);
-    if (!item) return undefined;
-    this.frontier.take(item);
-    const { key: _key, ...action } = item;
-    const data = action.data as AsyncData;
+    const [id] = this.frontier.draw(ctx);
+    if (id === undefined) return undefined;
+    const t = this.frontier.table;
+    const p = t.parent(id);
+    const parent = p >= 0 ? this.parents[p] : undefined;
+    const data: AsyncData = {
+      x: t.vector(id),
+      path: parent?.path ?? SEED_LINK_STATE,
+      isSeed: parent === undefined,
+    };
+    const action: Action = {
+      url: t.url(id),
+      host: t.host(id),
+      domain: t.domain(id),
+      depth: t.depth(id),
+      data,
+    };
+    if (parent !== undefined) action.parentUrl = parent.url;
+    this.frontier.take(id);
     this.pending.complete(data.x, this.agent, this.steps);
+    // The waiting transitions have read their outlinks' vectors: removed ids may be reused now.
+    t.recycle();
     return action;
   }
 
@@ -105,31 +125,22 @@ export class TresAsyncStrategy implements Strategy {
     }
     const size = this.features.size;
     const xs = new Float32Array(n * size); // [links, features]
-    const vectors = outcome.links.map((link, i) => {
-      const v = this.features.encode(
-        childState,
-        { ...link, anchorProbability: link.anchorProbability ?? 0 },
-        this.domains,
-      );
-      xs.set(v, i * size);
-      return v;
+    const toEncode = { url: '', domain: '', anchorText: '', anchorProbability: 0 };
+    outcome.links.forEach((link, i) => {
+      toEncode.url = link.url;
+      toEncode.domain = link.domain;
+      toEncode.anchorText = link.anchorText;
+      toEncode.anchorProbability = link.anchorProbability ?? 0;
+      this.features.encodeInto(xs, i * size, childState, toEncode, this.domains);
     });
     // Asynchronous update: score only the new outlinks, once.
     const q = this.agent.q(xs, n);
     this.qEvaluations += n;
-    outcome.links.forEach((link: DiscoveredLink, i) => {
-      const item: FrontierItem = {
-        url: link.url,
-        host: link.host,
-        domain: link.domain,
-        depth: link.depth,
-        parentUrl: action.url,
-        key: -(q[i] as number),
-        data: { x: vectors[i] as Float32Array, path: childState, isSeed: false } satisfies AsyncData,
-      };
-      this.frontier.add(item);
-    });
-    if (!outcome.isReplay) this.pending.push(x, reward, vectors);
+    const parent = this.parents.push({ url: action.url, path: childState }) - 1;
+    const ids = outcome.links.map((link: DiscoveredLink, i) =>
+      this.frontier.addWithKey(link, parent, -(q[i] as number), xs.subarray(i * size, i * size + size)),
+    );
+    if (!outcome.isReplay) this.pending.pushIds(x, reward, ids);
   }
 
   stats(): StrategyStats {

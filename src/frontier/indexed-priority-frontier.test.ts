@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../common/rng.js';
+import type { SelectionContext } from '../types/index.js';
+import { IndexedPriorityFrontier } from './indexed-priority-frontier.js';
+import { type FrontierItem, PriorityFrontier } from './priority-frontier.js';
+
+describe('IndexedPriorityFrontier', () => {
+  it('draws exactly what the object PriorityFrontier draws, through random adds, busy hosts, fetched URLs and closed domains', () => {
+    const rng = createRng('indexed-priority');
+    const objects = new PriorityFrontier();
+    const ids = new IndexedPriorityFrontier();
+    const fetched = new Set<string>();
+    const closed = new Set<string>();
+    let busy = new Set<string>();
+    const ctx = (): SelectionContext => ({
+      step: 0,
+      isHostReady: (h) => !busy.has(h),
+      isDomainOpen: (d) => !closed.has(d),
+      isDomainClosed: (d) => closed.has(d),
+      isFetched: (u) => fetched.has(u),
+    });
+    const drawn: string[] = [];
+    for (let step = 0; step < 3000; step++) {
+      const op = rng.int(10);
+      if (op < 5) {
+        const h = rng.int(20);
+        const item: FrontierItem = {
+          url: `http://h${h}.test/${rng.int(300)}`,
+          host: `h${h}.test`,
+          domain: `d${h % 7}.test`,
+          depth: 1,
+          key: rng.int(50),
+        };
+        objects.add(item);
+        ids.addWithKey(item, 0, item.key);
+      } else if (op < 6) {
+        busy = new Set(Array.from({ length: 3 }, () => `h${rng.int(20)}.test`));
+      } else if (op < 7 && step > 2000) {
+        closed.add(`d${rng.int(7)}.test`);
+      } else {
+        const [a] = objects.draw(ctx());
+        const [b] = ids.draw(ctx());
+        expect(b === undefined ? undefined : ids.table.url(b)).toBe(a?.url);
+        if (a && b !== undefined && rng.next() < 0.8) {
+          objects.take(a);
+          ids.take(b);
+          fetched.add(a.url);
+          drawn.push(a.url);
+        }
+      }
+      expect(ids.size).toBe(objects.size);
+    }
+    expect(drawn.length).toBeGreaterThan(500);
+  });
+
+  it('keeps the sample’s columns: URL, host, domain, depth, parent and vector', () => {
+    const f = new IndexedPriorityFrontier({ featureCount: 2 });
+    const id = f.addWithKey(
+      { url: 'http://a.test/1', host: 'a.test', domain: 'a.test', depth: 3 },
+      5,
+      -1,
+      [0.5, 1],
+    );
+    const t = f.table;
+    expect([t.url(id), t.host(id), t.domain(id), t.depth(id), t.parent(id), [...t.vector(id)]]).toEqual([
+      'http://a.test/1',
+      'a.test',
+      'a.test',
+      3,
+      5,
+      [0.5, 1],
+    ]);
+  });
+});

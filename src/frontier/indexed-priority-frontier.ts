@@ -1,0 +1,205 @@
+/**
+ * The priority frontier (see {@link PriorityFrontier}) on a {@link SampleTable}: per-host heaps of
+ * sample ids behind one heap of hosts keyed by their best sample, smaller keys first, ties by
+ * URL; one candidate per draw, the best ready one; stale samples (URL fetched, domain closed)
+ * dropped lazily when they reach a head. The same order and the same draws as the object
+ * version, without an object per sample (issue 13): a sample is its columns (URL string, host
+ * and domain ids, depth, parent, key, optionally a vector), about 40 bytes plus its URL string.
+ */
+import { BinaryHeap } from './binary-heap.js';
+import type { DrawContext, IndexedFrontier } from './frontier.js';
+import { type SampleInput, SampleTable } from './sample-table.js';
+
+interface HostQueue {
+  host: string;
+  domain: string;
+  /** Sample ids by (key, URL). */
+  heap: BinaryHeap<number>;
+  /** The queue's live entry in the host heap; older entries are stale (lazy invalidation). */
+  entry: HostEntry | undefined;
+}
+
+/** A snapshot of a host queue's head, as pushed on the host heap. Never mutated. */
+interface HostEntry {
+  queue: HostQueue;
+  headKey: number;
+  headUrl: string;
+}
+
+const hostLess = (a: HostEntry, b: HostEntry): boolean =>
+  a.headKey < b.headKey || (a.headKey === b.headKey && a.headUrl < b.headUrl);
+
+/** Options of {@link IndexedPriorityFrontier}. */
+export interface IndexedPriorityFrontierOptions {
+  /** Floats of the state-action vector per sample; 0 for none. @default 0 */
+  featureCount?: number;
+  /** See {@link SampleTable}: removed ids are reused only after `table.recycle()`. @default false */
+  isRecycleDeferred?: boolean;
+}
+
+/** Per-host priority queues of sample ids behind one global order. */
+export class IndexedPriorityFrontier implements IndexedFrontier {
+  readonly table: SampleTable;
+  private readonly hosts = new Map<string, HostQueue>();
+  private readonly ready = new BinaryHeap<HostEntry>(hostLess);
+  /** Sample order: smaller key first, ties by URL. */
+  private readonly less = (a: number, b: number): boolean => {
+    const key = this.table.key;
+    const ka = key[a] as number;
+    const kb = key[b] as number;
+    return ka < kb || (ka === kb && this.table.url(a) < this.table.url(b));
+  };
+  private count = 0;
+  /** The last drawn sample, out of its queue until taken or drawn past (then it goes back). */
+  private held = -1;
+
+  constructor(options: IndexedPriorityFrontierOptions = {}) {
+    this.table = new SampleTable({
+      featureCount: options.featureCount ?? 0,
+      isRecycleDeferred: options.isRecycleDeferred ?? false,
+      isUrlIndexed: false,
+    });
+    this.table.useKeys();
+  }
+
+  /** Number of samples waiting (stale ones included until they are popped). */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Number of hosts with waiting samples. */
+  get hostCount(): number {
+    return this.hosts.size;
+  }
+
+  /** Adds a sample with ordering `key` (smaller first) and optional vector `x`; returns its id. */
+  addWithKey(input: SampleInput, parent: number, key: number, x?: ArrayLike<number>): number {
+    const t = this.table;
+    const id = t.add(input, parent);
+    t.useKeys();
+    t.key[id] = key;
+    const f = t.featureCount;
+    if (x) for (let i = 0; i < f; i++) t.x[id * f + i] = x[i] as number;
+    this.push(id);
+    return id;
+  }
+
+  /** {@link IndexedPriorityFrontier.addWithKey} with key 0. */
+  add(input: SampleInput, parent: number, x?: ArrayLike<number>): number {
+    return this.addWithKey(input, parent, 0, x);
+  }
+
+  /** The best ready sample, if any (see {@link IndexedFrontier.draw}). */
+  draw(ctx: DrawContext): number[] {
+    this.release();
+    const found = this.pop(ctx);
+    if (found < 0) return [];
+    this.held = found;
+    this.count++;
+    return [found];
+  }
+
+  take(id: number): boolean {
+    if (id !== this.held || id < 0) return false;
+    this.held = -1;
+    this.count--;
+    this.table.remove(id);
+    return true;
+  }
+
+  /** Lazy: samples of a fetched URL are dropped when drawn (`ctx.isFetched`). */
+  removeUrl(_url: string): number {
+    return 0;
+  }
+
+  /** Lazy: a closed domain's hosts are dropped when they reach the head (`ctx.isDomainClosed`). */
+  purgeDomain(_domain: string): number {
+    return 0;
+  }
+
+  stats(): Record<string, number> {
+    return { 'frontier/size': this.count, 'frontier/hosts': this.hosts.size };
+  }
+
+  /** Every waiting sample id (order unspecified). */
+  *ids(): IterableIterator<number> {
+    if (this.held >= 0) yield this.held;
+    for (const queue of this.hosts.values()) yield* queue.heap.values();
+  }
+
+  private push(id: number): void {
+    const host = this.table.host(id);
+    let queue = this.hosts.get(host);
+    if (!queue) {
+      queue = {
+        host,
+        domain: this.table.domain(id),
+        heap: new BinaryHeap<number>(this.less),
+        entry: undefined,
+      };
+      this.hosts.set(host, queue);
+    }
+    queue.heap.push(id);
+    this.count++;
+    // Re-key the host only if the new sample became its head.
+    if (queue.entry === undefined || queue.heap.peek() === id) this.enqueueHost(queue);
+  }
+
+  /** Puts a drawn sample that was not taken back in its queue. */
+  private release(): void {
+    const held = this.held;
+    if (held < 0) return;
+    this.held = -1;
+    this.count--;
+    this.push(held);
+  }
+
+  /** Removes and returns the best ready sample's id (-1 if none), dropping stale ones. */
+  private pop(ctx: DrawContext): number {
+    const setAside: HostQueue[] = [];
+    let found = -1;
+    while (found < 0) {
+      const entry = this.ready.pop();
+      if (!entry) break;
+      const queue = entry.queue;
+      if (queue.entry !== entry) continue; // stale: the queue was re-keyed or dropped since
+      queue.entry = undefined;
+      if (ctx.isDomainClosed(queue.domain)) {
+        this.dropHost(queue);
+        continue;
+      }
+      if (!ctx.isHostReady(queue.host) || !ctx.isDomainOpen(queue.domain)) {
+        setAside.push(queue);
+        continue;
+      }
+      while (queue.heap.size > 0) {
+        const id = queue.heap.pop() as number;
+        this.count--;
+        if (!ctx.isFetched(this.table.url(id))) {
+          found = id;
+          break;
+        }
+        this.table.remove(id);
+      }
+      if (queue.heap.size === 0) this.hosts.delete(queue.host);
+      else this.enqueueHost(queue);
+    }
+    for (const queue of setAside) this.enqueueHost(queue);
+    return found;
+  }
+
+  private enqueueHost(queue: HostQueue): void {
+    const head = queue.heap.peek();
+    if (head === undefined) return;
+    queue.entry = { queue, headKey: this.table.key[head] as number, headUrl: this.table.url(head) };
+    this.ready.push(queue.entry);
+  }
+
+  private dropHost(queue: HostQueue): void {
+    this.count -= queue.heap.size;
+    for (const id of queue.heap.values()) this.table.remove(id);
+    queue.heap.clear();
+    queue.entry = undefined;
+    this.hosts.delete(queue.host);
+  }
+}
