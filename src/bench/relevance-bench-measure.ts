@@ -19,6 +19,13 @@ export interface Throughput {
   trainMs: number;
   pagesPerSec: number;
   anchorsPerSec: number;
+  /**
+   * Pages per second of this process's CPU time (user + system, all threads): what one core
+   * sustains, less sensitive than wall time to other work on a shared machine.
+   */
+  pagesPerCpuSec: number;
+  /** Anchors per second of CPU time. */
+  anchorsPerCpuSec: number;
   /** Macro F1 of anchor scores against the ground truth of the link targets. */
   anchorMacroF1: number;
 }
@@ -33,6 +40,14 @@ export interface CrawlLoopRate {
   anchorMsPerStep: number;
   /** Pages per second the classifiers sustain (other crawl work not included). */
   pagesPerSec: number;
+  /** The same per second of this process's CPU time (see {@link Throughput.pagesPerCpuSec}). */
+  pagesPerCpuSec: number;
+}
+
+/** Seconds of CPU time this process has used (user + system). */
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
 }
 
 /** True for the TensorFlow.js models (their speed depends on the backend). */
@@ -67,11 +82,15 @@ export async function measureThroughput(
     const model = await loadModel(dir, { vectors });
     await model.scorePages(pages.slice(0, 8)); // warm-up (kernels, caches)
     let t = performance.now();
+    let c = cpuSeconds();
     await model.scorePages(pages);
     const pagesPerSec = pages.length / ((performance.now() - t) / 1000);
+    const pagesPerCpuSec = pages.length / (cpuSeconds() - c);
     t = performance.now();
+    c = cpuSeconds();
     const probs = await model.scoreAnchors(anchors);
     const anchorsPerSec = anchors.length / ((performance.now() - t) / 1000);
+    const anchorsPerCpuSec = anchors.length / (cpuSeconds() - c);
     model.dispose();
     const labels = sample.anchors.map((i) => data.anchorLabels[i] as number);
     const anchorMacroF1 = metricsOf(confusion(labels, probs)).macroF1;
@@ -81,6 +100,8 @@ export async function measureThroughput(
       trainMs,
       pagesPerSec,
       anchorsPerSec,
+      pagesPerCpuSec,
+      anchorsPerCpuSec,
       anchorMacroF1,
     });
   }
@@ -118,12 +139,14 @@ export async function measureCrawlLoop(
   let anchorMs = 0;
   let anchorCount = 0;
   const n = Math.min(steps, order.length);
+  const cpuAtStart = cpuSeconds();
   for (const i of order.slice(0, n)) {
     const [p, a, count] = await step(i);
     pageMs += p;
     anchorMs += a;
     anchorCount += count;
   }
+  const cpuUsed = cpuSeconds() - cpuAtStart;
   pageModel.dispose();
   anchorModel.dispose();
   return {
@@ -134,5 +157,6 @@ export async function measureCrawlLoop(
     pageMsPerStep: pageMs / n,
     anchorMsPerStep: anchorMs / n,
     pagesPerSec: n / ((pageMs + anchorMs) / 1000),
+    pagesPerCpuSec: n / cpuUsed,
   };
 }

@@ -23,7 +23,9 @@ export function relevanceMarkdown(record: RelevanceBenchRecord): string {
       `pages (batched), anchors/s and anchor F-macro (against the labels of the link targets) over up to ` +
       `${options.throughputAnchors} sampled anchors. Crawl loop: the default page model (${defaults.pageModel}) on one ` +
       `page, then the default anchor model (${defaults.anchorModel}) on all its distinct out-links, per step; the crawl ` +
-      'scores only links it has not seen, so this is an upper bound on the classifier work per page.',
+      'scores only links it has not seen, so this is an upper bound on the classifier work per page. ' +
+      '"per CPU s": the same rates per second of the process\'s CPU time (what one core sustains; wall-time rates fall ' +
+      'when other work shares the machine).',
   ];
   for (const s of skipped) lines.push('', `**${s.dataset} skipped**: ${s.reason}`);
   if (results.length > 0) {
@@ -31,14 +33,14 @@ export function relevanceMarkdown(record: RelevanceBenchRecord): string {
       '',
       '## Crawl loop with the default models',
       '',
-      '| Dataset | links per step | ms page + anchors per step | pages/s |',
-      '|---|---|---|---|',
+      '| Dataset | links per step | ms page + anchors per step | pages/s | pages per CPU s |',
+      '|---|---|---|---|---|',
     );
     for (const r of results) {
       const c = r.crawlLoop;
       if (c === undefined) continue;
       lines.push(
-        `| ${r.dataset} | ${c.meanAnchorsPerStep.toFixed(1)} | ${c.pageMsPerStep.toFixed(2)} + ${c.anchorMsPerStep.toFixed(2)} | ${Math.round(c.pagesPerSec)} |`,
+        `| ${r.dataset} | ${c.meanAnchorsPerStep.toFixed(1)} | ${c.pageMsPerStep.toFixed(2)} + ${c.anchorMsPerStep.toFixed(2)} | ${Math.round(c.pagesPerSec)} | ${Math.round(c.pagesPerCpuSec)} |`,
       );
     }
   }
@@ -51,12 +53,12 @@ export function relevanceMarkdown(record: RelevanceBenchRecord): string {
       '',
       formatTable1(r.evaluations, r.dataset),
       '',
-      '| Model | backend | train s (fold 1) | pages/s | anchors/s | anchor F-macro |',
-      '|---|---|---|---|---|---|',
+      '| Model | backend | train s (fold 1) | pages/s | anchors/s | pages per CPU s | anchors per CPU s | anchor F-macro |',
+      '|---|---|---|---|---|---|---|---|',
     );
     for (const t of r.throughput) {
       lines.push(
-        `| ${MODEL_TITLES[t.model]} | ${t.backend ?? '-'} | ${(t.trainMs / 1000).toFixed(1)} | ${Math.round(t.pagesPerSec)} | ${Math.round(t.anchorsPerSec)} | ${(100 * t.anchorMacroF1).toFixed(1)} |`,
+        `| ${MODEL_TITLES[t.model]} | ${t.backend ?? '-'} | ${(t.trainMs / 1000).toFixed(1)} | ${Math.round(t.pagesPerSec)} | ${Math.round(t.anchorsPerSec)} | ${Math.round(t.pagesPerCpuSec)} | ${Math.round(t.anchorsPerCpuSec)} | ${(100 * t.anchorMacroF1).toFixed(1)} |`,
       );
     }
     const c = r.crawlLoop;

@@ -14,18 +14,22 @@ describe('runRelevanceBench', () => {
       outDir: work,
       relevantPages: 6,
       folds: 2,
-      models: ['kwbilstm', 'fast', 'nb'],
+      models: ['kwbilstm', 'svm', 'nb'],
       datasets: ['synthetic-words'],
       backends: ['wasm'],
       config: {
         bilstm: { maxEpochs: 1, units: 4, denseUnits: 4, keywordDenseUnits: 4, maxLen: 10 },
-        fast: { maxEpochs: 2 },
       },
       log: (l) => lines.push(l),
     });
-    expect(results[0]?.evaluations.map((e) => e.model)).toEqual(['kwbilstm', 'fast', 'nb']);
-    expect(results[0]?.throughput.every((t) => t.pagesPerSec > 0 && t.anchorsPerSec > 0)).toBe(true);
+    expect(results[0]?.evaluations.map((e) => e.model)).toEqual(['kwbilstm', 'svm', 'nb']);
+    expect(
+      results[0]?.throughput.every(
+        (t) => t.pagesPerSec > 0 && t.anchorsPerSec > 0 && t.pagesPerCpuSec > 0 && t.anchorsPerCpuSec > 0,
+      ),
+    ).toBe(true);
     expect(results[0]?.crawlPagesPerSec).toBeGreaterThan(0);
+    expect(results[0]?.crawlLoop?.pagesPerCpuSec).toBeGreaterThan(0);
     expect(existsSync(join(work, 'relevance-bench.json'))).toBe(true);
     expect(existsSync(join(work, 'relevance-bench.md'))).toBe(true);
   }, 120_000);

@@ -5,8 +5,8 @@
  *   flavours: topic vocabularies of real English words (GloVe neighbours of each topic's name,
  *   so word-vector models have something to read) and the generator's pseudo-words;
  * - cut from the DocWeb (real documentation pages written by people) for the hardware and
- *   statistics topics, drawn by `sampleTrainingData` with the bench seed and labelled by the
- *   topic's rules. They need a built DocWeb cache and are skipped without one.
+ *   five topics of data/topics, drawn by `sampleTrainingData` with the bench seed and labelled
+ *   by the topic's rules. They need a built DocWeb cache and are skipped without one.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,11 +22,15 @@ import { isStopword } from '../text/stopwords.js';
 import type { WordVectors } from '../text/word-vectors.js';
 
 /** Names of the benchmark datasets. */
-export type BenchDatasetName =
-  | 'synthetic-words'
-  | 'synthetic-pseudo'
+export type BenchDatasetName = 'synthetic-words' | 'synthetic-pseudo' | DocwebDatasetName;
+
+/** Names of the datasets cut from the DocWeb: `docweb-` and a topic file of data/topics. */
+export type DocwebDatasetName =
   | 'docweb-hardware'
-  | 'docweb-statistics';
+  | 'docweb-statistics'
+  | 'docweb-programming-languages'
+  | 'docweb-typesetting'
+  | 'docweb-system-administration';
 
 /** Every dataset, in report order. */
 export const BENCH_DATASET_NAMES: readonly BenchDatasetName[] = [
@@ -34,10 +38,13 @@ export const BENCH_DATASET_NAMES: readonly BenchDatasetName[] = [
   'synthetic-pseudo',
   'docweb-hardware',
   'docweb-statistics',
+  'docweb-programming-languages',
+  'docweb-typesetting',
+  'docweb-system-administration',
 ];
 
 /** True for the datasets cut from the DocWeb (they need its cache). */
-export function isDocwebDataset(name: BenchDatasetName): boolean {
+export function isDocwebDataset(name: BenchDatasetName): name is DocwebDatasetName {
   return name.startsWith('docweb-');
 }
 
@@ -166,7 +173,7 @@ export function docwebUnavailable(cacheDir: string): string | undefined {
  * @throws ConfigError from the sampler (no build, bad topic file)
  */
 export function cutDocwebDataset(
-  name: 'docweb-hardware' | 'docweb-statistics',
+  name: DocwebDatasetName,
   relevantPages: number,
   seed: string,
   cacheDir: string,
@@ -229,7 +236,7 @@ export function cutDataset(
   vectors: WordVectors | undefined,
   docwebCacheDir?: string,
 ): BenchDataset {
-  if (name === 'docweb-hardware' || name === 'docweb-statistics') {
+  if (isDocwebDataset(name)) {
     if (docwebCacheDir === undefined) throw new RangeError(`dataset ${name} needs the DocWeb cache folder`);
     return cutDocwebDataset(name, relevantPages, seed, docwebCacheDir);
   }
