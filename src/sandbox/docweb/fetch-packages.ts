@@ -2,11 +2,13 @@
  * Steps 1 and 2 of a DocWeb build: download the packages (`apt-get download`) and extract them
  * (`dpkg-deb -x`), each only if not done yet. A package counts as extracted when its marker file
  * exists; extraction goes to `<package>.partial` and is renamed when complete, so an interrupted
- * build resumes where it stopped. Extraction of one package overlaps the download of the next.
+ * build resumes where it stopped. Packages are downloaded several to one `apt-get download` call
+ * (each call costs about 5 s of apt start-up, more than most documentation debs take to
+ * transfer); extraction of one batch overlaps the download of the next.
  */
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TresError } from '../../common/errors.js';
+import { ConfigError, TresError } from '../../common/errors.js';
 import {
   type CommandRunner,
   type DebDownload,
@@ -32,7 +34,16 @@ export interface FetchPackagesOptions {
   aptListsDir?: string;
   /** Monotonic milliseconds, for the timings in progress lines. @default performance.now */
   nowMs?: () => number;
+  /**
+   * Packages per `apt-get download` call. A batch that fails is retried one package at a time,
+   * so one bad package names itself in the error. `1` downloads each package on its own.
+   * @default DEFAULT_DOWNLOAD_BATCH_SIZE (20)
+   */
+  downloadBatchSize?: number;
 }
+
+/** Packages per `apt-get download` call unless {@link FetchPackagesOptions.downloadBatchSize} says otherwise. */
+export const DEFAULT_DOWNLOAD_BATCH_SIZE = 20;
 
 /** What {@link fetchPackages} did. */
 export interface FetchReport {
@@ -100,30 +111,15 @@ export async function fetchPackages(options: FetchPackagesOptions): Promise<Fetc
       `(${mb(planBytes)} of debs)`,
   );
 
+  const batchSize = options.downloadBatchSize ?? DEFAULT_DOWNLOAD_BATCH_SIZE;
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new ConfigError(`downloadBatchSize must be a whole number >= 1, got ${batchSize}`, {
+      context: { field: 'downloadBatchSize' },
+    });
   let firstError: unknown;
   let extractChain: Promise<void> = Promise.resolve();
   let fetchedBytes = 0;
-  for (const [i, planned] of plan.entries()) {
-    if (firstError !== undefined) break;
-    let deb = planned;
-    const tag = `[${i + 1}/${plan.length}] ${deb.package}`;
-    if (!hasDeb(layout, deb)) {
-      const t0 = nowMs();
-      await downloadDeb(deb.package, layout.debsDir, run);
-      if (!hasDeb(layout, deb)) {
-        // Version drift: the archive published a new version (a security update) between the plan
-        // and this download, so apt fetched another file. Ask apt again which file is current.
-        deb = await resolveAgain(deb, layout, run, log);
-        report.downloadBytes += deb.sizeBytes - planned.sizeBytes;
-      }
-      fetchedBytes += deb.sizeBytes;
-      report.downloaded++;
-      const seconds = (nowMs() - t0) / 1000;
-      log(
-        `download ${tag} ${mb(deb.sizeBytes)} in ${seconds.toFixed(1)} s ` +
-          `(${mb(fetchedBytes)} of ${mb(report.downloadBytes)})`,
-      );
-    }
+  const queueExtract = (deb: DebDownload, tag: string) => {
     extractChain = extractChain
       .then(async () => {
         if (firstError !== undefined) return;
@@ -140,6 +136,49 @@ export async function fetchPackages(options: FetchPackagesOptions): Promise<Fetc
       .catch((error: unknown) => {
         firstError ??= error;
       });
+  };
+  for (let start = 0; start < plan.length && firstError === undefined; start += batchSize) {
+    const batch = plan.slice(start, start + batchSize);
+    const missing = batch.filter((d) => !hasDeb(layout, d));
+    const range = `[${start + 1}-${start + batch.length}/${plan.length}]`;
+    const t0 = nowMs();
+    let isBatchOk = true;
+    if (missing.length > 0) {
+      const names = missing.map((d) => d.package);
+      const r = await run('apt-get', ['download', ...names], { cwd: layout.debsDir });
+      isBatchOk = r.code === 0;
+      if (!isBatchOk && missing.length > 1)
+        log(
+          `download ${range}: apt-get download of ${missing.length} packages failed (exit ${r.code}); one at a time`,
+        );
+    }
+    const done: DebDownload[] = [];
+    for (const planned of batch) {
+      let deb = planned;
+      if (missing.includes(planned)) {
+        // A failed batch is redone package by package, so the failing one names itself.
+        if (!isBatchOk && !hasDeb(layout, deb)) await downloadDeb(deb.package, layout.debsDir, run);
+        if (!hasDeb(layout, deb)) {
+          // Version drift: the archive published a new version (a security update) between the
+          // plan and this download, so apt fetched another file. Ask apt again which is current.
+          deb = await resolveAgain(deb, layout, run, log);
+          report.downloadBytes += deb.sizeBytes - planned.sizeBytes;
+        }
+        fetchedBytes += deb.sizeBytes;
+        report.downloaded++;
+      }
+      done.push(deb);
+    }
+    if (missing.length > 0) {
+      const batchBytes = done.filter((_, i) => missing.includes(batch[i] as DebDownload));
+      log(
+        `download ${range} ${missing.length} package${missing.length === 1 ? '' : 's'}, ` +
+          `${mb(batchBytes.reduce((sum, d) => sum + d.sizeBytes, 0))} in ${((nowMs() - t0) / 1000).toFixed(1)} s ` +
+          `(${mb(fetchedBytes)} of ${mb(report.downloadBytes)})`,
+      );
+    }
+    for (const [i, deb] of done.entries())
+      queueExtract(deb, `[${start + i + 1}/${plan.length}] ${deb.package}`);
   }
   await extractChain;
   if (firstError !== undefined) throw firstError;

@@ -251,7 +251,12 @@ export function makeDocwebFixture(): DocwebFixture {
       return ok(`${lines.join('\n')}\n`);
     }
     if (command === 'apt-get' && args[0] === 'download') {
-      writeFileSync(join(options.cwd ?? '.', debName(args[1] as string)), Buffer.alloc(1000));
+      // Like apt: every known package is fetched, an unknown one fails the whole call.
+      const unknown = args.slice(1).filter((p) => !FIXTURE_PACKAGES[p]);
+      for (const p of args.slice(1).filter((q) => FIXTURE_PACKAGES[q]))
+        writeFileSync(join(options.cwd ?? '.', debName(p)), Buffer.alloc(1000));
+      if (unknown.length > 0)
+        return { code: 100, stdout: '', stderr: `E: Unable to locate package ${unknown[0]}` };
       return ok();
     }
     if (command === 'apt-cache' && args[0] === 'dumpavail') return ok(FIXTURE_PACKAGE_LIST);
