@@ -126,8 +126,13 @@ export async function runDecisionBench(o: DecisionBenchOptions): Promise<void> {
   );
   let tres: DecisionRecord[];
   let sync: DecisionRecord[];
+  let tresPeakRssBytes = 0;
+  const rssBeforeCrawlBytes = process.memoryUsage().rss;
   try {
     tres = await crawlTimed('tres', o, web, rules, work, { steps: o.steps });
+    // Peak RSS of this process so far: the tres crawl with its whole frontier, plus the 1M-page
+    // web served from this same process (issue 13: under 1 GB).
+    tresPeakRssBytes = process.resourceUsage().maxRSS * 1024;
     console.log(`running synchronous for at most ${o.synchronousBudgetSec} s ...`);
     sync = await crawlTimed('synchronous', o, web, rules, work, {
       steps: o.steps,
@@ -166,6 +171,8 @@ export async function runDecisionBench(o: DecisionBenchOptions): Promise<void> {
     qEvaluationRatioTotal: syncEvalsTotal / Math.max(1, tresEvalsTotal),
     tresDecisionMedianMs: tresQ.median,
     tresDecisionP99Ms: tresQ.p99,
+    tresPeakRssMiB: tresPeakRssBytes / 2 ** 20,
+    rssBeforeCrawlMiB: rssBeforeCrawlBytes / 2 ** 20,
     synchronousStepsRun: sync.length,
     synchronousMsPerQEvaluation: msPerEval,
     synchronousExtrapolatedMsAtEnd: msPerEval * last.frontierSize,
@@ -190,6 +197,8 @@ A decision = next() + observe(): choose among representatives (or the whole fron
 | Q evaluations, synchronous / tres, last step | ${summary.qEvaluationRatioAtEnd.toFixed(0)}x |
 | Q evaluations, synchronous / tres, whole crawl | ${summary.qEvaluationRatioTotal.toFixed(0)}x |
 | tres decision time, median / p99 after warm-up | ${summary.tresDecisionMedianMs.toFixed(3)} / ${summary.tresDecisionP99Ms.toFixed(3)} ms |
+| peak RSS after the tres crawl (the web's server in the same process) | ${summary.tresPeakRssMiB.toFixed(0)} MiB |
+| RSS before the crawl (generated web and its server) | ${summary.rssBeforeCrawlMiB.toFixed(0)} MiB |
 | synchronous steps run in ${o.synchronousBudgetSec} s | ${summary.synchronousStepsRun} |
 | synchronous time per Q evaluation (measured) | ${(summary.synchronousMsPerQEvaluation * 1000).toFixed(3)} µs |
 | synchronous decision at the last step (extrapolated) | ${summary.synchronousExtrapolatedMsAtEnd.toFixed(1)} ms |

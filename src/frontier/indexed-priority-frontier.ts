@@ -6,6 +6,7 @@
  * version, without an object per sample (issue 13): a sample is its columns (URL string, host
  * and domain ids, depth, parent, key, optionally a vector), about 40 bytes plus its URL string.
  */
+import type { Action } from '../types/index.js';
 import { BinaryHeap } from './binary-heap.js';
 import type { DrawContext, IndexedFrontier } from './frontier.js';
 import { type SampleInput, SampleTable } from './sample-table.js';
@@ -202,4 +203,23 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
     queue.entry = undefined;
     this.hosts.delete(queue.host);
   }
+}
+
+/**
+ * Draws the best ready sample and takes it, as the {@link Action} it stands for; `parentUrls`
+ * maps a sample's `parent` (>= 0) to the URL of the page it was found on. Undefined if none.
+ */
+export function takeBestAction(
+  frontier: IndexedPriorityFrontier,
+  ctx: DrawContext,
+  parentUrls: readonly string[],
+): Action | undefined {
+  const [id] = frontier.draw(ctx);
+  if (id === undefined) return undefined;
+  const t = frontier.table;
+  const action: Action = { url: t.url(id), host: t.host(id), domain: t.domain(id), depth: t.depth(id) };
+  const parent = t.parent(id);
+  if (parent >= 0) action.parentUrl = parentUrls[parent] as string;
+  frontier.take(id);
+  return action;
 }

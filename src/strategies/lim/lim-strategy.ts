@@ -29,7 +29,7 @@
  * decision, O(links log n) for the pushes; a solve of the 16-state model every `planEvery` steps.
  */
 import type { Rng } from '../../common/rng.js';
-import { type FrontierItem, PriorityFrontier } from '../../frontier/priority-frontier.js';
+import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/indexed-priority-frontier.js';
 import type { KeywordSet } from '../../text/index.js';
 import type {
   Action,
@@ -73,7 +73,9 @@ interface KeptLinks {
 export class LimStrategy implements Strategy {
   readonly name: string;
   readonly config: Readonly<LimConfig>;
-  private readonly frontier = new PriorityFrontier();
+  /** The stack as ids (issue 13); `parent` indexes {@link LimStrategy.parentUrls}. */
+  private readonly frontier = new IndexedPriorityFrontier();
+  private readonly parentUrls: string[] = [];
   private readonly relevance: LimRelevance;
   private readonly hosts: HostStates;
   /** Undefined when learning is off (always parse). */
@@ -131,12 +133,8 @@ export class LimStrategy implements Strategy {
 
   next(ctx: SelectionContext): Action | undefined {
     for (;;) {
-      const [item] = this.frontier.draw(ctx);
-      if (item !== undefined) {
-        this.frontier.take(item);
-        const { key: _key, ...action } = item;
-        return action;
-      }
+      const action = takeBestAction(this.frontier, ctx, this.parentUrls);
+      if (action !== undefined) return action;
       // Nothing ready: wait if the stack still holds URLs (hosts busy), else parse a skipped page.
       const kept = this.frontier.size === 0 ? this.kept.pop() : undefined;
       if (kept === undefined) return undefined;
@@ -218,17 +216,9 @@ export class LimStrategy implements Strategy {
 
   /** Pushes links on the stack in page order (the last one comes out first). */
   private push(links: readonly DiscoveredLink[], parentUrl: string | undefined): void {
-    for (const link of links) {
-      const item: FrontierItem = {
-        url: link.url,
-        host: link.host,
-        domain: link.domain,
-        depth: link.depth,
-        key: -this.pushes++,
-      };
-      if (parentUrl !== undefined) item.parentUrl = parentUrl;
-      this.frontier.add(item);
-    }
+    if (links.length === 0) return;
+    const parent = parentUrl === undefined ? -1 : this.parentUrls.push(parentUrl) - 1;
+    for (const link of links) this.frontier.addWithKey(link, parent, -this.pushes++);
   }
 
   private keep(links: DiscoveredLink[], parentUrl: string): void {

@@ -38,7 +38,7 @@
  * `retrainEvery` pages: about 1.6 ms per page over a 3,000-page crawl.
  */
 import type { Rng } from '../../common/rng.js';
-import { type FrontierItem, PriorityFrontier } from '../../frontier/priority-frontier.js';
+import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/indexed-priority-frontier.js';
 import { pageTokens, tokenize, urlTokens } from '../../text/index.js';
 import type {
   Action,
@@ -75,7 +75,9 @@ export class RlwcsStrategy implements Strategy {
   /** Link context is read only when links are scored by their own text (`scoreLinks=1`). */
   readonly needsLinkContext: boolean;
   readonly config: Readonly<RlwcsConfig>;
-  private readonly frontier = new PriorityFrontier();
+  /** Waiting URLs as ids (issue 13); `parent` indexes {@link RlwcsStrategy.parentUrls}. */
+  private readonly frontier = new IndexedPriorityFrontier();
+  private readonly parentUrls: string[] = [];
   /** Best key a URL was queued with (-inf once fetched). */
   private readonly queuedKey = new Map<string, number>();
   /** Per unfetched URL: sum and count of the relevance of fetched pages linking to it. */
@@ -101,15 +103,11 @@ export class RlwcsStrategy implements Strategy {
   }
 
   seed(links: DiscoveredLink[]): void {
-    for (const link of links) this.enqueue(link, undefined, Number.NEGATIVE_INFINITY);
+    for (const link of links) this.enqueue(link, -1, Number.NEGATIVE_INFINITY);
   }
 
   next(ctx: SelectionContext): Action | undefined {
-    const [item] = this.frontier.draw(ctx);
-    if (!item) return undefined;
-    this.frontier.take(item);
-    const { key: _key, ...action } = item;
-    return action;
+    return takeBestAction(this.frontier, ctx, this.parentUrls);
   }
 
   observe(outcome: Outcome): void {
@@ -144,12 +142,13 @@ export class RlwcsStrategy implements Strategy {
       action_ !== undefined && pool !== undefined && tokens !== undefined && this.config.scoreLinks === 0
         ? pool.score(action_, pool.terms.vector(tokens))
         : undefined;
+    const parent = outcome.links.length > 0 ? this.parentUrls.push(action.url) - 1 : -1;
     for (const link of outcome.links) {
       const score =
         action_ === undefined || pool === undefined
           ? outcome.probability
           : (pageScore ?? pool.score(action_, pool.terms.vector(linkTokens(link))));
-      this.enqueue(link, action.url, -score);
+      this.enqueue(link, parent, -score);
     }
     if (tokens !== undefined) this.addTrainingPage(tokens, outcome.reward);
   }
@@ -228,18 +227,11 @@ export class RlwcsStrategy implements Strategy {
     this.pagesSinceTraining = 0;
   }
 
-  private enqueue(link: DiscoveredLink, parentUrl: string | undefined, key: number): void {
+  /** Queues `link` under `key`; `parent` indexes {@link RlwcsStrategy.parentUrls} (-1: seed). */
+  private enqueue(link: DiscoveredLink, parent: number, key: number): void {
     const previous = this.queuedKey.get(link.url);
     if (previous !== undefined && previous <= key) return;
     this.queuedKey.set(link.url, key);
-    const item: FrontierItem = {
-      url: link.url,
-      host: link.host,
-      domain: link.domain,
-      depth: link.depth,
-      key,
-    };
-    if (parentUrl !== undefined) item.parentUrl = parentUrl;
-    this.frontier.add(item);
+    this.frontier.addWithKey(link, parent, key);
   }
 }
