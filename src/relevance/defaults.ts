@@ -1,23 +1,24 @@
 /**
  * Which classifier the crawl uses by default for pages (the reward) and for anchors (the
- * state-action feature), chosen by measurement (`npm run bench -- relevance`,
- * results/relevance/relevance-bench.md; two busy cores):
- * - pages: KwBiLSTM, the papers' reward. Scored by the plain forward pass
- *   (`bilstm-inference.ts`) it takes 3-3.5 ms for one DocWeb page (290-320 pages/s), so with
- *   naive Bayes on all of a page's out-links the classifiers sustain 224 (hardware, 99 links per
- *   page) and 281 (statistics, 46 links) pages/s, and 466-1055 on the synthetic webs: more than
- *   a polite crawl fetches unless it keeps hundreds of hosts busy at once. Its Table-1 scores
- *   there are under the benchmark's 5-epoch budget (macro F1 73.3 hardware, 87.7 statistics);
- *   the SVM scored 97.0 and 97.3 at three times the speed, so it is a strong alternative;
- * - anchors: multinomial naive Bayes. On anchors labelled by their target page it scored macro
- *   F1 95.9 and 95.7 on the synthetic webs and 89.5 on DocWeb hardware (SVM 68.4, 65.4, 75.7;
- *   mean word vectors 91.1, 58.5, 59.2) at 120-155k anchors/s; on DocWeb statistics the SVM
- *   did better (74.2 against 61.0).
+ * state-action feature), chosen by measurement (results/relevance/README.md; DocWeb samples of
+ * 100 relevant and 900 irrelevant pages per topic, 5-fold cross-validation, seed bench):
+ * - pages: the linear SVM on TF-IDF (ACHE's page classifier). Macro F1 94.5 (hardware), 98.0
+ *   (statistics), 82.4 (programming languages), 92.3 (typesetting), 88.5 (system
+ *   administration), the best of the five classifiers on every topic; KwBiLSTM, the papers'
+ *   reward, stays at 63-80 per fold on hardware however long it trains, because the words that
+ *   mark a DocWeb topic are the names of its programs and sites (hwloc, lirc, openocd,
+ *   statsmodels, polkit), which GloVe either lacks or reads in another sense. One core scores
+ *   1,955 DocWeb pages per CPU second with it, one page per call (KwBiLSTM: 478);
+ * - anchors: multinomial naive Bayes, about 111,000 anchors per CPU second on DocWeb hardware
+ *   (SVM 119,000, KwBiLSTM 6,000). Against the labels of the link targets it scored anchor
+ *   macro F1 87.2, 60.3, 93.8, 73.7 and 76.9 on the five topics (SVM 71.1, 73.9, 58.9, 74.9,
+ *   61.2): better on three, worse on statistics.
+ * KwBiLSTM and the others stay available by name (`--model kwbilstm`).
  */
 import type { ModelName } from './types.js';
 
 /** Default page (reward) classifier. */
-export const DEFAULT_PAGE_MODEL: ModelName = 'kwbilstm';
+export const DEFAULT_PAGE_MODEL: ModelName = 'svm';
 
 /** Default anchor classifier. */
 export const DEFAULT_ANCHOR_MODEL: ModelName = 'nb';

@@ -9,6 +9,7 @@ import { type Command, Option } from 'commander';
 import { ConfigError } from '../../common/errors.js';
 import type { RelevanceConfigInput } from '../../relevance/config.js';
 import { type DatasetSource, loadDataset } from '../../relevance/dataset.js';
+import { DEFAULT_PAGE_MODEL } from '../../relevance/defaults.js';
 import { topicToJson } from '../../relevance/features.js';
 import { createProgressBar } from '../../relevance/progress.js';
 import { ensureTfBackend } from '../../relevance/tf-backend.js';
@@ -124,12 +125,13 @@ export function registerTrainCommand(program: Command): void {
   const command = program
     .command('train')
     .description('train a relevance classifier (the crawl reward) and save it to a folder')
-    .addOption(new Option('--model <name>', 'classifier').choices([...MODEL_NAMES]).default('kwbilstm'))
+    .addOption(new Option('--model <name>', 'classifier').choices([...MODEL_NAMES]).default(DEFAULT_PAGE_MODEL))
     .requiredOption('--out <dir>', 'folder to save the model to (created; files replaced)');
   addRelevanceOptions(command)
     .addHelpText(
       'after',
-      '\nModels: kwbilstm (BiLSTM + keyword inputs, needs --keywords), bilstm (ablation), svm (ACHE: linear SVM on TF-IDF),\n' +
+      '\nModels: svm (ACHE: linear SVM on TF-IDF; the default, best measured on the DocWeb), kwbilstm (BiLSTM + keyword\n' +
+        'inputs, needs --keywords; the papers\' reward), bilstm (ablation),\n' +
         'nb (multinomial naive Bayes), fast (mean word vector + keyword features, logistic regression).\n' +
         'Example:\n  tres train --relevant data/rel --irrelevant data/irr --keywords seeds.txt --model kwbilstm --out models/hw',
     )
