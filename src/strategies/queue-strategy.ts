@@ -8,9 +8,9 @@
  *   classifier). A URL found again on a more relevant page moves up.
  */
 import type { Rng } from '../common/rng.js';
-import { RandomFrontier } from '../frontier/bag-frontier.js';
+import type { IndexedFrontier } from '../frontier/frontier.js';
 import { IndexedPriorityFrontier } from '../frontier/indexed-priority-frontier.js';
-import type { FrontierItem } from '../frontier/priority-frontier.js';
+import { IndexedRandomFrontier } from '../frontier/indexed-random-frontier.js';
 import type {
   Action,
   DiscoveredLink,
@@ -32,8 +32,8 @@ export interface QueueStrategyOptions {
 /** A strategy that is just an ordering of the frontier. */
 export class QueueStrategy implements Strategy {
   readonly name: string;
-  /** `random`: a bag of items; `bfs` and `best-first`: a priority frontier of ids (issue 13). */
-  private readonly bag: RandomFrontier<FrontierItem> | undefined;
+  /** `random`: a random bag; `bfs` and `best-first`: a priority frontier; both of ids (issue 13). */
+  private readonly frontier: IndexedFrontier;
   private readonly queue: IndexedPriorityFrontier | undefined;
   /** Best key a URL was queued with; a URL is queued again only with a better key. */
   private readonly queuedKey = new Map<string, number>();
@@ -43,8 +43,11 @@ export class QueueStrategy implements Strategy {
 
   constructor(private readonly options: QueueStrategyOptions) {
     this.name = options.order;
-    if (options.order === 'random') this.bag = new RandomFrontier<FrontierItem>(options.rng);
-    else this.queue = new IndexedPriorityFrontier();
+    if (options.order === 'random') this.frontier = new IndexedRandomFrontier(options.rng);
+    else {
+      this.queue = new IndexedPriorityFrontier();
+      this.frontier = this.queue;
+    }
   }
 
   seed(links: DiscoveredLink[]): void {
@@ -52,21 +55,13 @@ export class QueueStrategy implements Strategy {
   }
 
   next(ctx: SelectionContext): Action | undefined {
-    if (this.bag) {
-      const [item] = this.bag.draw(ctx);
-      if (!item) return undefined;
-      this.bag.take(item);
-      const { key: _key, ...action } = item;
-      return action;
-    }
-    const queue = this.queue as IndexedPriorityFrontier;
-    const [id] = queue.draw(ctx);
+    const [id] = this.frontier.draw(ctx);
     if (id === undefined) return undefined;
-    const t = queue.table;
+    const t = this.frontier.table;
     const action: Action = { url: t.url(id), host: t.host(id), domain: t.domain(id), depth: t.depth(id) };
     const parent = t.parent(id);
     if (parent >= 0) action.parentUrl = this.parents[parent] as string;
-    queue.take(id);
+    this.frontier.take(id);
     return action;
   }
 
@@ -75,7 +70,7 @@ export class QueueStrategy implements Strategy {
     // never queued again, and its queued copies go (the priority frontier drops them lazily).
     for (const url of new Set([outcome.action.url, outcome.finalUrl])) {
       this.queuedKey.set(url, Number.NEGATIVE_INFINITY);
-      this.bag?.removeUrl(url);
+      this.frontier.removeUrl(url);
     }
     if (outcome.links.length === 0) return;
     const parent = this.parents.push(outcome.action.url) - 1;
@@ -83,8 +78,7 @@ export class QueueStrategy implements Strategy {
   }
 
   stats(): StrategyStats {
-    const f = this.bag ?? (this.queue as IndexedPriorityFrontier);
-    return { ...f.stats(), 'frontier/size': f.size };
+    return { ...this.frontier.stats(), 'frontier/size': this.frontier.size };
   }
 
   /** Queues `link`; `parent` indexes {@link QueueStrategy.parents} (-1 for a seed). */
@@ -94,19 +88,8 @@ export class QueueStrategy implements Strategy {
     const key = this.keyOf(parentProbability);
     if (previous !== undefined && previous <= key) return;
     this.queuedKey.set(link.url, key);
-    if (this.queue) {
-      this.queue.addWithKey(link, parent, key);
-      return;
-    }
-    const item: FrontierItem = {
-      url: link.url,
-      host: link.host,
-      domain: link.domain,
-      depth: link.depth,
-      key,
-    };
-    if (parent >= 0) item.parentUrl = this.parents[parent] as string;
-    (this.bag as RandomFrontier<FrontierItem>).add(item);
+    if (this.queue) this.queue.addWithKey(link, parent, key);
+    else this.frontier.add(link, parent);
   }
 
   private keyOf(parentProbability: number): number {
