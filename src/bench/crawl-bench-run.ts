@@ -110,7 +110,7 @@ export interface RunSpec {
 function makeStrategy(spec: RunSpec, wordVectors: WordVectors | undefined): Strategy {
   const inner =
     spec.strategy === ORACLE_STRATEGY
-      ? new OracleStrategy(spec.topic.labelOf)
+      ? new OracleStrategy(spec.topic.isRelevantPage ?? spec.topic.labelOf)
       : createStrategy(spec.strategy, {
           rng: createRng(spec.run).fork('strategy'),
           keywords: new KeywordSet(spec.judge ? [] : spec.topic.keywords, []),

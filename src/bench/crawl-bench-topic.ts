@@ -20,8 +20,10 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../common/errors.js';
 import type { WebClientOptions } from '../net/index.js';
 import { defaultCacheDir } from '../sandbox/docweb/cache-layout.js';
+import { DocwebDb } from '../sandbox/docweb/docweb-db.js';
 import { startDocweb } from '../sandbox/docweb/docweb-server.js';
 import { readHubIndex } from '../sandbox/docweb/hub-site.js';
+import { servedPageLookup } from '../sandbox/docweb/link-graph.js';
 import { parseTopic } from '../sandbox/docweb/topic.js';
 import { type SyntheticWebOptions, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
 import { keywordsOf } from '../sandbox/vocabulary.js';
@@ -38,6 +40,12 @@ export interface BenchTopic {
   seeds: string[];
   /** Ground truth: true if the URL's page is relevant. */
   labelOf(url: string): boolean;
+  /**
+   * What the oracle knows of a link: the page it lands on (after the server's redirects) exists
+   * and is relevant. A rule that labels a whole site relevant also labels its dead links; the
+   * oracle must not rank a 404 first. @default labelOf
+   */
+  isRelevantPage?(url: string): boolean;
 }
 
 /** Where a topic's pages come from. */
@@ -123,7 +131,22 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
   const { web: webField, ...rest } = readYaml(file);
   const spec = parseWebSpec(webField, file);
   if (spec.kind === 'docweb') {
-    const topic = parseTopic(rest, file, readHubIndex(options.cacheDir ?? defaultCacheDir()));
+    const cacheDir = options.cacheDir ?? defaultCacheDir();
+    const parsed = parseTopic(rest, file, readHubIndex(cacheDir));
+    const db = new DocwebDb(cacheDir);
+    let lookup: (url: string) => string | undefined;
+    try {
+      lookup = servedPageLookup(db);
+    } finally {
+      db.close();
+    }
+    const topic: BenchTopic = {
+      ...parsed,
+      isRelevantPage: (url) => {
+        const landing = lookup(url);
+        return landing !== undefined && parsed.labelOf(landing);
+      },
+    };
     const server = await startDocweb({
       port: 0,
       ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiteRouter } from '../site-router.js';
 import { buildDocweb } from './build.js';
 import { DocwebDb } from './docweb-db.js';
-import { countLinkGraph, formatLinkGraph, landingUrl } from './link-graph.js';
+import { countLinkGraph, formatLinkGraph, landingUrl, servedPageLookup } from './link-graph.js';
 import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
 
 let fx: DocwebFixture;
@@ -34,6 +34,22 @@ describe('countLinkGraph', () => {
       expect(c.isolatedHosts).toBe(0);
       expect(c.crossHostResolvedShare).toBe(c.crossHostResolved / c.crossHost);
       expect(formatLinkGraph(c)[1]).toMatch(/^ {2}2 \(\d+\.\d%\) resolve to a page of the DocWeb$/);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('servedPageLookup', () => {
+  it('gives the page a link lands on, and nothing for a dead link or a host not served', () => {
+    const db = new DocwebDb(fx.cacheDir);
+    try {
+      const lookup = servedPageLookup(db);
+      expect(lookup('https://hw.example/drivers/usb.html')).toBe('https://hw.example/drivers/usb.html');
+      // The www. spelling redirects to the served host.
+      expect(lookup('http://www.hw.example/drivers/usb.html')).toBe('http://hw.example/drivers/usb.html');
+      expect(lookup('https://hw.example/drivers/none.html')).toBeUndefined();
+      expect(lookup('https://gone.example/')).toBeUndefined();
     } finally {
       db.close();
     }

@@ -92,6 +92,24 @@ const hostOf = (url: string) => {
   }
 };
 
+/**
+ * A lookup of the pages a built DocWeb answers: the URL of the page a link lands on after the
+ * server's redirects, or undefined if the server has no page there (404, host not served).
+ */
+export function servedPageLookup(db: DocwebDb): (url: string) => string | undefined {
+  const router = new SiteRouter(docwebSiteSources(db), { aliases: true });
+  const keys = new Set<string>();
+  for (const p of db.pages()) {
+    const key = pageKey(p.url);
+    if (key) keys.add(key);
+  }
+  return (url) => {
+    const landing = landingUrl(router, url);
+    const key = landing === undefined ? undefined : pageKey(landing);
+    return key !== undefined && keys.has(key) ? landing : undefined;
+  };
+}
+
 /** Parses every page of the build and counts its links (see {@link LinkGraphCounts}). */
 export function countLinkGraph(db: DocwebDb, options: LinkGraphOptions = {}): LinkGraphCounts {
   const start = performance.now();
