@@ -117,7 +117,9 @@ export function expandKeywords(
   let relevantDocs = 0;
   for (const doc of corpus) {
     relevantDocs++;
-    for (const word of new Set(doc)) relevantDf.set(word, (relevantDf.get(word) ?? 0) + 1);
+    if (minDocFreqRatio !== false) {
+      for (const word of new Set(doc)) relevantDf.set(word, (relevantDf.get(word) ?? 0) + 1);
+    }
     for (const word of doc) {
       if (tested.has(word) || seedSet.has(word)) continue;
       tested.add(word);
