@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oracleReachMarkdown, type TopicReach } from './oracle-reach.js';
+import { bestRunPerSeed, oracleReachMarkdown, type TopicReach } from './oracle-reach.js';
 
 const reach = (domainLimit: string, domains: number[]): TopicReach => ({
   topic: 'hardware',
@@ -31,5 +31,19 @@ describe('oracleReachMarkdown', () => {
     expect(md).toContain('| hardware | 100 | 4375 | 13 | 3 | 3 | 20 | 0 |  |');
     expect(md).toContain('## hardware, domain limit 100');
     expect(md).toContain('| https://s1.example/ | 3000 | 100 | 3.3 | 20 | 0 | max-pages |');
+  });
+});
+
+describe('bestRunPerSeed', () => {
+  it('takes for each seed the run with the most relevant domains, the first limit on ties', () => {
+    const none = [
+      { relevantDomains: 2, limit: 'none' },
+      { relevantDomains: 9, limit: 'none' },
+    ];
+    const hundred = [
+      { relevantDomains: 11, limit: '100' },
+      { relevantDomains: 9, limit: '100' },
+    ];
+    expect(bestRunPerSeed([none, hundred]).map((r) => r.limit)).toEqual(['100', 'none']);
   });
 });

@@ -26,8 +26,11 @@ export interface OracleReachOptions {
   /** Page budget T per run. @default 3000 */
   maxPages?: number;
   /**
-   * Domain limits to run the oracle at (`none`, `100`, ...); the goal is judged at `none`, a
-   * limit shows how many relevant domains a crawl that spreads out reaches. @default ['none']
+   * Domain limits to run the oracle at (`none`, `100`, ...). With more than one, a row `best`
+   * takes for each seed the run with the most relevant domains: the relevant domains a crawl can
+   * reach from that seed within the budget when it spreads out (the oracle ranks pages, not
+   * sites: without a limit it spends the budget on the relevant pages it has). The goal judges
+   * domains on that row and running dry at `none`. @default ['none']
    */
   domainLimits?: string[];
   /** DocWeb cache. @default the DocWeb default */
@@ -62,7 +65,10 @@ export interface TopicReach {
   minDomains: number;
   medianDomains: number;
   dryRuns: number;
-  /** Goal of issue 8 met: >= 10 domains from every seed, median >= 20, no run dry. */
+  /**
+   * Goal of issue 8 met: >= 10 domains from every seed, median >= 20, no run dry at no limit.
+   * Judged on the `best` row when there is one, else on `none`.
+   */
   isGoalMet: boolean;
 }
 
@@ -75,6 +81,19 @@ const median = (xs: number[]) => {
       ? (s[(n - 1) / 2] as number)
       : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2;
 };
+
+/**
+ * Per seed (the i-th run of each list), the run with the most relevant domains; the first list's
+ * run on ties.
+ */
+export function bestRunPerSeed<R extends { relevantDomains: number }>(lists: readonly (readonly R[])[]): R[] {
+  return (lists[0] ?? []).map((first, i) =>
+    lists.reduce<R>((a, runs) => {
+      const b = runs[i];
+      return b !== undefined && b.relevantDomains > a.relevantDomains ? b : a;
+    }, first),
+  );
+}
 
 /** Runs the oracle from every seed of every topic and writes the report. */
 export async function runOracleReach(options: OracleReachOptions): Promise<TopicReach[]> {
@@ -99,20 +118,33 @@ export async function runOracleReach(options: OracleReachOptions): Promise<Topic
       log,
     });
     const web = relevantInWeb(file, options.cacheDir ?? defaultCacheDir());
+    const byLimit = new Map<string, TopicReach['runs']>();
     for (const domainLimit of domainLimits) {
-      const runs = bench.runs
-        .filter((r) => r.domainLimit === domainLimit)
-        .map((r) => ({
-          seedUrl: r.seedUrl,
-          steps: r.steps,
-          relevant: r.relevant,
-          harvestRate: r.harvestRate,
-          relevantDomains: r.relevantDomains,
-          stopReason: r.stopReason,
-          failures: r.failures,
-          linksDiscovered: r.linksDiscovered,
-          linksOutOfWeb: r.linksOutOfWeb,
-        }));
+      byLimit.set(
+        domainLimit,
+        bench.runs
+          .filter((r) => r.domainLimit === domainLimit)
+          .map((r) => ({
+            seedUrl: r.seedUrl,
+            steps: r.steps,
+            relevant: r.relevant,
+            harvestRate: r.harvestRate,
+            relevantDomains: r.relevantDomains,
+            stopReason: r.stopReason,
+            failures: r.failures,
+            linksDiscovered: r.linksDiscovered,
+            linksOutOfWeb: r.linksOutOfWeb,
+          })),
+      );
+    }
+    const noLimitRuns = byLimit.get('none') ?? [];
+    const dryAtNoLimit = noLimitRuns.filter((r) => r.steps < maxPages).length;
+    const rows: [string, TopicReach['runs']][] = [...byLimit];
+    if (domainLimits.length > 1) {
+      rows.push(['best', bestRunPerSeed([...byLimit.values()])]);
+    }
+    const judged = domainLimits.length > 1 ? 'best' : 'none';
+    for (const [domainLimit, runs] of rows) {
       const domains = runs.map((r) => r.relevantDomains);
       const dryRuns = runs.filter((r) => r.steps < maxPages).length;
       out.push({
@@ -125,7 +157,8 @@ export async function runOracleReach(options: OracleReachOptions): Promise<Topic
         minDomains: Math.min(...domains),
         medianDomains: median(domains),
         dryRuns,
-        isGoalMet: Math.min(...domains) >= 10 && median(domains) >= 20 && dryRuns === 0,
+        isGoalMet:
+          domainLimit === judged && Math.min(...domains) >= 10 && median(domains) >= 20 && dryAtNoLimit === 0,
       });
     }
     writeFileSync(
@@ -160,13 +193,13 @@ export function oracleReachMarkdown(topics: readonly TopicReach[], maxPages: num
   const lines = [
     `# Oracle reach on the DocWeb (${maxPages.toLocaleString('en-US')} pages a run, closed world)`,
     '',
-    'The oracle fetches pages the topic labels relevant first (best-first on the ground truth; among relevant links, those of the site it has fetched fewest pages from; BFS among ties), from one seed per run. Goal (judged at domain limit none): >= 10 relevant domains from every seed, median >= 20, no run dry. Relevant domains are sites: hosts without `www.`, as the TRES authors\u2019 code counts domains (packages.debian.org and www.debian.org are two). "in the web": relevant pages and domains of the whole built web, the ceiling of any crawl.',
+    'The oracle fetches pages the topic labels relevant first (best-first on the ground truth; among relevant links, those of the site it has fetched fewest pages from; BFS among ties), from one seed per run. Goal: >= 10 relevant domains from every seed, median >= 20 (judged on the row "best": per seed, the oracle run with the most relevant domains over the domain limits run, since the oracle ranks pages, not sites), no run dry at domain limit none. Relevant domains are sites: hosts without `www.`, as the TRES authors\u2019 code counts domains (packages.debian.org and www.debian.org are two). "in the web": relevant pages and domains of the whole built web, the ceiling of any crawl.',
     '',
     '| topic | domain limit | relevant pages in the web | relevant domains in the web | seeds | min domains | median domains | ran dry | goal met |',
     '|---|---|---:|---:|---:|---:|---:|---:|:-:|',
     ...topics.map(
       (t) =>
-        `| ${t.topic} | ${t.domainLimit} | ${t.webRelevantPages} | ${t.webRelevantDomains} | ${t.seeds} | ${t.minDomains} | ${t.medianDomains} | ${t.dryRuns} | ${t.domainLimit === 'none' ? (t.isGoalMet ? 'yes' : 'no') : ''} |`,
+        `| ${t.topic} | ${t.domainLimit} | ${t.webRelevantPages} | ${t.webRelevantDomains} | ${t.seeds} | ${t.minDomains} | ${t.medianDomains} | ${t.dryRuns} | ${t.domainLimit === 'best' || (t.domainLimit === 'none' && !topics.some((o) => o.topic === t.topic && o.domainLimit === 'best')) ? (t.isGoalMet ? 'yes' : 'no') : ''} |`,
     ),
     '',
   ];
