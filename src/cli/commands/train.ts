@@ -125,13 +125,15 @@ export function registerTrainCommand(program: Command): void {
   const command = program
     .command('train')
     .description('train a relevance classifier (the crawl reward) and save it to a folder')
-    .addOption(new Option('--model <name>', 'classifier').choices([...MODEL_NAMES]).default(DEFAULT_PAGE_MODEL))
+    .addOption(
+      new Option('--model <name>', 'classifier').choices([...MODEL_NAMES]).default(DEFAULT_PAGE_MODEL),
+    )
     .requiredOption('--out <dir>', 'folder to save the model to (created; files replaced)');
   addRelevanceOptions(command)
     .addHelpText(
       'after',
       '\nModels: svm (ACHE: linear SVM on TF-IDF; the default, best measured on the DocWeb), kwbilstm (BiLSTM + keyword\n' +
-        'inputs, needs --keywords; the papers\' reward), bilstm (ablation),\n' +
+        "inputs, needs --keywords; the papers' reward), bilstm (ablation),\n" +
         'nb (multinomial naive Bayes), fast (mean word vector + keyword features, logistic regression).\n' +
         'Example:\n  tres train --relevant data/rel --irrelevant data/irr --keywords seeds.txt --model kwbilstm --out models/hw',
     )
