@@ -13,8 +13,15 @@
  *   just fetched, once, when they enter the frontier; older frontier entries keep their Q. A URL
  *   found again on the page just fetched gets a new entry with its new Q, and its best entry
  *   counts (Han's "update the Q-values of the current state's actions").
- * - Chooser: epsilon-greedy; greedy = best stored Q (a PriorityFrontier keyed by -Q, ties by URL),
- *   exploration = a uniformly random frontier URL (a RandomFrontier over the same links).
+ * - Chooser: epsilon-greedy; greedy = best stored Q (a priority frontier keyed by -Q, ties by URL),
+ *   exploration = a uniformly random frontier URL (a random frontier over the same links).
+ *
+ * Storage (issue 13, at most 300 bytes per frontier URL): both frontiers keep links as ids into
+ * typed-array columns (IndexedPriorityFrontier, IndexedRandomFrontier); each side keeps the 7
+ * active indices of a link in its own Uint8Array column by id (7 bytes, not an array object), and
+ * a link's parent as an index into the fetched pages' URLs. The two sides do not share ids: the
+ * priority side drops a stale id lazily and reuses it while the random side may still hold the
+ * link (a domain closed under a limit b that later grows).
  *
  * Choices where the texts leave details open (Han's own text was not at hand): alpha 0.1 on the
  * TD error (divided over the active features), gamma 0.9, epsilon 0.1, weights start at 0.
@@ -25,8 +32,9 @@
  */
 import { ConfigError } from '../../common/errors.js';
 import type { Rng } from '../../common/rng.js';
-import { RandomFrontier } from '../../frontier/bag-frontier.js';
-import { type FrontierItem, PriorityFrontier } from '../../frontier/priority-frontier.js';
+import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
+import { IndexedRandomFrontier } from '../../frontier/indexed-random-frontier.js';
+import type { SampleTable } from '../../frontier/sample-table.js';
 import type { KeywordSet } from '../../text/index.js';
 import type {
   Action,
@@ -38,6 +46,7 @@ import type {
 } from '../strategy.js';
 import {
   encodeHan,
+  HAN_ACTIVE_FEATURES,
   HAN_FEATURE_SIZE,
   type HanPageState,
   pageStateOf,
@@ -117,9 +126,14 @@ export class HanAsyncStrategy implements Strategy {
   private readonly sarsa: LinearSarsa;
   private readonly explore: Rng;
   /** Greedy side: every queued link by -Q (stale duplicates dropped lazily on draw). */
-  private readonly byQ = new PriorityFrontier<FrontierItem>();
+  private readonly byQ = new IndexedPriorityFrontier();
   /** Exploration side: the same links, drawn uniformly. */
-  private readonly bag: RandomFrontier<FrontierItem>;
+  private readonly bag: IndexedRandomFrontier;
+  /** Active indices by id, [id, HAN_ACTIVE_FEATURES], of the greedy and the exploration side. */
+  private xByQ = new Uint8Array(1024 * HAN_ACTIVE_FEATURES);
+  private xBag = new Uint8Array(1024 * HAN_ACTIVE_FEATURES);
+  /** URL of each page whose outlinks were queued: a sample's `parent` indexes it (-1: a seed). */
+  private readonly parentUrls: string[] = [];
   /** Path state of every fetched page (and its redirect target), by URL. */
   private readonly pageStates = new Map<string, HanPageState>();
   /** Fetched actions waiting for the next chosen action to complete their SARSA update. */
@@ -133,43 +147,44 @@ export class HanAsyncStrategy implements Strategy {
     this.cosine = new TopicCosine(options.keywords);
     this.sarsa = new LinearSarsa(HAN_FEATURE_SIZE, this.config.alpha, this.config.gamma);
     this.explore = options.rng.fork('epsilon');
-    this.bag = new RandomFrontier<FrontierItem>(options.rng.fork('explore-draw'));
+    this.bag = new IndexedRandomFrontier(options.rng.fork('explore-draw'));
   }
 
   seed(links: DiscoveredLink[]): void {
     for (const link of links) {
       const x = encodeHan(SEED_PARENT_STATE, this.cosine.ofLink(link));
       // Seeds go first, in URL order.
-      this.enqueue(link, undefined, x, Number.NEGATIVE_INFINITY);
+      this.enqueue(link, -1, x, Number.NEGATIVE_INFINITY);
     }
   }
 
   next(ctx: SelectionContext): Action | undefined {
-    let item: FrontierItem | undefined;
+    let action: Action | undefined;
     if (this.config.epsilon > 0 && this.explore.next() < this.config.epsilon) {
-      [item] = this.bag.draw(ctx);
-      if (item) {
-        this.bag.take(item);
+      const [id] = this.bag.draw(ctx);
+      if (id !== undefined) {
+        action = this.actionOf(this.bag.table, this.xBag, id);
+        this.bag.take(id);
         this.exploreSteps++;
       }
     }
-    if (!item) {
-      [item] = this.byQ.draw(ctx);
-      if (!item) return undefined;
-      this.byQ.take(item);
+    if (!action) {
+      const [id] = this.byQ.draw(ctx);
+      if (id === undefined) return undefined;
+      action = this.actionOf(this.byQ.table, this.xByQ, id);
+      this.byQ.take(id);
     }
     // The URL's other queued links go too (the priority side drops them lazily: ctx.isFetched).
-    this.bag.removeUrl(item.url);
-    const { key: _key, ...action } = item;
-    this.completePending((item.data as HanData).x);
+    this.bag.removeUrl(action.url);
+    this.completePending((action.data as HanData).x);
     return action;
   }
 
   observe(outcome: Outcome): void {
     const { action, reward } = outcome;
-    const parent = action.parentUrl === undefined ? undefined : this.pageStates.get(action.parentUrl);
+    const parentState = action.parentUrl === undefined ? undefined : this.pageStates.get(action.parentUrl);
     const relevance = this.cosine.ofPage(outcome.title ?? '', outcome.text ?? '');
-    const state = pageStateOf(parent, reward, relevance);
+    const state = pageStateOf(parentState, reward, relevance);
     this.pageStates.set(action.url, state);
     this.pageStates.set(outcome.finalUrl, state);
     const data = action.data as HanData | undefined;
@@ -177,10 +192,12 @@ export class HanAsyncStrategy implements Strategy {
       this.pending.push({ x: data.x, reward });
     }
     // Asynchronous method: Q of the new outlinks only, computed once, now.
+    const parent = this.parentUrls.length;
+    if (outcome.links.length > 0) this.parentUrls.push(action.url);
     for (const link of outcome.links) {
       const x = encodeHan(state, this.cosine.ofLink(link));
       this.qEvaluations++;
-      this.enqueue(link, action.url, x, -this.sarsa.q(x));
+      this.enqueue(link, parent, x, -this.sarsa.q(x));
     }
   }
 
@@ -204,17 +221,37 @@ export class HanAsyncStrategy implements Strategy {
     this.pending = [];
   }
 
-  private enqueue(link: DiscoveredLink, parentUrl: string | undefined, x: Uint8Array, key: number): void {
-    const item: FrontierItem = {
-      url: link.url,
-      host: link.host,
-      domain: link.domain,
-      depth: link.depth,
-      key,
-      data: { x } satisfies HanData,
-    };
-    if (parentUrl !== undefined) item.parentUrl = parentUrl;
-    this.byQ.add(item);
-    this.bag.add(item);
+  private enqueue(link: DiscoveredLink, parent: number, x: Uint8Array, key: number): void {
+    const q = this.byQ.addWithKey(link, parent, key);
+    this.xByQ = withIndices(this.xByQ, q, x);
+    const b = this.bag.add(link, parent);
+    this.xBag = withIndices(this.xBag, b, x);
   }
+
+  /** The action a queued sample stands for, with its active indices as `data`. */
+  private actionOf(table: SampleTable, xs: Uint8Array, id: number): Action {
+    const n = HAN_ACTIVE_FEATURES;
+    const action: Action = {
+      url: table.url(id),
+      host: table.host(id),
+      domain: table.domain(id),
+      depth: table.depth(id),
+      data: { x: xs.slice(id * n, id * n + n) } satisfies HanData,
+    };
+    const parent = table.parent(id);
+    if (parent >= 0) action.parentUrl = this.parentUrls[parent] as string;
+    return action;
+  }
+}
+
+/** `xs` (grown by half if `id` is past its end) with `x` stored at row `id`. */
+function withIndices(xs: Uint8Array, id: number, x: Uint8Array): Uint8Array {
+  const n = HAN_ACTIVE_FEATURES;
+  let out = xs;
+  if ((id + 1) * n > xs.length) {
+    out = new Uint8Array(Math.max((id + 1) * n, Math.ceil((xs.length / n) * 1.5) * n));
+    out.set(xs);
+  }
+  out.set(x, id * n);
+  return out;
 }
