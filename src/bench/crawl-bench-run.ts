@@ -101,6 +101,8 @@ export interface RunSpec {
   servedHosts?: ReadonlySet<string>;
   /** Drop links to hosts the web does not serve. @default true when servedHosts is given */
   isClosedWorld?: boolean;
+  /** True if the web has a page at the URL; the closed world drops links to other URLs too. @default any */
+  hasPage?: (url: string) => boolean;
 }
 
 /**
@@ -117,7 +119,7 @@ function makeStrategy(spec: RunSpec, wordVectors: WordVectors | undefined): Stra
           ...(wordVectors ? { wordVectors } : {}),
         });
   if (!spec.servedHosts) return inner;
-  return new WebScopeStrategy(inner, spec.servedHosts, spec.isClosedWorld ?? true);
+  return new WebScopeStrategy(inner, spec.servedHosts, spec.isClosedWorld ?? true, spec.hasPage);
 }
 
 /**

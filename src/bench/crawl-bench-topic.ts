@@ -65,6 +65,11 @@ export interface BenchWeb {
   description: string;
   /** Hosts the web serves (the closed world's scope). */
   servedHosts: ReadonlySet<string>;
+  /**
+   * True if the web has a page at the URL, after its redirects (the closed world drops links to a
+   * served host's pages the web does not have). @default undefined: every URL of a served host
+   */
+  hasPage?: (url: string) => boolean;
   close(): Promise<void>;
 }
 
@@ -164,6 +169,7 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
       description: `DocWeb: ${server.pageCount} pages on ${server.siteCount} sites (${server.hosts.length} hosts)`,
       // A link to a www. spelling of a served host is in the web: the server redirects it.
       servedHosts: new Set([...server.hosts, ...server.aliasHosts]),
+      hasPage: (url) => lookup(url) !== undefined,
       close: () => server.close(),
     };
   }

@@ -138,6 +138,7 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
             judge: judge.judge,
             servedHosts: web.servedHosts,
             isClosedWorld: !o.isOpenWorld,
+            ...(web.hasPage ? { hasPage: web.hasPage } : {}),
           });
           const entry: StoredRun = { setting, commit: env.commit, result };
           writeRunFile(o.outDir, entry);

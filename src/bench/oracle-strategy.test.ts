@@ -87,6 +87,24 @@ describe('WebScopeStrategy', () => {
   });
 });
 
+describe('WebScopeStrategy with the pages of the web', () => {
+  it('drops links to pages a served host does not have in the closed world, and counts them off the web', () => {
+    const links = [
+      link('https://a.example/x'),
+      link('https://a.example/missing'),
+      link('https://gone.example/y'),
+    ];
+    const inner = new OracleStrategy(() => false);
+    const scoped = new WebScopeStrategy(inner, new Set(['a.example']), true, (url) => url.endsWith('/x'));
+    scoped.seed(links);
+    expect(scoped.stats()).toMatchObject({
+      'frontier/size': 1,
+      'scope/links_discovered': 3,
+      'scope/links_out_of_web': 2,
+    });
+  });
+});
+
 describe('the oracle in a benchmark run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tres-oracle-test-'));
   let web: BenchWeb;

@@ -1,7 +1,10 @@
 /**
- * The crawl scope of a benchmark run. In the closed world (the default) links to hosts the web
- * does not serve are not attempted and not counted: they are dropped before the strategy sees
- * them, as a user's allowed-domains filter would drop them. The open world (`--open-world`)
+ * The crawl scope of a benchmark run. In the closed world (the default) links that leave the web
+ * are not attempted and not counted: links to hosts the web does not serve, and, where the web
+ * knows its pages (DocWeb), links to pages of a served host that the mirror does not have (a
+ * license page of www.gnu.org, SQLite's source browser: live on the real web, absent here only
+ * because no package ships them). They are dropped before the strategy sees them, as a user's
+ * allowed-domains filter would drop them. The open world (`--open-world`)
  * hands them on, so they are attempted and fail as dead links, as on the real web. Either way
  * the distinct links discovered and those that leave the web are counted for the report.
  */
@@ -22,12 +25,15 @@ export class WebScopeStrategy implements Strategy {
   /**
    * @param inner the strategy being measured
    * @param servedHosts hosts the web serves
-   * @param isClosedWorld drop links to other hosts (true) or hand them on (false)
+   * @param isClosedWorld drop links that leave the web (true) or hand them on (false)
+   * @param hasPage true if the web has a page at the URL (after its redirects); links to a
+   *   served host's other URLs leave the web too. @default every URL of a served host
    */
   constructor(
     readonly inner: Strategy,
     private readonly servedHosts: ReadonlySet<string>,
     private readonly isClosedWorld: boolean,
+    private readonly hasPage?: (url: string) => boolean,
   ) {}
 
   get name(): string {
@@ -65,7 +71,7 @@ export class WebScopeStrategy implements Strategy {
   private scope(links: DiscoveredLink[]): DiscoveredLink[] {
     const kept: DiscoveredLink[] = [];
     for (const link of links) {
-      const isServed = this.servedHosts.has(link.host);
+      const isServed = this.servedHosts.has(link.host) && (this.hasPage?.(link.url) ?? true);
       if (!this.discovered.has(link.url)) {
         this.discovered.add(link.url);
         if (!isServed) this.outOfWeb++;

@@ -106,7 +106,7 @@ export function registerBenchCommand(program: Command): void {
     .option('--fresh', 'discard the runs stored in the results folder instead of resuming')
     .option(
       '--open-world',
-      'attempt links to hosts the web does not serve (they fail, as dead links); default: closed world, such links dropped',
+      'attempt links that leave the web (hosts it does not serve; on DocWeb also pages the mirror lacks): they fail, as dead links; default: closed world, such links dropped',
     )
     .option('--quiet', 'no line per finished run')
     .addHelpText(

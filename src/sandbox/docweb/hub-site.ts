@@ -142,6 +142,23 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
+/**
+ * The path of the hub page a request path lands on after the handler's redirects (`/<package>`
+ * and `/<other suite>/<package>` -> `/bookworm/<package>`, `/` -> `/bookworm/`), without looking
+ * at the files: whether the page exists is the page table's business. Undefined for a path the
+ * handler answers 404 whatever the files.
+ */
+export function hubLandingPath(path: string): string | undefined {
+  const rel = path.replace(/^\//, '');
+  if (rel === '') return `/${SUITE}/`;
+  const parts = rel.split('/');
+  const first = parts[0] as string;
+  if (OTHER_SUITES.has(first)) return `/${SUITE}/${parts.slice(1).join('/')}`;
+  if (first === SUITE) return path;
+  if (parts.length <= 2 && parts[1] !== undefined && parts[1] !== '') return undefined;
+  return `/${SUITE}/${first}`;
+}
+
 /** A request handler serving the hub folder `dir` with the real site's URL patterns. */
 export function hubHandler(dir: string) {
   return (req: IncomingMessage, res: ServerResponse, relPath: string): unknown => {

@@ -4,7 +4,7 @@ import { buildDocweb, type DocwebBuildSummary } from './build.js';
 import { DocwebDb } from './docweb-db.js';
 import { type DocwebServer, startDocweb } from './docweb-server.js';
 import { descriptionHtml } from './hub.js';
-import { readHubIndex } from './hub-site.js';
+import { hubLandingPath, readHubIndex } from './hub-site.js';
 import { parseRelations } from './package-lists.js';
 import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
 import { parseTopic } from './topic.js';
@@ -167,5 +167,16 @@ describe('package metadata parsing', () => {
     expect(descriptionHtml('short\n one\n two\n .\n   code <x>')).toBe(
       '<p>one two</p>\n<pre>  code &lt;x&gt;</pre>',
     );
+  });
+});
+
+describe('hubLandingPath', () => {
+  it("follows the hub handler's redirects without reading files", () => {
+    expect(hubLandingPath('/')).toBe('/bookworm/');
+    expect(hubLandingPath('/coreutils')).toBe('/bookworm/coreutils');
+    expect(hubLandingPath('/coreutils/')).toBe('/bookworm/coreutils');
+    expect(hubLandingPath('/sid/coreutils')).toBe('/bookworm/coreutils');
+    expect(hubLandingPath('/bookworm/admin/')).toBe('/bookworm/admin/');
+    expect(hubLandingPath('/search/x')).toBeUndefined();
   });
 });

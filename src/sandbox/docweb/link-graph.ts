@@ -10,6 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { SiteRouter } from '../site-router.js';
 import type { DocwebDb } from './docweb-db.js';
 import { docwebSiteSources } from './docweb-server.js';
+import { HUB_HOST } from './hub.js';
+import { hubLandingPath } from './hub-site.js';
 import { pageKey, pageLinks } from './seed-check.js';
 
 /** Redirects followed when resolving a link, as a crawler's redirect limit. */
@@ -104,7 +106,13 @@ export function servedPageLookup(db: DocwebDb): (url: string) => string | undefi
     if (key) keys.add(key);
   }
   return (url) => {
-    const landing = landingUrl(router, url);
+    let landing = landingUrl(router, url);
+    if (landing !== undefined && hostOf(landing) === HUB_HOST) {
+      // The hub's handler answers its own redirects (/<package>, /sid/<package>).
+      const at = new URL(landing);
+      const path = hubLandingPath(at.pathname);
+      landing = path === undefined ? undefined : `${at.protocol}//${HUB_HOST}${path}`;
+    }
     const key = landing === undefined ? undefined : pageKey(landing);
     return key !== undefined && keys.has(key) ? landing : undefined;
   };
