@@ -130,8 +130,8 @@ export class HanAsyncStrategy implements Strategy {
   /** Exploration side: the same links, drawn uniformly. */
   private readonly bag: IndexedRandomFrontier;
   /** Active indices by id, [id, HAN_ACTIVE_FEATURES], of the greedy and the exploration side. */
-  private xByQ = new Uint8Array(1024 * HAN_ACTIVE_FEATURES);
-  private xBag = new Uint8Array(1024 * HAN_ACTIVE_FEATURES);
+  private xByQ: Uint8Array = new Uint8Array(1024 * HAN_ACTIVE_FEATURES);
+  private xBag: Uint8Array = new Uint8Array(1024 * HAN_ACTIVE_FEATURES);
   /** URL of each page whose outlinks were queued: a sample's `parent` indexes it (-1: a seed). */
   private readonly parentUrls: string[] = [];
   /** Path state of every fetched page (and its redirect target), by URL. */
