@@ -30,6 +30,7 @@
  */
 import type { Rng } from '../../common/rng.js';
 import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/indexed-priority-frontier.js';
+import type { SampleInput } from '../../frontier/sample-table.js';
 import type { KeywordSet } from '../../text/index.js';
 import type {
   Action,
@@ -40,6 +41,7 @@ import type {
   StrategyStats,
 } from '../strategy.js';
 import { HostStates, trueFeatureCount } from './host-states.js';
+import { KeptLinks } from './kept-links.js';
 import { type LimConfig, type LimLearner, resolveLimConfig } from './lim-config.js';
 import { LimRelevance, type WordVectorLookup } from './lim-relevance.js';
 import { type ParsePolicy, PolicyIterationPolicy, QLearningPolicy } from './parse-policy.js';
@@ -64,12 +66,6 @@ interface PendingDecision {
   isParse: boolean;
 }
 
-/** A skipped page's links, kept aside until the stack runs empty. */
-interface KeptLinks {
-  parentUrl: string;
-  links: DiscoveredLink[];
-}
-
 export class LimStrategy implements Strategy {
   readonly name: string;
   readonly config: Readonly<LimConfig>;
@@ -81,7 +77,8 @@ export class LimStrategy implements Strategy {
   /** Undefined when learning is off (always parse). */
   private readonly policy: ParsePolicy | undefined;
   private readonly exploreRng: Rng;
-  private readonly kept: KeptLinks[] = [];
+  /** Skipped pages' links, kept aside as ids (issue 13) until the stack runs empty. */
+  private readonly kept = new KeptLinks();
   private pending: PendingDecision | undefined;
   private pushes = 0;
   private runHost: string | undefined;
@@ -215,13 +212,13 @@ export class LimStrategy implements Strategy {
   }
 
   /** Pushes links on the stack in page order (the last one comes out first). */
-  private push(links: readonly DiscoveredLink[], parentUrl: string | undefined): void {
+  private push(links: readonly SampleInput[], parentUrl: string | undefined): void {
     if (links.length === 0) return;
     const parent = parentUrl === undefined ? -1 : this.parentUrls.push(parentUrl) - 1;
     for (const link of links) this.frontier.addWithKey(link, parent, -this.pushes++);
   }
 
   private keep(links: DiscoveredLink[], parentUrl: string): void {
-    if (links.length > 0) this.kept.push({ parentUrl, links });
+    this.kept.push(parentUrl, links);
   }
 }
