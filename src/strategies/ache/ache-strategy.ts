@@ -23,12 +23,17 @@
  * rescoring of the frontier (one lookup per stored id, 100k URLs in about 0.1 s): below 1 ms
  * per step amortised.
  *
+ * Storage (issue 13, at most 300 bytes per frontier URL): the frontier is an
+ * IndexedPriorityFrontier (samples as ids into typed-array columns; a sample's `parent` column
+ * holds its enqueue serial number) and each queued URL's data lives in ./queued-links.ts, typed
+ * arrays by interned URL id; a sample is live if its serial is its URL's latest.
+ *
  * Resume: the frontier, the followed links and their labels are rebuilt from the replayed
  * outcomes (a replayed link's words come from its stored anchor text and URL; its context is not
  * stored); the classifier is retrained at the same page counts as the replay passes them.
  */
 import type { Rng } from '../../common/rng.js';
-import { type FrontierItem, PriorityFrontier } from '../../frontier/priority-frontier.js';
+import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
 import type {
   Action,
   DiscoveredLink,
@@ -41,6 +46,7 @@ import { type AcheConfig, resolveAcheConfig } from './ache-config.js';
 import { LinkExamples } from './link-examples.js';
 import { FieldWords, selectFeatures } from './link-features.js';
 import { type LinkModel, linkProbability, trainLinkSvm } from './link-svm.js';
+import { QueuedLinks } from './queued-links.js';
 
 export interface AcheOptions {
   rng: Rng;
@@ -67,9 +73,13 @@ export class AcheStrategy implements Strategy {
   private readonly words = new FieldWords();
   private readonly examples = new LinkExamples();
   private readonly trainRng: Rng;
-  private frontier = new PriorityFrontier<FrontierItem>();
-  /** The live frontier item of each queued URL; other items of the URL are stale. */
-  private readonly queued = new Map<string, FrontierItem>();
+  private frontier = new IndexedPriorityFrontier();
+  /** Each queued URL's data and the serial of its live sample; other samples of the URL are stale. */
+  private readonly queued = new QueuedLinks();
+  /** Enqueue serial number, the `parent` column of the frontier's samples. */
+  private serial = 0;
+  /** URL of each page whose outlinks were queued: a queued URL's parent indexes it (-1: a seed). */
+  private readonly parentUrls: string[] = [];
   private readonly fetched = new Set<string>();
   private readonly linksPerDomain = new Map<string, number>();
   private model: LinkModel | undefined;
@@ -86,18 +96,25 @@ export class AcheStrategy implements Strategy {
   seed(links: DiscoveredLink[]): void {
     for (const link of links) {
       const data: AcheData = { ids: this.words.encode(link), tier: 0, parentProbability: 1, isSeed: true };
-      this.enqueue(link, undefined, data);
+      this.enqueue(link, -1, data);
     }
   }
 
   next(ctx: SelectionContext): Action | undefined {
     for (;;) {
-      const [item] = this.frontier.draw(ctx);
-      if (!item) return undefined;
-      this.frontier.take(item);
-      if (this.queued.get(item.url) !== item) continue; // replaced by a better-tier copy
-      this.queued.delete(item.url);
-      const { key: _key, ...action } = item;
+      const [id] = this.frontier.draw(ctx);
+      if (id === undefined) return undefined;
+      const t = this.frontier.table;
+      const url = t.url(id);
+      const serial = t.parent(id);
+      const action: Action = { url, host: t.host(id), domain: t.domain(id), depth: t.depth(id) };
+      this.frontier.take(id);
+      const u = this.queued.idOf(url);
+      if (u === undefined || this.queued.serial(u) !== serial) continue; // replaced by a better-tier copy
+      action.data = this.queued.data(u) satisfies AcheData;
+      const parent = this.queued.parent(u);
+      if (parent >= 0) action.parentUrl = this.parentUrls[parent] as string;
+      this.queued.delete(url);
       return action;
     }
   }
@@ -105,18 +122,22 @@ export class AcheStrategy implements Strategy {
   observe(outcome: Outcome): void {
     const { action, reward } = outcome;
     this.pages++;
-    // On replay the action carries no data: the URL's queued item (rebuilt by the replay so far) has it.
+    // On replay the action carries no data: the URL's queued entry (rebuilt by the replay so far) has it.
+    const queuedId = this.queued.idOf(action.url);
     const data =
-      (action.data as AcheData | undefined) ?? (this.queued.get(action.url)?.data as AcheData | undefined);
+      (action.data as AcheData | undefined) ??
+      (queuedId === undefined ? undefined : (this.queued.data(queuedId) as AcheData));
     for (const url of new Set([action.url, outcome.finalUrl])) {
       this.fetched.add(url);
       this.queued.delete(url);
     }
     if (data !== undefined && !data.isSeed) this.examples.add(data.ids, reward > 0);
     const tier = this.config.isHardFocus && reward <= 0 ? 1 : 0;
+    const parent = this.parentUrls.length;
+    if (outcome.links.length > 0) this.parentUrls.push(action.url);
     for (const link of outcome.links) {
       if (this.fetched.has(link.url)) continue;
-      this.enqueue(link, action.url, {
+      this.enqueue(link, parent, {
         ids: this.words.encode(link),
         tier,
         parentProbability: outcome.probability,
@@ -150,42 +171,38 @@ export class AcheStrategy implements Strategy {
     this.model = trainLinkSvm(links, labels, columns, this.trainRng);
     this.trainings++;
     this.lastTrainingSize = links.length;
-    // Rebuild the frontier from its live items with their new keys. The old frontier is dropped
-    // whole (stale copies with it), so its live items may take their new keys in place.
-    const rebuilt = new PriorityFrontier<FrontierItem>();
-    for (const item of this.queued.values()) {
-      item.key = this.keyOf(item.data as AcheData);
-      rebuilt.add(item);
+    // Rebuild the frontier from its live samples with their new keys (stale copies dropped).
+    const old = this.frontier;
+    const t = old.table;
+    const rebuilt = new IndexedPriorityFrontier();
+    for (const id of [...old.ids()].sort((a, b) => a - b)) {
+      const u = this.queued.idOf(t.url(id));
+      if (u === undefined || this.queued.serial(u) !== t.parent(id)) continue;
+      const input = { url: t.url(id), host: t.host(id), domain: t.domain(id), depth: t.depth(id) };
+      rebuilt.addWithKey(input, t.parent(id), this.keyOf(u));
     }
     this.frontier = rebuilt;
   }
 
-  /** Smaller first: seeds, then tier 0 by descending score, then tier 1. */
-  private keyOf(data: AcheData): number {
-    if (data.isSeed) return Number.NEGATIVE_INFINITY;
-    const score = this.model === undefined ? data.parentProbability : linkProbability(this.model, data.ids);
-    return 2 * data.tier - score;
+  /** Smaller first: seeds, then tier 0 by descending score, then tier 1 (`u`: a queued URL's id). */
+  private keyOf(u: number): number {
+    const q = this.queued;
+    if (q.isSeed(u)) return Number.NEGATIVE_INFINITY;
+    const score = this.model === undefined ? q.parentProbability(u) : linkProbability(this.model, q.ids(u));
+    return 2 * q.tier(u) - score;
   }
 
-  private enqueue(link: DiscoveredLink, parentUrl: string | undefined, data: AcheData): void {
-    const existing = this.queued.get(link.url);
+  private enqueue(link: DiscoveredLink, parent: number, data: AcheData): void {
+    const existing = this.queued.idOf(link.url);
     // First discovery wins (ACHE), unless hard focus promotes the URL to the relevant tier.
-    if (existing !== undefined && (existing.data as AcheData).tier <= data.tier) return;
+    if (existing !== undefined && this.queued.tier(existing) <= data.tier) return;
     if (existing === undefined && this.config.maxLinksPerDomain !== false) {
       const n = this.linksPerDomain.get(link.domain) ?? 0;
       if (n >= this.config.maxLinksPerDomain) return;
       this.linksPerDomain.set(link.domain, n + 1);
     }
-    const item: FrontierItem = {
-      url: link.url,
-      host: link.host,
-      domain: link.domain,
-      depth: link.depth,
-      key: this.keyOf(data),
-      data,
-    };
-    if (parentUrl !== undefined) item.parentUrl = parentUrl;
-    this.queued.set(link.url, item);
-    this.frontier.add(item);
+    const serial = this.serial++;
+    this.queued.set(link.url, serial, parent, data);
+    this.frontier.addWithKey(link, serial, this.keyOf(this.queued.idOf(link.url) as number));
   }
 }

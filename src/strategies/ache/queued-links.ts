@@ -1,0 +1,140 @@
+/**
+ * What `ache` keeps of each queued URL (issue 13: at most 300 bytes per frontier URL), in typed
+ * arrays by interned URL id instead of an item and a data object per link: the serial number of
+ * its live frontier sample (older samples of the URL are stale), its hard-focus tier, whether it
+ * is a seed, the relevance probability of the page it was found on, that page's index, and its
+ * field-word ids as a slice of one shared Int32Array pool (compacted when half of it is dead).
+ */
+import { StringIds } from '../../frontier/string-ids.js';
+
+/** A queued link's data, as {@link QueuedLinks.set} takes it. */
+export interface QueuedLinkData {
+  /** Field-word ids of the link. */
+  ids: ArrayLike<number>;
+  /** 0: found on a relevant page (or a seed); 1: on an irrelevant page. */
+  tier: number;
+  /** Relevance probability of the page the link was found on. */
+  parentProbability: number;
+  isSeed: boolean;
+}
+
+function grown<T extends Int32Array | Uint8Array | Float64Array>(a: T, length: number): T {
+  const b = new (a.constructor as new (n: number) => T)(length);
+  b.set(a);
+  return b;
+}
+
+/** Queued URLs and their link data, by URL. */
+export class QueuedLinks {
+  private readonly urls = new StringIds();
+  private serialOf = new Int32Array(1024);
+  private tierOf = new Uint8Array(1024);
+  private seedOf = new Uint8Array(1024);
+  private parentProbabilityOf = new Float64Array(1024);
+  private parentOf = new Int32Array(1024);
+  private startOf = new Int32Array(1024);
+  private lengthOf = new Int32Array(1024);
+  private pool = new Int32Array(1 << 16);
+  private poolUsed = 0;
+  /** Pool entries of queued URLs (the rest of `poolUsed` is dead). */
+  private poolLive = 0;
+
+  /** Number of queued URLs. */
+  get size(): number {
+    return this.urls.size;
+  }
+
+  /** The URL's id if it is queued. */
+  idOf(url: string): number | undefined {
+    return this.urls.idOf(url);
+  }
+
+  /** Queues `url` (or replaces its data) with its live sample's `serial` and `parent` page index. */
+  set(url: string, serial: number, parent: number, data: QueuedLinkData): void {
+    const u = this.urls.intern(url);
+    if (u >= this.serialOf.length) this.grow(u + 1);
+    if (this.urls.isNew) this.lengthOf[u] = 0;
+    else this.poolLive -= this.lengthOf[u] as number;
+    this.serialOf[u] = serial;
+    this.tierOf[u] = data.tier;
+    this.seedOf[u] = data.isSeed ? 1 : 0;
+    this.parentProbabilityOf[u] = data.parentProbability;
+    this.parentOf[u] = parent;
+    const n = data.ids.length;
+    this.reserve(n);
+    this.pool.set(data.ids, this.poolUsed);
+    this.startOf[u] = this.poolUsed;
+    this.lengthOf[u] = n;
+    this.poolUsed += n;
+    this.poolLive += n;
+  }
+
+  /** Forgets `url` (fetched or taken). */
+  delete(url: string): void {
+    const u = this.urls.idOf(url);
+    if (u === undefined) return;
+    this.poolLive -= this.lengthOf[u] as number;
+    this.urls.release(u);
+  }
+
+  serial(u: number): number {
+    return this.serialOf[u] as number;
+  }
+  tier(u: number): number {
+    return this.tierOf[u] as number;
+  }
+  isSeed(u: number): boolean {
+    return this.seedOf[u] === 1;
+  }
+  parentProbability(u: number): number {
+    return this.parentProbabilityOf[u] as number;
+  }
+  parent(u: number): number {
+    return this.parentOf[u] as number;
+  }
+  /** The field-word ids: a view into the pool, valid until the next {@link QueuedLinks.set}. */
+  ids(u: number): Int32Array {
+    const start = this.startOf[u] as number;
+    return this.pool.subarray(start, start + (this.lengthOf[u] as number));
+  }
+
+  /** A copy of the URL's data. */
+  data(u: number): QueuedLinkData & { ids: Int32Array } {
+    return {
+      ids: this.ids(u).slice(),
+      tier: this.tier(u),
+      parentProbability: this.parentProbability(u),
+      isSeed: this.isSeed(u),
+    };
+  }
+
+  private grow(n: number): void {
+    const length = Math.max(n, Math.ceil(this.serialOf.length * 1.5));
+    this.serialOf = grown(this.serialOf, length);
+    this.tierOf = grown(this.tierOf, length);
+    this.seedOf = grown(this.seedOf, length);
+    this.parentProbabilityOf = grown(this.parentProbabilityOf, length);
+    this.parentOf = grown(this.parentOf, length);
+    this.startOf = grown(this.startOf, length);
+    this.lengthOf = grown(this.lengthOf, length);
+  }
+
+  /** Makes room for `n` more pool entries: compacts if half the pool is dead, else grows it. */
+  private reserve(n: number): void {
+    if (this.poolUsed + n <= this.pool.length) return;
+    const isCompacting = this.poolLive * 2 <= this.poolUsed;
+    const length = isCompacting ? this.pool.length : Math.ceil((this.poolUsed + n) * 1.5);
+    const pool = new Int32Array(Math.max(length, this.poolLive + n));
+    let used = 0;
+    for (let u = 0; u < this.urls.idCount; u++) {
+      if ((this.urls.string(u) as string | undefined) === undefined) continue;
+      const start = this.startOf[u] as number;
+      const len = this.lengthOf[u] as number;
+      pool.set(this.pool.subarray(start, start + len), used);
+      this.startOf[u] = used;
+      used += len;
+    }
+    this.pool = pool;
+    this.poolUsed = used;
+  }
+}
