@@ -21,6 +21,10 @@
  *   already fetched siblings; the loop gives a strategy only the new, unfetched outlinks and no
  *   positions of the others.
  *
+ * Storage (issue 13, at most 300 bytes per frontier URL): the frontier is an
+ * IndexedPriorityFrontier (samples as ids into typed-array columns, `parent` indexing the fetched
+ * pages' URLs) and the known URLs live in ./known-links.ts, typed arrays by interned URL id.
+ *
  * Resume: nothing is stored. The replay rebuilds the frontier and retrains the apprentice from
  * every replayed page (same batches), but replayed outlinks carry no link context, so their
  * features are their anchor tokens at offset 0 (and the critic's class); links found after the
@@ -30,7 +34,7 @@
  * rescoring the frontier, O(frontier x tokens per link) plus rebuilding the heap (about 0.1 s
  * for 100k URLs, i.e. well under a millisecond per page at batchPages = 200).
  */
-import { PriorityFrontier, type PrioritySample } from '../../frontier/priority-frontier.js';
+import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
 import type {
   Action,
   DiscoveredLink,
@@ -41,6 +45,7 @@ import type {
 } from '../strategy.js';
 import { type ApprenticeConfig, resolveApprenticeConfig } from './apprentice-config.js';
 import { ApprenticeModel } from './apprentice-model.js';
+import { KnownLinks } from './known-links.js';
 import { LinkFeatureSpace } from './link-features.js';
 
 export interface ApprenticeOptions {
@@ -50,36 +55,19 @@ export interface ApprenticeOptions {
   name?: string;
 }
 
-/** One unfetched URL: the features of its first link and its baseline priority. */
-interface LinkSample {
-  url: string;
-  host: string;
-  domain: string;
-  depth: number;
-  parentUrl?: string;
-  /** Interned features of the first link (u, v) found; empty for seeds. */
-  features: Int32Array;
-  /** Best relevance of a page linking here (the baseline priority); +inf for seeds. */
-  baseline: number;
-  /** True once `next` returned it (in flight); it is deleted when observed. */
-  isTaken: boolean;
-}
-
-interface ApprenticeItem extends PrioritySample {
-  sample: LinkSample;
-}
-
 export class ApprenticeStrategy implements Strategy {
   readonly name: string;
   readonly needsLinkContext = true;
   readonly config: Readonly<ApprenticeConfig>;
   private readonly space: LinkFeatureSpace;
   private readonly model: ApprenticeModel;
-  /** Unfetched URLs known, in discovery order (the order of a rescore, so runs repeat). */
-  private readonly samples = new Map<string, LinkSample>();
+  /** Unfetched URLs known: the features of the first link found, the baseline, ... */
+  private readonly samples = new KnownLinks();
+  /** URL of each page whose outlinks were found: a known URL's `parent` indexes it (-1: a seed). */
+  private readonly parentUrls: string[] = [];
   /** URLs fetched (or redirected to); never queued again. */
   private readonly done = new Set<string>();
-  private frontier = new PriorityFrontier<ApprenticeItem>();
+  private frontier = new IndexedPriorityFrontier();
   /** Instances of the current batch: features of (u, v) and the critic's verdict on v. */
   private batch: { features: Int32Array; isHigh: boolean }[] = [];
   private pagesInBatch = 0;
@@ -102,51 +90,45 @@ export class ApprenticeStrategy implements Strategy {
 
   seed(links: DiscoveredLink[]): void {
     for (const link of links) {
-      if (this.done.has(link.url) || this.samples.has(link.url)) continue;
-      const sample: LinkSample = {
-        url: link.url,
-        host: link.host,
-        domain: link.domain,
-        depth: link.depth,
-        features: new Int32Array(0),
-        baseline: Number.POSITIVE_INFINITY,
-        isTaken: false,
-      };
-      this.samples.set(link.url, sample);
-      this.push(sample);
+      if (this.done.has(link.url) || this.samples.idOf(link.url) !== undefined) continue;
+      this.push(this.samples.add(link, -1, NO_FEATURES, Number.POSITIVE_INFINITY));
     }
   }
 
   next(ctx: SelectionContext): Action | undefined {
     this.lastCtx = ctx;
-    const [item] = this.frontier.draw(ctx);
-    if (!item) return undefined;
-    this.frontier.take(item);
-    const { sample } = item;
-    sample.isTaken = true;
-    const action: Action = { url: sample.url, host: sample.host, domain: sample.domain, depth: sample.depth };
-    if (sample.parentUrl !== undefined) action.parentUrl = sample.parentUrl;
+    const [id] = this.frontier.draw(ctx);
+    if (id === undefined) return undefined;
+    const t = this.frontier.table;
+    const action: Action = { url: t.url(id), host: t.host(id), domain: t.domain(id), depth: t.depth(id) };
+    const parent = t.parent(id);
+    if (parent >= 0) action.parentUrl = this.parentUrls[parent] as string;
+    this.frontier.take(id);
+    const u = this.samples.idOf(action.url);
+    if (u !== undefined) this.samples.setTaken(u);
     return action;
   }
 
   observe(outcome: Outcome): void {
     const { action } = outcome;
-    const sample = this.samples.get(action.url);
-    for (const url of new Set([action.url, outcome.finalUrl])) {
-      this.samples.delete(url);
-      this.done.add(url);
-    }
+    const u = this.samples.idOf(action.url);
     // A training instance: a page v fetched through a link (u, v), with the critic's verdict
     // on v. A failed fetch (404, not HTML, ...) is a LOW instance: the paper's crawler fetched
     // and classified whatever came back, and an error page is a fetch thrown away (loss).
     // (Measured: it does not lower the apprentice's failures on the generated web, about 4% of
     // the budget against the baseline's 1%: dead links there carry the source page's topic
     // words, so their features are those of good links.)
-    if (sample !== undefined && sample.parentUrl !== undefined) {
-      this.batch.push({ features: sample.features, isHigh: outcome.reward >= 1 });
+    if (u !== undefined && this.samples.parent(u) >= 0) {
+      this.batch.push({ features: this.samples.features(u).slice(), isHigh: outcome.reward >= 1 });
+    }
+    for (const url of new Set([action.url, outcome.finalUrl])) {
+      this.samples.delete(url);
+      this.done.add(url);
     }
     const isSourceRelevant = outcome.reward >= 1;
-    for (const link of outcome.links) this.discover(link, action.url, outcome.probability, isSourceRelevant);
+    const parent = this.parentUrls.length;
+    if (outcome.links.length > 0) this.parentUrls.push(action.url);
+    for (const link of outcome.links) this.discover(link, parent, outcome.probability, isSourceRelevant);
     if (++this.pagesInBatch >= this.config.batchPages) this.endBatch();
   }
 
@@ -166,52 +148,40 @@ export class ApprenticeStrategy implements Strategy {
   /** A link of a fetched page: a new URL gets a sample; a known one may move up (baseline). */
   private discover(
     link: DiscoveredLink,
-    parentUrl: string,
+    parent: number,
     probability: number,
     isSourceRelevant: boolean,
   ): void {
     if (this.done.has(link.url)) return;
-    const known = this.samples.get(link.url);
+    const samples = this.samples;
+    const known = samples.idOf(link.url);
     if (known !== undefined) {
       // Baseline: a URL found on a more relevant page moves up. With the apprentice active the
       // priority is frozen at the first link (footnote 2).
-      if (!known.isTaken && !this.isApprenticeActive && probability > known.baseline) {
-        known.baseline = probability;
+      if (!samples.isTaken(known) && !this.isApprenticeActive && probability > samples.baseline(known)) {
+        samples.setBaseline(known, probability);
         this.push(known);
-      } else if (probability > known.baseline) {
-        known.baseline = probability;
+      } else if (probability > samples.baseline(known)) {
+        samples.setBaseline(known, probability);
       }
       return;
     }
-    const sample: LinkSample = {
-      url: link.url,
-      host: link.host,
-      domain: link.domain,
-      depth: link.depth,
-      parentUrl,
-      features: this.config.learn === 1 ? this.space.encode(link, isSourceRelevant) : new Int32Array(0),
-      baseline: probability,
-      isTaken: false,
-    };
-    this.samples.set(link.url, sample);
-    this.push(sample);
+    const features = this.config.learn === 1 ? this.space.encode(link, isSourceRelevant) : NO_FEATURES;
+    this.push(samples.add(link, parent, features, probability));
   }
 
-  /** Adds the sample to the frontier under its current key (older copies drop out lazily). */
-  private push(sample: LinkSample): void {
-    this.frontier.add({
-      url: sample.url,
-      host: sample.host,
-      domain: sample.domain,
-      key: this.keyOf(sample),
-      sample,
-    });
+  /** Adds known URL `u` to the frontier under its current key (older copies drop out lazily). */
+  private push(u: number): void {
+    const s = this.samples;
+    const input = { url: s.url(u), host: s.host(u), domain: s.domain(u), depth: s.depth(u) };
+    this.frontier.addWithKey(input, s.parent(u), this.keyOf(u));
   }
 
   /** Smaller first: seeds, then the apprentice's log-odds (or the baseline's relevance). */
-  private keyOf(sample: LinkSample): number {
-    if (sample.baseline === Number.POSITIVE_INFINITY) return Number.NEGATIVE_INFINITY;
-    return this.isApprenticeActive ? -this.model.logOdds(sample.features) : -sample.baseline;
+  private keyOf(u: number): number {
+    const baseline = this.samples.baseline(u);
+    if (baseline === Number.POSITIVE_INFINITY) return Number.NEGATIVE_INFINITY;
+    return this.isApprenticeActive ? -this.model.logOdds(this.samples.features(u)) : -baseline;
   }
 
   /** Section 2.1: add the batch's instances, then rescore the whole frontier. */
@@ -222,13 +192,17 @@ export class ApprenticeStrategy implements Strategy {
     this.batch = [];
     this.batches++;
     if (!this.model.isReady) return;
-    const frontier = new PriorityFrontier<ApprenticeItem>();
+    const frontier = new IndexedPriorityFrontier();
     this.frontier = frontier;
     const ctx = this.lastCtx;
-    for (const sample of this.samples.values()) {
-      if (ctx?.isDomainClosed(sample.domain)) this.samples.delete(sample.url);
-      else if (!sample.isTaken) this.push(sample);
+    const s = this.samples;
+    for (let u = 0; u < s.idCount; u++) {
+      if (!s.has(u)) continue;
+      if (ctx?.isDomainClosed(s.domain(u))) s.delete(s.url(u));
+      else if (!s.isTaken(u)) this.push(u);
     }
     this.rescored += frontier.size;
   }
 }
+
+const NO_FEATURES = new Int32Array(0);
