@@ -175,11 +175,17 @@ export class AcheStrategy implements Strategy {
     const old = this.frontier;
     const t = old.table;
     const rebuilt = new IndexedPriorityFrontier();
-    for (const id of [...old.ids()].sort((a, b) => a - b)) {
-      const u = this.queued.idOf(t.url(id));
-      if (u === undefined || this.queued.serial(u) !== t.parent(id)) continue;
-      const input = { url: t.url(id), host: t.host(id), domain: t.domain(id), depth: t.depth(id) };
-      rebuilt.addWithKey(input, t.parent(id), this.keyOf(u));
+    // In URL id order: the frontier's order is total (key, then URL), so insertion order cannot
+    // show. A URL's sample is live if it still holds the URL's serial (a sample dropped lazily
+    // gives its id to another URL's sample, with another serial).
+    const q = this.queued;
+    for (let u = 0; u < q.idCount; u++) {
+      const url = q.url(u);
+      if (url === undefined) continue;
+      const id = q.sample(u);
+      if (!t.has(id) || t.parent(id) !== q.serial(u) || t.url(id) !== url) continue;
+      const input = { url, host: t.host(id), domain: t.domain(id), depth: t.depth(id) };
+      q.setSample(u, rebuilt.addWithKey(input, q.serial(u), this.keyOf(u)));
     }
     this.frontier = rebuilt;
   }
@@ -202,7 +208,7 @@ export class AcheStrategy implements Strategy {
       this.linksPerDomain.set(link.domain, n + 1);
     }
     const serial = this.serial++;
-    this.queued.set(link.url, serial, parent, data);
-    this.frontier.addWithKey(link, serial, this.keyOf(this.queued.idOf(link.url) as number));
+    const u = this.queued.set(link.url, serial, parent, data);
+    this.queued.setSample(u, this.frontier.addWithKey(link, serial, this.keyOf(u)));
   }
 }

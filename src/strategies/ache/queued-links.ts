@@ -28,6 +28,7 @@ function grown<T extends Int32Array | Uint8Array | Float64Array>(a: T, length: n
 export class QueuedLinks {
   private readonly urls = new StringIds();
   private serialOf = new Int32Array(1024);
+  private sampleOf = new Int32Array(1024);
   private tierOf = new Uint8Array(1024);
   private seedOf = new Uint8Array(1024);
   private parentProbabilityOf = new Float64Array(1024);
@@ -49,8 +50,21 @@ export class QueuedLinks {
     return this.urls.idOf(url);
   }
 
-  /** Queues `url` (or replaces its data) with its live sample's `serial` and `parent` page index. */
-  set(url: string, serial: number, parent: number, data: QueuedLinkData): void {
+  /** Upper bound of URL ids (queued ones have a {@link QueuedLinks.url}). */
+  get idCount(): number {
+    return this.urls.idCount;
+  }
+
+  /** The URL of id `u`, undefined if `u` is not queued. */
+  url(u: number): string | undefined {
+    return this.urls.string(u) as string | undefined;
+  }
+
+  /**
+   * Queues `url` (or replaces its data) with its live sample's `serial` and `parent` page index;
+   * returns its id. Its sample id is the caller's to set ({@link QueuedLinks.setSample}).
+   */
+  set(url: string, serial: number, parent: number, data: QueuedLinkData): number {
     const u = this.urls.intern(url);
     if (u >= this.serialOf.length) this.grow(u + 1);
     if (this.urls.isNew) this.lengthOf[u] = 0;
@@ -67,6 +81,15 @@ export class QueuedLinks {
     this.lengthOf[u] = n;
     this.poolUsed += n;
     this.poolLive += n;
+    return u;
+  }
+
+  /** The frontier sample id of the URL's live sample (check its serial: ids are reused). */
+  sample(u: number): number {
+    return this.sampleOf[u] as number;
+  }
+  setSample(u: number, id: number): void {
+    this.sampleOf[u] = id;
   }
 
   /** Forgets `url` (fetched or taken). */
@@ -111,6 +134,7 @@ export class QueuedLinks {
   private grow(n: number): void {
     const length = Math.max(n, Math.ceil(this.serialOf.length * 1.5));
     this.serialOf = grown(this.serialOf, length);
+    this.sampleOf = grown(this.sampleOf, length);
     this.tierOf = grown(this.tierOf, length);
     this.seedOf = grown(this.seedOf, length);
     this.parentProbabilityOf = grown(this.parentProbabilityOf, length);
@@ -127,7 +151,7 @@ export class QueuedLinks {
     const pool = new Int32Array(Math.max(length, this.poolLive + n));
     let used = 0;
     for (let u = 0; u < this.urls.idCount; u++) {
-      if ((this.urls.string(u) as string | undefined) === undefined) continue;
+      if (this.url(u) === undefined) continue;
       const start = this.startOf[u] as number;
       const len = this.lengthOf[u] as number;
       pool.set(this.pool.subarray(start, start + len), used);
