@@ -1,21 +1,24 @@
 /**
  * The links of skipped pages that Lim's crawler keeps aside until its stack runs empty (see
- * ./lim-strategy.ts), stored compactly (issue 13: at most 300 bytes per frontier URL): a link is
- * an id into a {@link SampleTable} (URL string, interned host and domain, depth), not the
- * parser's link object with its anchor text, and a page is a run of ids on one stack.
+ * ./lim-strategy.ts), stored compactly (issue 13: bytes per frontier URL): the kept links only
+ * ever leave as a whole page, last page first, so they are a stack of columns (URL string,
+ * interned host and domain ids, depth; about 20 bytes plus the URL string a link), not the
+ * parser's link objects with their anchor texts.
  */
-
 import type { SampleInput } from '../../frontier/sample-table.js';
-import { SampleTable } from '../../frontier/sample-table.js';
+import { StringIds } from '../../frontier/string-ids.js';
 import type { DiscoveredLink } from '../strategy.js';
 
 /** A stack of skipped pages, each with its links in page order. */
 export class KeptLinks {
-  private readonly table = new SampleTable({ isUrlIndexed: false });
-  /** Link ids of every kept page, page after page. */
-  private ids = new Int32Array(1024);
-  private idCount = 0;
-  /** Start of each kept page's ids in `ids`, and the page's URL. */
+  private readonly hosts = new StringIds();
+  private readonly domains = new StringIds();
+  /** The kept links, page after page: URL, host id, domain id and depth. */
+  private readonly urls: string[] = [];
+  private hostIds = new Int32Array(1024);
+  private domainIds = new Int32Array(1024);
+  private depths = new Int32Array(1024);
+  /** Start of each kept page's links, and the page's URL. */
   private readonly starts: number[] = [];
   private readonly parentUrls: string[] = [];
 
@@ -27,14 +30,18 @@ export class KeptLinks {
   /** Keeps a skipped page's links (nothing if it has none). */
   push(parentUrl: string, links: readonly DiscoveredLink[]): void {
     if (links.length === 0) return;
-    if (this.idCount + links.length > this.ids.length) {
-      const ids = new Int32Array(Math.ceil((this.idCount + links.length) * 1.5));
-      ids.set(this.ids.subarray(0, this.idCount));
-      this.ids = ids;
-    }
-    this.starts.push(this.idCount);
+    const start = this.urls.length;
+    if (start + links.length > this.hostIds.length) this.grow(Math.ceil((start + links.length) * 1.5));
+    this.starts.push(start);
     this.parentUrls.push(parentUrl);
-    for (const link of links) this.ids[this.idCount++] = this.table.add(link, 0);
+    let i = start;
+    for (const link of links) {
+      this.urls.push(link.url);
+      this.hostIds[i] = this.hosts.intern(link.host);
+      this.domainIds[i] = this.domains.intern(link.domain);
+      this.depths[i] = link.depth;
+      i++;
+    }
   }
 
   /** The most recently kept page and its links in page order, removed from the stack. */
@@ -42,14 +49,24 @@ export class KeptLinks {
     const start = this.starts.pop();
     if (start === undefined) return undefined;
     const parentUrl = this.parentUrls.pop() as string;
-    const t = this.table;
     const links: SampleInput[] = [];
-    for (let i = start; i < this.idCount; i++) {
-      const id = this.ids[i] as number;
-      links.push({ url: t.url(id), host: t.host(id), domain: t.domain(id), depth: t.depth(id) });
-      t.remove(id);
+    for (let i = start; i < this.urls.length; i++) {
+      links.push({
+        url: this.urls[i] as string,
+        host: this.hosts.string(this.hostIds[i] as number),
+        domain: this.domains.string(this.domainIds[i] as number),
+        depth: this.depths[i] as number,
+      });
     }
-    this.idCount = start;
+    this.urls.length = start;
     return { parentUrl, links };
+  }
+
+  private grow(n: number): void {
+    for (const key of ['hostIds', 'domainIds', 'depths'] as const) {
+      const a = new Int32Array(n);
+      a.set(this[key]);
+      this[key] = a;
+    }
   }
 }
