@@ -18,7 +18,7 @@ describe('KeptLinks', () => {
       parentUrl: 'http://p.test/3',
       links: [{ url: 'http://c.test/1', host: 'c.test', domain: 'd-c.test', depth: 2 }],
     });
-    // Ids freed by the pop are reused by the next page without touching the older one.
+    // A page kept after a pop takes the popped page's place without touching the older one.
     kept.push('http://p.test/4', [link('http://e.test/1'), link('http://f.test/1')]);
     expect(kept.pop()?.links.map((l) => l.url)).toEqual(['http://e.test/1', 'http://f.test/1']);
     expect(kept.pop()).toEqual({
@@ -31,7 +31,7 @@ describe('KeptLinks', () => {
     expect(kept.pop()).toBeUndefined();
   });
 
-  it('grows past its first id buffer', () => {
+  it('grows past its first columns', () => {
     const kept = new KeptLinks();
     const links = Array.from({ length: 3000 }, (_, i) => link(`http://a.test/${i}`));
     kept.push('http://p.test/', links);
