@@ -98,7 +98,9 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
     const stored = new Map<string, StoredRun>();
     for (const s of readRunFiles(o.outDir, setting))
       stored.set(key(s.result.strategy, s.result.domainLimit, s.result.run), s);
-    const env = { ...benchEnv(), version: packageVersion() };
+    // The command as the user ran it (`tres bench crawl ...`): benchEnv's `npm run bench -- ARGV`
+    // does not run for a CLI invocation.
+    const env = { ...benchEnv(), version: packageVersion(), ...(o.command ? { command: o.command } : {}) };
     const total = o.strategies.length * o.domainLimits.length * o.runs;
     const wanted = (s: StoredRun) =>
       o.strategies.includes(s.result.strategy) &&
