@@ -16,6 +16,8 @@
  * `isRecycleDeferred` and calls {@link SampleTable.recycle} when it is done: until then removed
  * ids are not handed out again and their columns stay as they were.
  */
+
+import { grownArray as grown } from './slice-pool.js';
 import { StringIds } from './string-ids.js';
 
 /** What a sample is made from (a `DiscoveredLink` fits). */
@@ -44,12 +46,6 @@ export interface SampleTableOptions {
 }
 
 const NONE = -1;
-
-function grown<T extends Int32Array | Float32Array | Float64Array>(a: T, length: number): T {
-  const b = new (a.constructor as new (n: number) => T)(length);
-  b.set(a);
-  return b;
-}
 
 /** Columns of frontier samples by id. */
 export class SampleTable {

@@ -5,6 +5,7 @@
  * is a seed, the relevance probability of the page it was found on, that page's index, and its
  * field-word ids as a slice of one shared Int32Array pool (compacted when half of it is dead).
  */
+import { grownArray as grown, SlicePool } from '../../frontier/slice-pool.js';
 import { StringIds } from '../../frontier/string-ids.js';
 
 /** A queued link's data, as {@link QueuedLinks.set} takes it. */
@@ -18,12 +19,6 @@ export interface QueuedLinkData {
   isSeed: boolean;
 }
 
-function grown<T extends Int32Array | Uint8Array | Float64Array>(a: T, length: number): T {
-  const b = new (a.constructor as new (n: number) => T)(length);
-  b.set(a);
-  return b;
-}
-
 /** Queued URLs and their link data, by URL. */
 export class QueuedLinks {
   private readonly urls = new StringIds();
@@ -33,12 +28,9 @@ export class QueuedLinks {
   private seedOf = new Uint8Array(1024);
   private parentProbabilityOf = new Float64Array(1024);
   private parentOf = new Int32Array(1024);
-  private startOf = new Int32Array(1024);
-  private lengthOf = new Int32Array(1024);
-  private pool = new Int32Array(1 << 16);
-  private poolUsed = 0;
-  /** Pool entries of queued URLs (the rest of `poolUsed` is dead). */
-  private poolLive = 0;
+  /** Each queued URL's field-word ids. */
+  private readonly pool = new SlicePool();
+  private readonly isQueued = (u: number) => this.url(u) !== undefined;
 
   /** Number of queued URLs. */
   get size(): number {
@@ -67,20 +59,12 @@ export class QueuedLinks {
   set(url: string, serial: number, parent: number, data: QueuedLinkData): number {
     const u = this.urls.intern(url);
     if (u >= this.serialOf.length) this.grow(u + 1);
-    if (this.urls.isNew) this.lengthOf[u] = 0;
-    else this.poolLive -= this.lengthOf[u] as number;
     this.serialOf[u] = serial;
     this.tierOf[u] = data.tier;
     this.seedOf[u] = data.isSeed ? 1 : 0;
     this.parentProbabilityOf[u] = data.parentProbability;
     this.parentOf[u] = parent;
-    const n = data.ids.length;
-    this.reserve(n);
-    this.pool.set(data.ids, this.poolUsed);
-    this.startOf[u] = this.poolUsed;
-    this.lengthOf[u] = n;
-    this.poolUsed += n;
-    this.poolLive += n;
+    this.pool.set(u, data.ids, this.urls.idCount, this.isQueued);
     return u;
   }
 
@@ -96,7 +80,7 @@ export class QueuedLinks {
   delete(url: string): void {
     const u = this.urls.idOf(url);
     if (u === undefined) return;
-    this.poolLive -= this.lengthOf[u] as number;
+    this.pool.free(u);
     this.urls.release(u);
   }
 
@@ -117,8 +101,7 @@ export class QueuedLinks {
   }
   /** The field-word ids: a view into the pool, valid until the next {@link QueuedLinks.set}. */
   ids(u: number): Int32Array {
-    const start = this.startOf[u] as number;
-    return this.pool.subarray(start, start + (this.lengthOf[u] as number));
+    return this.pool.view(u);
   }
 
   /** A copy of the URL's data. */
@@ -139,26 +122,5 @@ export class QueuedLinks {
     this.seedOf = grown(this.seedOf, length);
     this.parentProbabilityOf = grown(this.parentProbabilityOf, length);
     this.parentOf = grown(this.parentOf, length);
-    this.startOf = grown(this.startOf, length);
-    this.lengthOf = grown(this.lengthOf, length);
-  }
-
-  /** Makes room for `n` more pool entries: compacts if half the pool is dead, else grows it. */
-  private reserve(n: number): void {
-    if (this.poolUsed + n <= this.pool.length) return;
-    const isCompacting = this.poolLive * 2 <= this.poolUsed;
-    const length = isCompacting ? this.pool.length : Math.ceil((this.poolUsed + n) * 1.5);
-    const pool = new Int32Array(Math.max(length, this.poolLive + n));
-    let used = 0;
-    for (let u = 0; u < this.urls.idCount; u++) {
-      if (this.url(u) === undefined) continue;
-      const start = this.startOf[u] as number;
-      const len = this.lengthOf[u] as number;
-      pool.set(this.pool.subarray(start, start + len), used);
-      this.startOf[u] = used;
-      used += len;
-    }
-    this.pool = pool;
-    this.poolUsed = used;
   }
 }

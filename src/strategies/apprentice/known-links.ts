@@ -5,14 +5,9 @@
  * returned it, and the features of its first link as a slice of one shared Int32Array pool
  * (compacted when half of it is dead).
  */
+import { grownArray as grown, SlicePool } from '../../frontier/slice-pool.js';
 import { StringIds } from '../../frontier/string-ids.js';
 import type { DiscoveredLink } from '../strategy.js';
-
-function grown<T extends Int32Array | Uint8Array | Float64Array>(a: T, length: number): T {
-  const b = new (a.constructor as new (n: number) => T)(length);
-  b.set(a);
-  return b;
-}
 
 /** Unfetched URLs known to the apprentice, by URL id. */
 export class KnownLinks {
@@ -25,11 +20,9 @@ export class KnownLinks {
   private parentOf = new Int32Array(1024);
   private baselineOf = new Float64Array(1024);
   private takenOf = new Uint8Array(1024);
-  private startOf = new Int32Array(1024);
-  private lengthOf = new Int32Array(1024);
-  private pool = new Int32Array(1 << 16);
-  private poolUsed = 0;
-  private poolLive = 0;
+  /** Each URL's first-link features. */
+  private readonly pool = new SlicePool();
+  private readonly isKnown = (u: number) => this.has(u);
 
   /** The URL's id if it is known (and not fetched). */
   idOf(url: string): number | undefined {
@@ -56,14 +49,7 @@ export class KnownLinks {
     this.parentOf[u] = parent;
     this.baselineOf[u] = baseline;
     this.takenOf[u] = 0;
-    this.lengthOf[u] = 0;
-    const n = features.length;
-    this.reserve(n);
-    this.pool.set(features, this.poolUsed);
-    this.startOf[u] = this.poolUsed;
-    this.lengthOf[u] = n;
-    this.poolUsed += n;
-    this.poolLive += n;
+    this.pool.set(u, features, this.urls.idCount, this.isKnown);
     return u;
   }
 
@@ -71,7 +57,7 @@ export class KnownLinks {
   delete(url: string): void {
     const u = this.urls.idOf(url);
     if (u === undefined) return;
-    this.poolLive -= this.lengthOf[u] as number;
+    this.pool.free(u);
     this.urls.release(u);
   }
 
@@ -104,8 +90,7 @@ export class KnownLinks {
   }
   /** The features: a view into the pool, valid until the next {@link KnownLinks.add}. */
   features(u: number): Int32Array {
-    const start = this.startOf[u] as number;
-    return this.pool.subarray(start, start + (this.lengthOf[u] as number));
+    return this.pool.view(u);
   }
 
   private grow(n: number): void {
@@ -116,26 +101,5 @@ export class KnownLinks {
     this.parentOf = grown(this.parentOf, length);
     this.baselineOf = grown(this.baselineOf, length);
     this.takenOf = grown(this.takenOf, length);
-    this.startOf = grown(this.startOf, length);
-    this.lengthOf = grown(this.lengthOf, length);
-  }
-
-  /** Makes room for `n` more pool entries: compacts if half the pool is dead, else grows it. */
-  private reserve(n: number): void {
-    if (this.poolUsed + n <= this.pool.length) return;
-    const isCompacting = this.poolLive * 2 <= this.poolUsed;
-    const length = isCompacting ? this.pool.length : Math.ceil((this.poolUsed + n) * 1.5);
-    const pool = new Int32Array(Math.max(length, this.poolLive + n));
-    let used = 0;
-    for (let u = 0; u < this.urls.idCount; u++) {
-      if (!this.has(u)) continue;
-      const start = this.startOf[u] as number;
-      const len = this.lengthOf[u] as number;
-      pool.set(this.pool.subarray(start, start + len), used);
-      this.startOf[u] = used;
-      used += len;
-    }
-    this.pool = pool;
-    this.poolUsed = used;
   }
 }
