@@ -17,6 +17,7 @@ import {
 } from './cache-layout.js';
 import { type DocwebCounts, DocwebDb, type DocwebTables, writeDocwebDb } from './docweb-db.js';
 import { type FetchReport, fetchPackages } from './fetch-packages.js';
+import { HOMEPAGES_PACKAGE } from './homepages.js';
 import { HUB_HOST, HUB_PACKAGE } from './hub.js';
 import { buildHub, type HubBuild, readHubIndex } from './hub-site.js';
 import {
@@ -193,6 +194,19 @@ async function indexSites(
       excludedTrees: [],
     });
     tables.pages.push(hub.pages);
+    for (const site of hub.homepages) {
+      tables.sites.push({
+        package: HOMEPAGES_PACKAGE,
+        host: site.host,
+        prefix: site.prefix,
+        dir: site.dir,
+        topic: 'Project home page (Debian package descriptions, our template)',
+        pages: site.pages.length,
+        excludedPages: 0,
+        excludedTrees: [],
+      });
+      tables.pages.push(site.pages);
+    }
   }
   const counts = writeDocwebDb(layout.dbPath, tables);
   return { counts, missingRoots };
@@ -207,7 +221,7 @@ function fingerprintOf(
 ): string {
   const h = createHash('sha256');
   h.update(JSON.stringify(sites));
-  h.update(shouldBuildHub ? 'hub' : 'no hub');
+  h.update(shouldBuildHub ? 'hub with project home pages' : 'no hub');
   for (const t of topics) h.update(t.file).update(readFileSync(t.file));
   for (const s of sites) {
     const marker = join(packageDir(layout, s.package), EXTRACTED_MARKER);

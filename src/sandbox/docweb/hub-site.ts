@@ -6,11 +6,12 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { normalizeUrl } from '../../url/index.js';
 import { sendStatus } from '../responses.js';
 import type { CommandRunner } from './apt.js';
 import { type CacheLayout, packageDir } from './cache-layout.js';
+import { HOMEPAGES_DIR, type HomepageSite, homepageKey, homepageSites, writeHomepages } from './homepages.js';
 import { HUB_DEFAULT_SECTIONS, HUB_HOST, type HubPage, writeHub } from './hub.js';
 import type { ManifestSite } from './manifest.js';
 import { readAvailablePackages, readTranslations } from './package-lists.js';
@@ -45,6 +46,8 @@ export interface HubBuild {
   pages: { url: string; path: string; bytes: number }[];
   /** Pages by kind (package, section, facet, tag, home). */
   kinds: Record<string, number>;
+  /** Project home pages (homepages.ts) as site rows; `dir` relative to the cache folder. */
+  homepages: HomepageSite[];
 }
 
 /**
@@ -66,9 +69,13 @@ export async function buildHub(
   const packages = await readAvailablePackages(options.run);
   const translations = await readTranslations(options.aptListsDir, options.run, log);
   const docsOf = new Map<string, string>();
+  const docsBySource = new Map<string, string>();
   for (const site of sites) {
     const url = siteEntryUrl(layout, site);
-    if (url && !docsOf.has(site.package)) docsOf.set(site.package, url);
+    if (!url) continue;
+    if (!docsOf.has(site.package)) docsOf.set(site.package, url);
+    const source = packages.get(site.package)?.source;
+    if (source && !docsBySource.has(source)) docsBySource.set(source, url);
   }
   const dir = join(layout.root, HUB_DIR);
   const written: HubPage[] = writeHub(packages, translations, {
@@ -83,7 +90,26 @@ export async function buildHub(
     const raw = `https://${HUB_HOST}${p.urlPath}`;
     return { url: normalizeUrl(raw) ?? raw, path: p.file, bytes: p.bytes };
   });
-  writeFileSync(join(dir, 'pages.json'), JSON.stringify({ kinds, pages }));
+  const homepageDir = join(layout.root, HOMEPAGES_DIR);
+  const homepagePages = writeHomepages(packages, translations, {
+    dir: homepageDir,
+    hubHost: HUB_HOST,
+    suite: SUITE,
+    listed: new Set(written.filter((p) => p.kind === 'package').map((p) => p.urlPath.split('/').pop() ?? '')),
+    servedSites: sites,
+    docsBySource,
+  });
+  const homepages = homepageSites(homepagePages, sites).map((s) => ({
+    ...s,
+    dir: relative(layout.root, join(homepageDir, s.dir)),
+  }));
+  writeFileSync(join(dir, 'pages.json'), JSON.stringify({ kinds, pages, homepages }));
+  const homepageIndex: Record<string, string[]> = {};
+  for (const p of homepagePages) {
+    const key = homepageKey(p.url);
+    if (key !== undefined) homepageIndex[key] = p.packages;
+  }
+  writeFileSync(join(dir, HOMEPAGE_INDEX_FILE), JSON.stringify(homepageIndex));
   const index: Record<string, [string, string[]]> = {};
   for (const p of packages.values()) {
     const section = p.section.replace(/^.*\//, '');
@@ -99,23 +125,41 @@ export async function buildHub(
       .map(([k, n]) => `${n} ${k}`)
       .join(', ')}) from ${packages.size} packages in apt's lists`,
   );
-  return { dir, pages, kinds };
+  log(
+    `hub      project home pages: ${homepagePages.length} pages on ${new Set(homepagePages.map((p) => p.host)).size} hosts (${homepages.length} site rows)`,
+  );
+  return { dir, pages, kinds, homepages };
 }
 
 /** File of the hub folder mapping each package with a page to its section and debtags. */
 export const HUB_INDEX_FILE = 'packages.json';
 
-/** Section and debtags of every package page of the hub built in `cacheDir`, or undefined if none. */
+/** File of the hub folder mapping each project home page (`homepageKey`) to its packages. */
+export const HOMEPAGE_INDEX_FILE = 'homepages.json';
+
+/**
+ * Section and debtags of every package page of the hub built in `cacheDir`, and the packages of
+ * each project home page, or undefined if no hub was built.
+ */
 export function readHubIndex(cacheDir: string): HubIndex | undefined {
+  let raw: Record<string, [string, string[]]>;
   try {
-    const raw = JSON.parse(readFileSync(join(cacheDir, HUB_DIR, HUB_INDEX_FILE), 'utf8')) as Record<
-      string,
-      [string, string[]]
-    >;
-    return new Map(Object.entries(raw).map(([name, [section, tags]]) => [name, { section, tags }]));
+    raw = JSON.parse(readFileSync(join(cacheDir, HUB_DIR, HUB_INDEX_FILE), 'utf8')) as typeof raw;
   } catch {
     return undefined;
   }
+  let homepages: Record<string, string[]> = {};
+  try {
+    homepages = JSON.parse(
+      readFileSync(join(cacheDir, HUB_DIR, HOMEPAGE_INDEX_FILE), 'utf8'),
+    ) as typeof homepages;
+  } catch {
+    // a hub built before home pages existed
+  }
+  return {
+    packages: new Map(Object.entries(raw).map(([name, [section, tags]]) => [name, { section, tags }])),
+    homepages: new Map(Object.entries(homepages)),
+  };
 }
 
 /** The hub pages written by the last build, or undefined. */
@@ -123,7 +167,7 @@ export function readHubBuild(layout: CacheLayout): HubBuild | undefined {
   const dir = join(layout.root, HUB_DIR);
   try {
     const data = JSON.parse(readFileSync(join(dir, 'pages.json'), 'utf8')) as Omit<HubBuild, 'dir'>;
-    return { dir, ...data };
+    return { dir, ...data, homepages: data.homepages ?? [] };
   } catch {
     return undefined;
   }

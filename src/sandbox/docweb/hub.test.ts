@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocweb, type DocwebBuildSummary } from './build.js';
 import { DocwebDb } from './docweb-db.js';
 import { type DocwebServer, startDocweb } from './docweb-server.js';
+import { HOMEPAGES_PACKAGE, homepageTarget } from './homepages.js';
 import { descriptionHtml } from './hub.js';
 import { hubLandingPath, readHubIndex } from './hub-site.js';
 import { parseRelations } from './package-lists.js';
@@ -32,6 +33,10 @@ afterAll(async () => {
 });
 
 function get(path: string): Promise<{ status: number; location?: string; body: string }> {
+  return getOn('packages.debian.org', path);
+}
+
+function getOn(host: string, path: string): Promise<{ status: number; location?: string; body: string }> {
   return new Promise((resolveGet, reject) => {
     const req = request(
       {
@@ -39,7 +44,7 @@ function get(path: string): Promise<{ status: number; location?: string; body: s
         port: server.port,
         path,
         // As tres --https-as-http asks for an https:// URL (DocWeb hosts are https only).
-        headers: { host: 'packages.debian.org', 'x-forwarded-proto': 'https' },
+        headers: { host, 'x-forwarded-proto': 'https' },
         agent: false,
       },
       (res) => {
@@ -64,7 +69,8 @@ describe('the directory hub (packages.debian.org from apt metadata)', () => {
     const db = new DocwebDb(fx.cacheDir);
     try {
       const hub = db.sites().find((s) => s.host === 'packages.debian.org');
-      expect(hub?.pages).toBe(summary.counts.pages - 14);
+      // The 14 pages of the fixture's sites and one project home page (www.sensors.example).
+      expect(hub?.pages).toBe(summary.counts.pages - 15);
       const urls = db
         .pages()
         .filter((p) => p.siteId === hub?.id)
@@ -144,13 +150,99 @@ describe('topic rules on the hub', () => {
     const db = new DocwebDb(fx.cacheDir);
     try {
       const report = topicReport(db, topic);
-      expect(report.rules.map((r) => r.pages)).toEqual([2, 2, 1]); // tag + facet page; hw-doc + sensors-tool; sensors-tool
+      // tag + facet page; hw-doc + sensors-tool + sensors-tool's home page; sensors-tool + its home page
+      expect(report.rules.map((r) => r.pages)).toEqual([2, 3, 2]);
     } finally {
       db.close();
     }
     // Without the hub's index, rules by section or tag match nothing.
     const bare = parseTopic(data, 'sensors.yaml');
     expect(bare.labelOf('https://packages.debian.org/bookworm/sensors-tool')).toBe(false);
+  });
+});
+
+describe('project home pages (the second directory layer)', () => {
+  it('serves a page at the Homepage URL of a package on a host the web does not serve', async () => {
+    const db = new DocwebDb(fx.cacheDir);
+    try {
+      const site = db.sites().find((s) => s.host === 'www.sensors.example');
+      expect(site).toMatchObject({ package: HOMEPAGES_PACKAGE, prefix: '/', pages: 1 });
+      // hw-doc's home page is https://hw.example/, a served site: its own files decide, no page added.
+      expect(
+        db
+          .sites()
+          .filter((s) => s.host === 'hw.example')
+          .map((s) => s.package),
+      ).toEqual(['hw-doc']);
+    } finally {
+      db.close();
+    }
+    const page = await getOn('www.sensors.example', '/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h2>reads hardware sensors</h2>');
+    expect(page.body).toContain(
+      '<a href="https://packages.debian.org/bookworm/sensors-tool">sensors-tool</a>',
+    );
+    // The bare spelling redirects to the served one, as for every served host.
+    expect((await getOn('sensors.example', '/')).status).toBe(301);
+  });
+
+  it("are relevant when a topic's rule by section or debtags selects one of their packages", () => {
+    const index = readHubIndex(fx.cacheDir);
+    expect(index?.homepages.get('sensors.example')).toEqual(['sensors-tool']);
+    const rule = (r: Record<string, unknown>) => ({
+      name: 't',
+      keywords: ['sensor'],
+      relevant: [r, { host: 'seed.example' }],
+      seeds: ['https://seed.example/'],
+    });
+    const byTag = parseTopic(
+      rule({ host: 'packages.debian.org', tags: ['hardware::sensor'] }),
+      't.yaml',
+      index,
+    );
+    expect(byTag.labelOf('https://www.sensors.example/')).toBe(true);
+    expect(byTag.labelOf('http://sensors.example/index.html')).toBe(true);
+    expect(byTag.labelOf('https://www.sensors.example/other/')).toBe(false);
+    const bySection = parseTopic(rule({ host: 'packages.debian.org', sections: ['doc'] }), 't.yaml', index);
+    expect(bySection.labelOf('https://www.sensors.example/')).toBe(false);
+    // A rule on the home page's host labels it as any page of that host.
+    const byHost = parseTopic(rule({ host: 'www.sensors.example' }), 't.yaml', index);
+    expect(byHost.labelOf('https://www.sensors.example/')).toBe(true);
+    // An except rule by section or debtags removes it.
+    const excepted = parseTopic(
+      {
+        ...rule({ host: 'packages.debian.org', sections: ['utils'] }),
+        except: [{ host: 'packages.debian.org', tags: ['role::program'] }],
+      },
+      't.yaml',
+      index,
+    );
+    expect(excepted.labelOf('https://www.sensors.example/')).toBe(false);
+  });
+});
+
+describe('homepageTarget', () => {
+  it('maps a Homepage value to a host and a file, or rejects what cannot be a page here', () => {
+    expect(homepageTarget('https://github.com/owner/repo')).toEqual({
+      host: 'github.com',
+      path: 'owner/repo/index.html',
+    });
+    expect(homepageTarget('http://www.gnu.org/software/make/')).toEqual({
+      host: 'www.gnu.org',
+      path: 'software/make/index.html',
+    });
+    expect(homepageTarget('https://x.example/doc/main.html')).toEqual({
+      host: 'x.example',
+      path: 'doc/main.html',
+    });
+    expect(homepageTarget('https://x.example/')).toEqual({ host: 'x.example', path: 'index.html' });
+    expect(homepageTarget('https://x.example/index.php?title=Main')).toBeUndefined();
+    expect(homepageTarget('https://x.example:8080/')).toBeUndefined();
+    expect(homepageTarget('ftp://x.example/')).toBeUndefined();
+    expect(homepageTarget('https://192.168.1.1/')).toBeUndefined();
+    expect(homepageTarget('not a url')).toBeUndefined();
+    expect(homepageTarget('https://volans-.github.io/')).toBeUndefined();
   });
 });
 

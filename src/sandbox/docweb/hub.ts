@@ -54,7 +54,8 @@ export interface HubPage {
   kind: 'package' | 'section' | 'facet' | 'tag' | 'home';
 }
 
-const esc = (s: string) =>
+/** Escapes text for HTML content and attribute values. */
+export const esc = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Debian's long description as HTML: ' .' lines split paragraphs, indented lines stay verbatim. */

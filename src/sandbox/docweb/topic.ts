@@ -21,6 +21,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../common/errors.js';
+import { homepageKey } from './homepages.js';
 
 /** One ground-truth rule: every URL on `host` whose path starts with `prefix` (and matches `pattern`). */
 export interface TopicRule {
@@ -38,7 +39,8 @@ export interface TopicRule {
   pattern?: RegExp;
   /**
    * Directory hub only: package pages (`/<suite>/<package>` on packages.debian.org) of packages in
-   * these Debian sections ... @default undefined (no selection by section)
+   * these Debian sections ... The same rule also selects those packages' project home pages
+   * (homepages.ts), whatever their host. @default undefined (no selection by section)
    */
   sections?: string[];
   /**
@@ -48,8 +50,16 @@ export interface TopicRule {
   tags?: string[];
 }
 
-/** Section and debtags of each package with a page in the directory hub (see hub-site.ts). */
-export type HubIndex = ReadonlyMap<string, { section: string; tags: readonly string[] }>;
+/** What rules by section or debtags are resolved against (see hub-site.ts, homepages.ts). */
+export interface HubIndex {
+  /** Section and debtags of each package with a page in the directory hub. */
+  packages: ReadonlyMap<string, { section: string; tags: readonly string[] }>;
+  /**
+   * Project home pages (`homepageKey` of the URL) -> the packages whose home page it is. A home
+   * page is relevant when a rule by section or debtags selects one of its packages.
+   */
+  homepages: ReadonlyMap<string, readonly string[]>;
+}
 
 /** A loaded and checked topic. */
 export interface Topic {
@@ -160,10 +170,30 @@ export function makeLabeler(
         (!rule.pattern || rule.pattern.test(path)) &&
         (!(rule.sections || rule.tags) || isHubMatch(rule, path, hubIndex)),
     );
+  const byPackage = (list: readonly TopicRule[]) => list.filter((r) => r.sections || r.tags);
+  const relevantByPackage = byPackage(relevant);
+  const exceptByPackage = byPackage(except);
+  const homepages = hubIndex?.homepages;
   return (url: string): boolean => {
     const parts = splitUrl(url);
     if (!parts) return false;
-    return matches(relevant, parts.host, parts.path) && !matches(except, parts.host, parts.path);
+    let isSelected = false;
+    let isExcepted = false;
+    // A project home page is selected by a rule on its host, as any page, or by a rule by
+    // section or debtags that selects one of its packages.
+    if (homepages && (relevantByPackage.length > 0 || exceptByPackage.length > 0)) {
+      const key = homepageKey(url);
+      const names = key === undefined ? undefined : homepages.get(key);
+      if (names) {
+        const selects = (list: readonly TopicRule[]) =>
+          names.some((name) => list.some((rule) => isPackageMatch(rule, hubIndex?.packages.get(name))));
+        isSelected = selects(relevantByPackage);
+        isExcepted = selects(exceptByPackage);
+      }
+    }
+    isSelected ||= matches(relevant, parts.host, parts.path);
+    isExcepted ||= matches(except, parts.host, parts.path);
+    return isSelected && !isExcepted;
   };
 }
 
@@ -177,7 +207,14 @@ function isHubMatch(rule: TopicRule, path: string, hubIndex: HubIndex | undefine
   } catch {
     return false;
   }
-  const info = hubIndex.get(name);
+  return isPackageMatch(rule, hubIndex.packages.get(name));
+}
+
+/** True if the rule selects a package of this section and debtags. */
+function isPackageMatch(
+  rule: TopicRule,
+  info: { section: string; tags: readonly string[] } | undefined,
+): boolean {
   if (!info) return false;
   if (rule.sections?.includes(info.section)) return true;
   return (
