@@ -144,7 +144,7 @@ export function writeHomepages(
     const dirs = path.split('/').slice(0, -1);
     const clash = dirs.some((_, i) => taken.has(`${host}/${dirs.slice(0, i + 1).join('/')}`));
     if (clash || taken.has(`${host}/${path}/`)) continue;
-    dirs.forEach((_, i) => taken.add(`${host}/${dirs.slice(0, i + 1).join('/')}/`));
+    for (let i = 0; i < dirs.length; i++) taken.add(`${host}/${dirs.slice(0, i + 1).join('/')}/`);
     taken.add(`${host}/${path}`);
     kept.push(id);
   }
