@@ -14,9 +14,10 @@ import { createRng } from '../common/rng.js';
 import { Crawler } from '../crawl/crawler.js';
 import { createSyntheticWeb, sandboxResolveRules, startReplayServer } from '../sandbox/index.js';
 import { keywordsOf } from '../sandbox/vocabulary.js';
-import { createStrategy } from '../strategies/registry.js';
+import { TresStrategy } from '../strategies/tres/tres-strategy.js';
 import { KeywordSet } from '../text/index.js';
 import { benchEnv, writeResults } from './bench-env.js';
+import { decisionTail, type GcPause, tailMarkdown, watchGc } from './decision-tail.js';
 import { lineChart } from './svg-chart.js';
 import { type DecisionRecord, TimedStrategy } from './timed-strategy.js';
 
@@ -55,6 +56,8 @@ interface Window {
   qEvaluationsPerStep: number;
   decisionMedianMs: number;
   decisionP99Ms: number;
+  /** p99 of the decision time less the wait for a CPU other processes held (the work). */
+  unwaitedP99Ms: number;
 }
 
 /** Summaries of each block of `every` steps. */
@@ -64,6 +67,7 @@ function windows(records: DecisionRecord[], every: number): Window[] {
     const block = records.slice(end - every, end);
     const last = block[block.length - 1] as DecisionRecord;
     const q = quantiles(block.map((r) => r.decisionMs));
+    const unwaited = quantiles(block.map((r) => r.measuredMs - r.waitMs));
     out.push({
       step: end,
       frontierSize: last.frontierSize,
@@ -71,23 +75,32 @@ function windows(records: DecisionRecord[], every: number): Window[] {
       qEvaluationsPerStep: block.reduce((s, r) => s + r.qEvaluations, 0) / block.length,
       decisionMedianMs: q.median,
       decisionP99Ms: q.p99,
+      unwaitedP99Ms: unwaited.p99,
     });
   }
   return out;
 }
 
 async function crawlTimed(
-  name: string,
+  name: 'tres' | 'synchronous',
   o: DecisionBenchOptions,
   web: ReturnType<typeof createSyntheticWeb>,
   rules: string[],
   work: string,
   budget: { steps: number; timeLimitMs?: number },
-): Promise<DecisionRecord[]> {
+): Promise<{ records: DecisionRecord[]; gcPauses: GcPause[]; hasWait: boolean }> {
   const keywords = keywordsOf(web.options.relevantTopic);
+  // As the registry makes `tres` and `synchronous` (no overrides), plus the phase timer.
   const strategy = new TimedStrategy(
-    createStrategy(name, { rng: createRng(o.seed).fork('strategy'), keywords: new KeywordSet(keywords) }),
+    (phaseTimer) =>
+      new TresStrategy({
+        variant: name,
+        rng: createRng(o.seed).fork('strategy'),
+        keywords: new KeywordSet(keywords),
+        phaseTimer,
+      }),
   );
+  const gc = watchGc();
   const crawler = new Crawler({
     outDir: join(work, name),
     strategy,
@@ -105,8 +118,12 @@ async function crawlTimed(
       `  ${name}: step ${p.steps}, frontier ${p.frontierSize}, leaves ${p.strategyStats['frontier/leaves'] ?? '-'}`,
     ),
   );
-  await crawler.run(web.seedUrls(1, { relevant: true }));
-  return strategy.records;
+  try {
+    await crawler.run(web.seedUrls(1, { relevant: true }));
+  } finally {
+    await gc.stop();
+  }
+  return { records: strategy.records, gcPauses: gc.pauses, hasWait: strategy.hasWait };
 }
 
 /** Runs the decision benchmark; prints and writes results/decision.{json,md}. */
@@ -124,24 +141,27 @@ export async function runDecisionBench(o: DecisionBenchOptions): Promise<void> {
   console.log(
     `decision bench: web of ${web.pageCount} pages on ${web.hosts.length} hosts, ${o.steps} steps, K = 1`,
   );
-  let tres: DecisionRecord[];
+  let tresRun: Awaited<ReturnType<typeof crawlTimed>>;
   let sync: DecisionRecord[];
   let tresPeakRssBytes = 0;
   const rssBeforeCrawlBytes = process.memoryUsage().rss;
   try {
-    tres = await crawlTimed('tres', o, web, rules, work, { steps: o.steps });
+    tresRun = await crawlTimed('tres', o, web, rules, work, { steps: o.steps });
     // Peak RSS of this process so far: the tres crawl with its whole frontier, plus the 1M-page
     // web served from this same process (issue 13: under 1 GB).
     tresPeakRssBytes = process.resourceUsage().maxRSS * 1024;
     console.log(`running synchronous for at most ${o.synchronousBudgetSec} s ...`);
-    sync = await crawlTimed('synchronous', o, web, rules, work, {
-      steps: o.steps,
-      timeLimitMs: o.synchronousBudgetSec * 1000,
-    });
+    sync = (
+      await crawlTimed('synchronous', o, web, rules, work, {
+        steps: o.steps,
+        timeLimitMs: o.synchronousBudgetSec * 1000,
+      })
+    ).records;
   } finally {
     await server.close();
     rmSync(work, { recursive: true, force: true });
   }
+  const tres = tresRun.records;
   const every = Math.max(1, Math.floor(o.steps / 20));
   const tresWindows = windows(tres, every);
   const syncWindows = windows(sync, Math.max(1, Math.floor(sync.length / 10)));
@@ -162,6 +182,7 @@ export async function runDecisionBench(o: DecisionBenchOptions): Promise<void> {
   const last = tres[tres.length - 1] as DecisionRecord;
   const afterWarmup = tres.slice(300);
   const tresQ = quantiles(afterWarmup.map((r) => r.decisionMs));
+  const tail = decisionTail(afterWarmup, tresRun.gcPauses);
   const summary = {
     steps: tres.length,
     frontierAtEnd: last.frontierSize,
@@ -171,6 +192,8 @@ export async function runDecisionBench(o: DecisionBenchOptions): Promise<void> {
     qEvaluationRatioTotal: syncEvalsTotal / Math.max(1, tresEvalsTotal),
     tresDecisionMedianMs: tresQ.median,
     tresDecisionP99Ms: tresQ.p99,
+    tresUnwaitedMedianMs: tail.unwaited.median,
+    tresUnwaitedP99Ms: tail.unwaited.p99,
     tresPeakRssMiB: tresPeakRssBytes / 2 ** 20,
     rssBeforeCrawlMiB: rssBeforeCrawlBytes / 2 ** 20,
     synchronousStepsRun: sync.length,
@@ -178,9 +201,9 @@ export async function runDecisionBench(o: DecisionBenchOptions): Promise<void> {
     synchronousExtrapolatedMsAtEnd: msPerEval * last.frontierSize,
   };
   const row = (w: Window) =>
-    `| ${w.step} | ${w.frontierSize} | ${w.leaves} | ${w.qEvaluationsPerStep.toFixed(0)} | ${w.decisionMedianMs.toFixed(3)} | ${w.decisionP99Ms.toFixed(3)} |`;
+    `| ${w.step} | ${w.frontierSize} | ${w.leaves} | ${w.qEvaluationsPerStep.toFixed(0)} | ${w.decisionMedianMs.toFixed(3)} | ${w.decisionP99Ms.toFixed(3)} | ${w.unwaitedP99Ms.toFixed(3)} |`;
   const head =
-    '| step | frontier | leaves | Q evals/step | decision median (ms) | decision p99 (ms) |\n|---:|---:|---:|---:|---:|---:|';
+    '| step | frontier | leaves | Q evals/step | decision median (ms) | decision p99 (ms) | p99 less the wait for a CPU (ms) |\n|---:|---:|---:|---:|---:|---:|---:|';
   const md = `# Decision benchmark (Tree-Frontier against the synchronous method)
 
 Generated web: ${web.pageCount} pages on ${web.hosts.length} hosts, mean out-degree ${MEAN_OUT_DEGREE} (seed decision-bench); one relevant seed; K = 1; run seed ${o.seed}.
@@ -197,6 +220,7 @@ A decision = next() + observe(): choose among representatives (or the whole fron
 | Q evaluations, synchronous / tres, last step | ${summary.qEvaluationRatioAtEnd.toFixed(0)}x |
 | Q evaluations, synchronous / tres, whole crawl | ${summary.qEvaluationRatioTotal.toFixed(0)}x |
 | tres decision time, median / p99 after warm-up | ${summary.tresDecisionMedianMs.toFixed(3)} / ${summary.tresDecisionP99Ms.toFixed(3)} ms |
+| tres decision time less the wait for a CPU other processes held, median / p99 after warm-up | ${summary.tresUnwaitedMedianMs.toFixed(3)} / ${summary.tresUnwaitedP99Ms.toFixed(3)} ms |
 | peak RSS after the tres crawl (the web's server in the same process) | ${summary.tresPeakRssMiB.toFixed(0)} MiB |
 | RSS before the crawl (generated web and its server) | ${summary.rssBeforeCrawlMiB.toFixed(0)} MiB |
 | synchronous steps run in ${o.synchronousBudgetSec} s | ${summary.synchronousStepsRun} |
@@ -209,6 +233,7 @@ The synchronous figures beyond the steps it ran are extrapolated: Q evaluations 
 
 ![Q evaluations per step](decision-q-evaluations.svg)
 
+${tailMarkdown(tail, tresRun.hasWait)}
 ## tres over time
 
 ${head}
@@ -225,7 +250,7 @@ Command: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x
   const paths = writeResults(
     o.resultsDir,
     'decision',
-    { env, options: o, summary, tres: tresWindows, synchronous: syncWindows },
+    { env, options: o, summary, tail, tres: tresWindows, synchronous: syncWindows },
     md,
   );
   console.log(md);

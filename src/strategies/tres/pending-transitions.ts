@@ -58,7 +58,16 @@ export class PendingTransitions {
 
   /** Completes every waiting transition with the action just chosen, stores them, trains when due. */
   complete(chosenX: Float32Array, agent: DdqnAgent, step: number): void {
-    if (this.waiting.length === 0) return;
+    if (this.store(chosenX, agent)) agent.maybeTrain(step);
+  }
+
+  /**
+   * Completes every waiting transition with the action just chosen and stores them in the
+   * agent's replay, without training. Returns false if none was waiting (then the step is not
+   * a training step either: {@link PendingTransitions.complete}).
+   */
+  store(chosenX: Float32Array, agent: DdqnAgent): boolean {
+    if (this.waiting.length === 0) return false;
     for (const t of this.waiting) {
       if (t.ids) {
         agent.observe(this.fromIds(t.x, t.reward, t.ids, chosenX));
@@ -69,7 +78,7 @@ export class PendingTransitions {
       agent.observe(toTransition(t.x, t.reward, candidates));
     }
     this.waiting = [];
-    agent.maybeTrain(step);
+    return true;
   }
 
   /** As {@link toTransition} with the outlinks' vectors read from the table: chosen first, then the outlinks. */

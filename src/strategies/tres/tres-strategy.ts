@@ -39,6 +39,7 @@ import type {
   Strategy,
   StrategyStats,
 } from '../strategy.js';
+import { PhaseLaps, type PhaseTimer } from './decision-phases.js';
 import { agentStats, PendingTransitions } from './pending-transitions.js';
 import {
   childPathState,
@@ -59,6 +60,8 @@ export interface TresOptions extends TresOverrides {
   rng: Rng;
   /** Name to report. @default the variant */
   name?: string;
+  /** Receives each decision's phase durations (the decision benchmark). @default none: not timed */
+  phaseTimer?: PhaseTimer;
 }
 
 /** A fetched page whose outlinks are in the frontier: what its samples share. */
@@ -97,6 +100,7 @@ export class TresStrategy implements Strategy {
   private readonly scratch: Float32Array;
   /** Path states of replayed pages while resuming (cleared at the first live page). */
   private readonly replayPaths = new Map<string, PathState>();
+  private readonly laps: PhaseLaps;
   private steps = 0;
   private qEvaluations = 0;
   private lastQEvaluations = 0;
@@ -127,6 +131,7 @@ export class TresStrategy implements Strategy {
     this.pending = new PendingTransitions(this.frontier.table);
     this.scratch = new Float32Array(this.features.size);
     this.agent = new DdqnAgent({ config: config.ddqn, rng: options.rng.fork('ddqn') });
+    this.laps = new PhaseLaps(options.phaseTimer);
   }
 
   seed(links: DiscoveredLink[]): void {
@@ -137,9 +142,12 @@ export class TresStrategy implements Strategy {
   }
 
   next(ctx: SelectionContext): Action | undefined {
+    this.laps.start();
     const candidates = this.frontier.draw(ctx);
+    this.laps.lap('draw');
     if (candidates.length === 0) return undefined;
     const chosen = this.choose(candidates, this.steps);
+    this.laps.lap('choose');
     const t = this.frontier.table;
     const x = t.vector(chosen);
     const parentIndex = t.parent(chosen);
@@ -157,11 +165,13 @@ export class TresStrategy implements Strategy {
     this.completePending(x);
     // The waiting transitions have read their outlinks' vectors: removed ids may be reused now.
     t.recycle();
+    this.laps.lap('train');
     return action;
   }
 
   observe(outcome: Outcome): void {
     const { action, reward } = outcome;
+    this.laps.start();
     if (outcome.isReplay) {
       this.observeReplay(outcome);
       return;
@@ -204,11 +214,16 @@ export class TresStrategy implements Strategy {
     // Other samples of this URL (found from other parents) must never be chosen again.
     this.frontier.removeUrl(action.url);
     if (outcome.finalUrl !== action.url) this.frontier.removeUrl(outcome.finalUrl);
+    this.laps.lap('purge');
     this.domains.record(action.domain, reward);
     this.tree?.addExperience(x, reward);
+    this.laps.lap('experience');
     const childState = childPathState(linkState, reward);
     const candidates: number[] = [];
-    if (outcome.links.length === 0) return candidates;
+    if (outcome.links.length === 0) {
+      this.laps.lap('outlinks');
+      return candidates;
+    }
     const parent = this.parents.push({ url: action.url, path: childState }) - 1;
     const toEncode = { url: '', domain: '', anchorText: '', anchorProbability: 0 };
     for (const link of outcome.links) {
@@ -219,6 +234,7 @@ export class TresStrategy implements Strategy {
       this.features.encodeInto(this.scratch, 0, childState, toEncode, this.domains);
       candidates.push(this.frontier.add(link, parent, this.scratch));
     }
+    this.laps.lap('outlinks');
     return candidates;
   }
 
@@ -279,8 +295,12 @@ export class TresStrategy implements Strategy {
 
   /** Adds the chosen action to the candidate sets of the waiting transitions and learns from them. */
   private completePending(chosenX: Float32Array): void {
-    if (this.config.variant === 'tree-random')
+    if (this.config.variant === 'tree-random') {
       this.pending.clear(); // no Q-network to train
-    else this.pending.complete(chosenX, this.agent, this.steps);
+      return;
+    }
+    const isStored = this.pending.store(chosenX, this.agent);
+    this.laps.lap('store');
+    if (isStored) this.agent.maybeTrain(this.steps);
   }
 }
