@@ -8,7 +8,7 @@
  * per step is the measured time per Q evaluation times that size.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../common/rng.js';
 import { Crawler } from '../crawl/crawler.js';
@@ -88,7 +88,7 @@ async function crawlTimed(
   rules: string[],
   work: string,
   budget: { steps: number; timeLimitMs?: number },
-): Promise<{ records: DecisionRecord[]; gcPauses: GcPause[]; hasWait: boolean }> {
+): Promise<{ records: DecisionRecord[]; gcPauses: GcPause[]; hasWait: boolean; loadAverages: number[] }> {
   const keywords = keywordsOf(web.options.relevantTopic);
   // As the registry makes `tres` and `synchronous` (no overrides), plus the phase timer.
   const strategy = new TimedStrategy(
@@ -101,6 +101,7 @@ async function crawlTimed(
       }),
   );
   const gc = watchGc();
+  const loadAtStart = loadavg()[0] as number;
   const crawler = new Crawler({
     outDir: join(work, name),
     strategy,
@@ -123,7 +124,9 @@ async function crawlTimed(
   } finally {
     await gc.stop();
   }
-  return { records: strategy.records, gcPauses: gc.pauses, hasWait: strategy.hasWait };
+  // The machine's 1-minute load average when the crawl started and ended (shared machine).
+  const loadAverages = [loadAtStart, loadavg()[0] as number];
+  return { records: strategy.records, gcPauses: gc.pauses, hasWait: strategy.hasWait, loadAverages };
 }
 
 /** Runs the decision benchmark; prints and writes results/decision.{json,md}. */
@@ -194,6 +197,7 @@ export async function runDecisionBench(o: DecisionBenchOptions): Promise<void> {
     tresDecisionP99Ms: tresQ.p99,
     tresUnwaitedMedianMs: tail.unwaited.median,
     tresUnwaitedP99Ms: tail.unwaited.p99,
+    tresLoadAverages: tresRun.loadAverages,
     tresPeakRssMiB: tresPeakRssBytes / 2 ** 20,
     rssBeforeCrawlMiB: rssBeforeCrawlBytes / 2 ** 20,
     synchronousStepsRun: sync.length,
@@ -221,6 +225,7 @@ A decision = next() + observe(): choose among representatives (or the whole fron
 | Q evaluations, synchronous / tres, whole crawl | ${summary.qEvaluationRatioTotal.toFixed(0)}x |
 | tres decision time, median / p99 after warm-up | ${summary.tresDecisionMedianMs.toFixed(3)} / ${summary.tresDecisionP99Ms.toFixed(3)} ms |
 | tres decision time less the wait for a CPU other processes held, median / p99 after warm-up | ${summary.tresUnwaitedMedianMs.toFixed(3)} / ${summary.tresUnwaitedP99Ms.toFixed(3)} ms |
+| load average (1 min) of the machine at the start / end of the tres crawl | ${summary.tresLoadAverages.map((l) => l.toFixed(1)).join(' / ')} |
 | peak RSS after the tres crawl (the web's server in the same process) | ${summary.tresPeakRssMiB.toFixed(0)} MiB |
 | RSS before the crawl (generated web and its server) | ${summary.rssBeforeCrawlMiB.toFixed(0)} MiB |
 | synchronous steps run in ${o.synchronousBudgetSec} s | ${summary.synchronousStepsRun} |

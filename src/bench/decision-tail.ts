@@ -90,8 +90,10 @@ export interface DecisionTail {
   tail: TailGroup;
   /** 99th percentile of each phase's own time, ms. */
   phaseP99Ms: Record<string, number>;
-  /** The slowest decisions (wall), with their split. */
+  /** The slowest decisions by wall time, with their split. */
   slowest: (TailGroup & { step: number; frontierSize: number })[];
+  /** The slowest decisions by wall time less the wait for a CPU (the work's own spikes). */
+  slowestWork: (TailGroup & { step: number; frontierSize: number })[];
 }
 
 function group(records: readonly DecisionRecord[], gcMs: ReadonlyMap<DecisionRecord, number>): TailGroup {
@@ -118,6 +120,10 @@ export function decisionTail(records: readonly DecisionRecord[], pauses: readonl
   const wait = records.map((r) => r.waitMs);
   const p99 = quantile(wall, 0.99);
   const slowest = [...records].sort((a, b) => b.decisionMs - a.decisionMs).slice(0, 5);
+  const slowestWork = [...records]
+    .sort((a, b) => b.measuredMs - b.waitMs - (a.measuredMs - a.waitMs))
+    .slice(0, 5);
+  const one = (r: DecisionRecord) => ({ ...group([r], gcMs), step: r.step, frontierSize: r.frontierSize });
   const phaseP99Ms: Record<string, number> = {};
   TRES_PHASES.forEach((p, i) => {
     phaseP99Ms[p] = quantile(
@@ -142,7 +148,8 @@ export function decisionTail(records: readonly DecisionRecord[], pauses: readonl
       gcMs,
     ),
     phaseP99Ms,
-    slowest: slowest.map((r) => ({ ...group([r], gcMs), step: r.step, frontierSize: r.frontierSize })),
+    slowest: slowest.map(one),
+    slowestWork: Number.isNaN(wait[0] ?? Number.NaN) ? [] : slowestWork.map(one),
   };
 }
 
@@ -167,7 +174,8 @@ Decisions that waited for a CPU at all: ${(t.waitedShare * 100).toFixed(1)}%.
 ${head}
 ${row('all', t.all)}
 ${row('at or above the wall p99', t.tail)}
-${t.slowest.map((s) => row(`step ${s.step} (frontier ${s.frontierSize})`, s)).join('\n')}
+${t.slowest.map((s) => row(`slowest: step ${s.step} (frontier ${s.frontierSize})`, s)).join('\n')}
+${t.slowestWork.map((s) => row(`slowest less the wait: step ${s.step} (frontier ${s.frontierSize})`, s)).join('\n')}
 
 p99 of each phase alone (ms): ${TRES_PHASES.map((p) => `${p} ${f(t.phaseP99Ms[p] as number)}`).join(', ')}.
 `;
