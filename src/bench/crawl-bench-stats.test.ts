@@ -226,6 +226,19 @@ describe('summarizeRuns against the oracle', () => {
     expect(bfs?.outOfWebShare).toBeCloseTo(0.2, 12);
     expect(summarizeRuns(runs.slice(2), ['bfs'], ['none'])[0]?.oracleHarvestShare).toBeUndefined();
   });
+
+  it('leaves out the seeds whose oracle run ran dry: it is no upper bound there', () => {
+    const dry = run({ strategy: 'oracle', run: 0, harvestRate: 1, relevantDomains: 1 });
+    const runs = [
+      { ...dry, steps: 10 },
+      run({ strategy: 'oracle', run: 1, harvestRate: 0.5, relevantDomains: 10 }),
+      run({ strategy: 'bfs', run: 0, harvestRate: 0.2, relevantDomains: 200 }),
+      run({ strategy: 'bfs', run: 1, harvestRate: 0.25, relevantDomains: 5 }),
+    ];
+    const [, bfs] = summarizeRuns(runs, ['oracle', 'bfs'], ['none']);
+    expect(bfs?.oracleHarvestShare).toEqual({ mean: 0.5, std: 0 });
+    expect(bfs?.oracleDomainsShare).toEqual({ mean: 0.5, std: 0 });
+  });
 });
 
 describe('pageIdentity', () => {

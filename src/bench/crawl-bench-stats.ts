@@ -54,7 +54,8 @@ export interface ConfigRow {
   pagesPerSec: Spread;
   /**
    * Harvest rate and relevant domains as fractions of the oracle's from the same seed and domain
-   * limit (mean over the runs that have an oracle run to compare with); undefined without one.
+   * limit (mean over the runs that have an oracle run to compare with that did not run dry);
+   * undefined without one.
    */
   oracleHarvestShare?: Spread;
   oracleDomainsShare?: Spread;
@@ -133,7 +134,9 @@ export function summarizeRuns(
     const values: number[] = [];
     for (const r of group) {
       const o = oracleOf.get(`${r.domainLimit}\u0000${r.run}`);
-      if (o && f(o) > 0) values.push(f(r) / f(o));
+      // An oracle run that ran dry is no upper bound: ranking pages, it can spend a domain
+      // limit of 10 on its seed's own pages and lose the links out that another crawler kept.
+      if (o && f(o) > 0 && o.steps >= o.maxPages) values.push(f(r) / f(o));
     }
     return values.length > 0 ? spread(values) : undefined;
   };
