@@ -34,6 +34,12 @@ export interface CrawlBenchOptions {
   cacheDir?: string;
   /** A page is relevant to the crawler when its judge's P >= this. @default 0.5 */
   relevanceThreshold?: number;
+  /**
+   * An upper-bound experiment: the crawler's reward for a page is the topic's ground-truth label
+   * instead of the model's verdict (links are still scored by the model). It tells whether a
+   * strategy is held back by its agent or by its reward. Needs `modelDir`. @default false
+   */
+  isTruthReward?: boolean;
   /** Points per curve: one every maxPages / curvePoints pages. @default 100 */
   curvePoints?: number;
   /** Discard finished runs in the out folder instead of keeping and skipping them. @default false */
@@ -68,6 +74,7 @@ export const DEFAULT_CRAWL_BENCH_OPTIONS = {
   curvePoints: 100,
   isFresh: false,
   isOpenWorld: false,
+  isTruthReward: false,
 } as const satisfies Partial<CrawlBenchOptions>;
 
 /** The five domain limits of the paper's Table 3. */
@@ -115,9 +122,17 @@ export function resolveCrawlBenchOptions(options: CrawlBenchOptions): ResolvedCr
     curvePoints: options.curvePoints ?? d.curvePoints,
     isFresh: options.isFresh ?? d.isFresh,
     isOpenWorld: options.isOpenWorld ?? d.isOpenWorld,
+    isTruthReward: options.isTruthReward ?? d.isTruthReward,
     command: options.command ?? process.argv.join(' '),
     log: options.log === false ? () => {} : (options.log ?? ((line) => console.log(line))),
   };
+  if (resolved.isTruthReward && resolved.modelDir === false)
+    throw new ConfigError(
+      'isTruthReward (--truth-reward) needs modelDir (--model DIR): links are still scored by the model',
+      {
+        context: { field: 'isTruthReward' },
+      },
+    );
   positiveInt(resolved.maxPages, 'maxPages');
   positiveInt(resolved.runs, 'runs');
   positiveInt(resolved.concurrency, 'concurrency');

@@ -254,5 +254,27 @@ describe('runCrawlBench with a trained model as the judge', () => {
     // Same seed, same bfs order: the same pages, judged by another classifier.
     expect(modelRun.harvestRate).toBe(keywordRun.harvestRate);
     expect(modelRun.classifierRelevant).not.toBe(keywordRun.classifierRelevant);
+
+    // --truth-reward: the reward is the ground truth, so the crawler's judge agrees with it on
+    // every page (links are still scored by the model).
+    const truthOut = join(dir, 'out-truth');
+    const withTruth = await runCrawlBench({
+      ...base,
+      outDir: truthOut,
+      strategies: ['bfs'],
+      runs: 1,
+      domainLimits: ['none'],
+      modelDir,
+      isTruthReward: true,
+      log: false,
+    });
+    const truthRun = withTruth.runs[0]!;
+    expect(truthRun.harvestRate).toBe(keywordRun.harvestRate);
+    expect(truthRun.classifierRelevant).toBe(truthRun.relevant);
+    expect(truthRun.bothRelevant).toBe(truthRun.relevant);
+    expect(readFileSync(join(truthOut, 'report.md'), 'utf8')).toContain("the topic's ground truth");
+    await expect(
+      runCrawlBench({ ...base, outDir: join(dir, 'x'), isTruthReward: true, log: false }),
+    ).rejects.toThrow(/--truth-reward.*--model/);
   });
 });

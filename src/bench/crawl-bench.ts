@@ -65,6 +65,18 @@ async function makeJudge(o: ResolvedCrawlBenchOptions, topic: BenchTopic) {
   // Loaded on demand: the relevance room pulls in TensorFlow, which keyword runs do not need.
   const { loadModel } = await import('../relevance/index.js');
   const model = await loadModel(o.modelDir);
+  if (o.isTruthReward) {
+    const truth: PageJudge = {
+      name: `truth+${model.name}`,
+      scorePages: async (pages) => Float32Array.from(pages, (p) => (topic.labelOf(p.url) ? 1 : 0)),
+      scoreAnchors: (anchors) => model.scoreAnchors(anchors),
+    };
+    return {
+      judge: truth,
+      name: `truth+model:${resolve(o.modelDir)}`,
+      description: `the topic's ground truth (an upper-bound experiment), links scored by the ${model.name} model in ${o.modelDir}`,
+    };
+  }
   const judge: PageJudge = model;
   return {
     judge,

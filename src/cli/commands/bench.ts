@@ -23,6 +23,7 @@ export interface BenchCrawlFlags {
   threshold?: number;
   fresh?: boolean;
   openWorld?: boolean;
+  truthReward?: boolean;
   quiet?: boolean;
 }
 
@@ -108,6 +109,10 @@ export function registerBenchCommand(program: Command): void {
       '--open-world',
       'attempt links that leave the web (hosts it does not serve; on DocWeb also pages the mirror lacks): they fail, as dead links; default: closed world, such links dropped',
     )
+    .option(
+      '--truth-reward',
+      'upper-bound experiment: the crawler\u2019s page reward is the ground truth, links still scored by --model (is the agent or the reward the limit?)',
+    )
     .option('--quiet', 'no line per finished run')
     .addHelpText(
       'after',
@@ -136,6 +141,7 @@ finished run: a killed benchmark keeps them, and the same command resumes).`,
         ...(flags.threshold === undefined ? {} : { relevanceThreshold: flags.threshold }),
         isFresh: Boolean(flags.fresh),
         isOpenWorld: Boolean(flags.openWorld),
+        isTruthReward: Boolean(flags.truthReward),
         command: `tres ${process.argv.slice(2).map(shellQuote).join(' ')}`,
         log: flags.quiet ? false : (line) => console.log(line),
       });
