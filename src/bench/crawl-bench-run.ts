@@ -115,7 +115,10 @@ function makeStrategy(spec: RunSpec, wordVectors: WordVectors | undefined): Stra
       ? new OracleStrategy(spec.topic.isRelevantPage ?? spec.topic.labelOf)
       : createStrategy(spec.strategy, {
           rng: createRng(spec.run).fork('strategy'),
-          keywords: new KeywordSet(spec.judge ? [] : spec.topic.keywords, []),
+          // The topic's keywords and keyphrases whatever judges the pages: they are TRES's
+          // keyword features (and Han's, Lim's), as `tres crawl --model M --keywords K` gives
+          // them. Until this, runs judged by a model had those features at 0.
+          keywords: new KeywordSet(spec.topic.keywords, spec.topic.keyphrases ?? []),
           ...(wordVectors ? { wordVectors } : {}),
         });
   if (!spec.servedHosts) return inner;

@@ -34,8 +34,10 @@ export interface BenchTopic {
   name: string;
   /** Absolute path of the topic file. */
   file: string;
-  /** Keywords of the stand-in keyword judge. */
+  /** The topic's keywords: the stand-in keyword judge's, and the keyword features of strategies. */
   keywords: string[];
+  /** The topic's keyphrases (strategies' keyphrase features). @default none */
+  keyphrases?: string[];
   /** Seed URLs; run i starts from `seeds[i mod seeds.length]` alone. */
   seeds: string[];
   /** Ground truth: true if the URL's page is relevant. */
@@ -198,6 +200,11 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
     keywords: (optionalList(file, 'keywords', rest.keywords) ?? keywordsOf(web.options.relevantTopic)).map(
       (k) => k.toLowerCase(),
     ),
+    ...(rest.keyphrases === undefined
+      ? {}
+      : {
+          keyphrases: (optionalList(file, 'keyphrases', rest.keyphrases) ?? []).map((k) => k.toLowerCase()),
+        }),
     seeds,
     labelOf: (url) => web.labelOf(url) === true,
   };

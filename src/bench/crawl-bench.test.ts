@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -273,6 +273,26 @@ describe('runCrawlBench with a trained model as the judge', () => {
     expect(truthRun.classifierRelevant).toBe(truthRun.relevant);
     expect(truthRun.bothRelevant).toBe(truthRun.relevant);
     expect(readFileSync(join(truthOut, 'report.md'), 'utf8')).toContain("the topic's ground truth");
+    // Strategies get the topic's keywords whatever judges the pages: with the model as judge, a
+    // topic whose keywords match nothing changes tres's keyword features, so its crawl.
+    const noMatch = join(dir, 'no-match.yaml');
+    writeFileSync(noMatch, `${readFileSync(topicFile, 'utf8')}keywords: [zzzqx]\n`);
+    const tresRun = async (file: string, out: string) =>
+      (
+        await runCrawlBench({
+          ...base,
+          topicFile: file,
+          outDir: join(dir, out),
+          strategies: ['tres'],
+          runs: 1,
+          maxPages: 400,
+          domainLimits: ['none'],
+          modelDir,
+          log: false,
+        })
+      ).runs[0]!;
+    const [withKeywords, withoutMatches] = [await tresRun(topicFile, 'kw-a'), await tresRun(noMatch, 'kw-b')];
+    expect(withKeywords.curve).not.toEqual(withoutMatches.curve);
     await expect(
       runCrawlBench({ ...base, outDir: join(dir, 'x'), isTruthReward: true, log: false }),
     ).rejects.toThrow(/--truth-reward.*--model/);
