@@ -6,9 +6,26 @@
  * The index is an open-addressing hash table of ids in an Int32Array (FNV-1a over the UTF-16
  * code units, linear probing, tombstones), not a `Map`: a Map entry costs 28 to 56 bytes on
  * 64-bit V8, a slot here 4 (8 at the lowest load), which matters at millions of URLs.
+ *
+ * Resizing is incremental (issue 13, the work's own latency spikes): hashing every string again
+ * into a new table at once cost one insert 7 to 36 ms at 44k to 315k URLs in the decision
+ * benchmark, and 110 to 134 ms at 524k in `frontier-growth-bench`. Now a resize only allocates
+ * the new table; each later insert moves the next few ids into it, and lookups look in the new
+ * table, then in the old one, until all are moved. Keeping each string's hash beside its id would
+ * have made a rehash cheaper but not bounded, and cost 4 bytes per URL.
  */
-const EMPTY = -1;
-const TOMBSTONE = -2;
+/** Slot values: 0 empty, -1 tombstone, else id + 1 (0 so that a new table needs no fill). */
+const EMPTY = 0;
+const TOMBSTONE = -1;
+/**
+ * Ids moved per insert while a resize drains (times ids / new size when that is more than 1). A
+ * resize leaves the new table at most a quarter full and the next one comes when it is half full,
+ * so at least a quarter of its size in inserts later; by then the ids are long moved.
+ */
+const DRAIN_IDS = 8;
+/** Strings per page of the id-to-string pages (a page, not one array copied as it grows). */
+const PAGE_BITS = 12;
+const PAGE_MASK = (1 << PAGE_BITS) - 1;
 
 function hashOf(s: string): number {
   let h = 0x811c9dc5;
@@ -17,10 +34,22 @@ function hashOf(s: string): number {
 }
 
 export class StringIds {
-  private table = new Int32Array(16).fill(EMPTY);
-  private readonly strings: (string | undefined)[] = [];
+  private table = new Int32Array(16);
+  /**
+   * The table before the last resize while ids below `drainEnd` are still being moved out of it
+   * (ids from `drained` up), or null. It is never written: an entry of it whose id was released
+   * (or moved, released and reused) cannot match, since a match compares the id's string now.
+   */
+  private old: Int32Array | null = null;
+  private drained = 0;
+  private drainEnd = 0;
+  private drainStep = DRAIN_IDS;
+  /** String of each id in pages of 2^PAGE_BITS; undefined for a released id. */
+  private readonly pages: (string | undefined)[][] = [];
+  private ids = 0;
   private readonly free: number[] = [];
   private count = 0;
+  /** Tombstones of `table`. */
   private tombstones = 0;
   /** True if the last {@link StringIds.intern} call gave a new id. */
   isNew = false;
@@ -32,84 +61,148 @@ export class StringIds {
 
   /** Upper bound of the ids given so far (ids are 0 .. idCount - 1). */
   get idCount(): number {
-    return this.strings.length;
+    return this.ids;
   }
 
   /** The id of `s`, giving it one if it has none. */
   intern(s: string): number {
-    const mask = this.table.length - 1;
-    let b = hashOf(s) & mask;
+    const h = hashOf(s);
+    const table = this.table;
+    const mask = table.length - 1;
+    let b = h & mask;
     let firstTombstone = -1;
     for (;;) {
-      const id = this.table[b] as number;
-      if (id === EMPTY) break;
-      if (id === TOMBSTONE) {
+      const v = table[b] as number;
+      if (v === EMPTY) break;
+      if (v === TOMBSTONE) {
         if (firstTombstone < 0) firstTombstone = b;
-      } else if (this.strings[id] === s) {
+      } else if (this.string(v - 1) === s) {
         this.isNew = false;
-        return id;
+        this.drain();
+        return v - 1;
       }
       b = (b + 1) & mask;
     }
+    if (this.old !== null) {
+      const id = idIn(this.old, h, s, this);
+      if (id >= 0) {
+        this.isNew = false;
+        this.drain();
+        return id;
+      }
+    }
     this.isNew = true;
-    const id = this.free.pop() ?? this.strings.length;
-    this.strings[id] = s;
+    const id = this.newId(s);
     if (firstTombstone >= 0) {
-      this.table[firstTombstone] = id;
+      table[firstTombstone] = id + 1;
       this.tombstones--;
-    } else this.table[b] = id;
+    } else table[b] = id + 1;
     this.count++;
-    if ((this.count + this.tombstones) * 2 > this.table.length) this.rehash();
+    if ((this.count + this.tombstones) * 2 > table.length) this.resize();
+    else this.drain();
     return id;
   }
 
   /** The id of `s`, or undefined. */
   idOf(s: string): number | undefined {
-    const b = this.find(s);
-    return b < 0 ? undefined : (this.table[b] as number);
+    const h = hashOf(s);
+    let id = idIn(this.table, h, s, this);
+    if (id < 0 && this.old !== null) id = idIn(this.old, h, s, this);
+    return id >= 0 ? id : undefined;
   }
 
-  /** The string of a held id. */
+  /** The string of a held id (undefined for a released or unknown one). */
   string(id: number): string {
-    return this.strings[id] as string;
+    return this.pages[id >>> PAGE_BITS]?.[id & PAGE_MASK] as string;
   }
 
   /** Forgets the string of `id`; the id may be handed out again. */
   release(id: number): void {
-    const s = this.strings[id];
+    const page = this.pages[id >>> PAGE_BITS];
+    const s = page?.[id & PAGE_MASK];
     if (s === undefined) return;
-    const b = this.find(s);
-    if (b >= 0) this.table[b] = TOMBSTONE;
-    this.tombstones++;
+    // In the current table: a tombstone. In the old one only: nothing to do (see `old`).
+    const table = this.table;
+    const mask = table.length - 1;
+    for (let b = hashOf(s) & mask; ; b = (b + 1) & mask) {
+      const v = table[b] as number;
+      if (v === EMPTY) break;
+      if (v === id + 1) {
+        table[b] = TOMBSTONE;
+        this.tombstones++;
+        break;
+      }
+    }
     this.count--;
-    this.strings[id] = undefined;
+    (page as (string | undefined)[])[id & PAGE_MASK] = undefined;
     this.free.push(id);
   }
 
-  /** The table slot holding `s`, or -1. */
-  private find(s: string): number {
-    const mask = this.table.length - 1;
-    for (let b = hashOf(s) & mask; ; b = (b + 1) & mask) {
-      const id = this.table[b] as number;
-      if (id === EMPTY) return -1;
-      if (id >= 0 && this.strings[id] === s) return b;
-    }
+  private newId(s: string): number {
+    const id = this.free.pop() ?? this.ids++;
+    const p = id >>> PAGE_BITS;
+    if (p === this.pages.length) this.pages.push(new Array<string | undefined>(PAGE_MASK + 1));
+    (this.pages[p] as (string | undefined)[])[id & PAGE_MASK] = s;
+    return id;
   }
 
-  /** Rebuilds the table at a size that keeps the load between 1/8 and 1/2 (tombstones dropped). */
-  private rehash(): void {
+  /**
+   * Starts a resize to a size that keeps the load between 1/8 and 1/2 (tombstones dropped): the
+   * current table becomes the old one, and later inserts move its ids into the new one.
+   */
+  private resize(): void {
+    while (this.old !== null) this.drain(); // not expected (see DRAIN_IDS); keeps one old table
     let size = 16;
     while (size < this.count * 4) size *= 2;
-    const table = new Int32Array(size).fill(EMPTY);
-    const mask = size - 1;
-    for (let id = 0; id < this.strings.length; id++) {
-      const s = this.strings[id];
+    this.old = this.table;
+    this.drained = 0;
+    this.drainEnd = this.ids;
+    this.drainStep = DRAIN_IDS * Math.max(1, Math.ceil(this.ids / size));
+    this.table = new Int32Array(size); // zero: all EMPTY, no fill pass
+    this.tombstones = 0;
+  }
+
+  /**
+   * Moves the next `drainStep` ids below `drainEnd` into the current table, in id order (the
+   * order the strings were made in, kind to the cache) as the one-shot rehash did. An id already
+   * there (interned again since the resize) or released is skipped.
+   */
+  private drain(): void {
+    if (this.old === null) return;
+    const table = this.table;
+    const mask = table.length - 1;
+    const end = Math.min(this.drainEnd, this.drained + this.drainStep);
+    for (let id = this.drained; id < end; id++) {
+      const s = this.string(id);
       if (s === undefined) continue;
       let b = hashOf(s) & mask;
-      while (table[b] !== EMPTY) b = (b + 1) & mask;
-      table[b] = id;
+      let firstTombstone = -1;
+      let isThere = false;
+      for (let v = table[b] as number; v !== EMPTY; v = table[b] as number) {
+        if (v === id + 1) {
+          isThere = true;
+          break;
+        }
+        if (v === TOMBSTONE && firstTombstone < 0) firstTombstone = b;
+        b = (b + 1) & mask;
+      }
+      if (isThere) continue;
+      if (firstTombstone >= 0) {
+        table[firstTombstone] = id + 1;
+        this.tombstones--;
+      } else table[b] = id + 1;
     }
-    this.table = table;
-    this.tombstones = 0;
+    this.drained = end;
+    if (end === this.drainEnd) this.old = null;
+  }
+}
+
+/** The id whose string is `s` (hash `h`) in `table`, or -1. */
+function idIn(table: Int32Array, h: number, s: string, ids: StringIds): number {
+  const mask = table.length - 1;
+  for (let b = h & mask; ; b = (b + 1) & mask) {
+    const v = table[b] as number;
+    if (v === EMPTY) return -1;
+    if (v > 0 && ids.string(v - 1) === s) return v - 1;
   }
 }
