@@ -227,7 +227,7 @@ describe('summarizeRuns against the oracle', () => {
     expect(summarizeRuns(runs.slice(2), ['bfs'], ['none'])[0]?.oracleHarvestShare).toBeUndefined();
   });
 
-  it('leaves out the seeds whose oracle run ran dry: it is no upper bound there', () => {
+  it('leaves out the seeds where the oracle or the row ran dry: no bound, no comparable rate', () => {
     const dry = run({ strategy: 'oracle', run: 0, harvestRate: 1, relevantDomains: 1 });
     const runs = [
       { ...dry, steps: 10 },
@@ -238,6 +238,9 @@ describe('summarizeRuns against the oracle', () => {
     const [, bfs] = summarizeRuns(runs, ['oracle', 'bfs'], ['none']);
     expect(bfs?.oracleHarvestShare).toEqual({ mean: 0.5, std: 0 });
     expect(bfs?.oracleDomainsShare).toEqual({ mean: 0.5, std: 0 });
+    // ... and those where the row's own run ran dry.
+    const rowDry = [runs[0]!, runs[1]!, runs[2]!, { ...runs[3]!, steps: 10 }];
+    expect(summarizeRuns(rowDry, ['oracle', 'bfs'], ['none'])[1]?.oracleHarvestShare).toBeUndefined();
   });
 });
 

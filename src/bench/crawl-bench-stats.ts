@@ -54,8 +54,8 @@ export interface ConfigRow {
   pagesPerSec: Spread;
   /**
    * Harvest rate and relevant domains as fractions of the oracle's from the same seed and domain
-   * limit (mean over the runs that have an oracle run to compare with that did not run dry);
-   * undefined without one.
+   * limit (mean over the runs that spent the budget and have an oracle run from the same seed
+   * that did too); undefined without one.
    */
   oracleHarvestShare?: Spread;
   oracleDomainsShare?: Spread;
@@ -136,7 +136,9 @@ export function summarizeRuns(
       const o = oracleOf.get(`${r.domainLimit}\u0000${r.run}`);
       // An oracle run that ran dry is no upper bound: ranking pages, it can spend a domain
       // limit of 10 on its seed's own pages and lose the links out that another crawler kept.
-      if (o && f(o) > 0 && o.steps >= o.maxPages) values.push(f(r) / f(o));
+      // A run that ran dry is compared with nothing either: 10 relevant pages of 10 attempts is
+      // no harvest rate to set against one over the whole budget.
+      if (o && f(o) > 0 && o.steps >= o.maxPages && r.steps >= r.maxPages) values.push(f(r) / f(o));
     }
     return values.length > 0 ? spread(values) : undefined;
   };
