@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from './crawl-bench-run.js';
 import { pageIdentity } from './crawl-bench-run.js';
 import { bestWithTies, meanCurve, paretoFront, spread, summarizeRuns } from './crawl-bench-stats.js';
+import { outcomeSentences } from './report-crawl.js';
 
 function run(over: Partial<RunResult>): RunResult {
   return {
@@ -268,5 +269,20 @@ describe('summarizeRuns with the oracle', () => {
     const rows = summarizeRuns(runs, ['oracle', 'tres', 'bfs'], ['none']);
     expect(rows.filter((r) => r.isParetoOptimal).map((r) => r.strategy)).toEqual(['tres', 'bfs']);
     expect(rows.find((r) => r.strategy === 'oracle')?.isReference).toBe(true);
+  });
+});
+
+describe('outcomeSentences', () => {
+  it('calls best only rows where no run ran dry when there are such rows', () => {
+    const runs = [
+      run({ strategy: 'a', run: 0, harvestRate: 0.5, relevant: 50, relevantDomains: 5 }),
+      run({ strategy: 'a', run: 1, harvestRate: 0.5, relevant: 50, relevantDomains: 5 }),
+      // 10 relevant pages of 10 attempts, then the frontier emptied.
+      run({ strategy: 'b', run: 0, harvestRate: 1, relevant: 10, steps: 10, pages: 10, relevantDomains: 1 }),
+      run({ strategy: 'b', run: 1, harvestRate: 0.4, relevant: 40, relevantDomains: 9 }),
+    ];
+    const text = outcomeSentences(summarizeRuns(runs, ['a', 'b'], ['none']), runs).join('\n');
+    expect(text).toContain('Highest harvest rate: **a** at');
+    expect(text).toContain('among the 1 ranked row(s) where no run ran dry');
   });
 });

@@ -70,8 +70,16 @@ export function outcomeSentences(rows: readonly ConfigRow[], runs: readonly RunR
   if (complete.length === 0)
     out.push(`No configuration spent ${share} of its page budget on average: every frontier ran dry early.`);
   else {
-    const byHr = [...complete].sort((a, b) => b.harvestRate.mean - a.harvestRate.mean);
-    const byDomains = [...complete].sort((a, b) => b.relevantDomains.mean - a.relevantDomains.mean);
+    // A run that ran dry after 10 pages has a harvest rate over 10 attempts: rows with such runs
+    // are not called best when rows without any are there to compare.
+    const full = complete.filter((r) => r.dryRuns === 0);
+    const candidates = full.length > 0 ? full : complete;
+    const byHr = [...candidates].sort((a, b) => b.harvestRate.mean - a.harvestRate.mean);
+    const byDomains = [...candidates].sort((a, b) => b.relevantDomains.mean - a.relevantDomains.mean);
+    if (full.length > 0 && full.length < complete.length)
+      out.push(
+        `Best and worst below are among the ${full.length} ranked row(s) where no run ran dry (rows with dry runs mix rates over a few attempts).`,
+      );
     out.push(
       `Highest harvest rate: **${byHr[0]!.label}** at ${pct(byHr[0]!.harvestRate)}%` +
         (byHr[1] ? ` (next: ${byHr[1].label}, ${pct(byHr[1].harvestRate)}%).` : '.'),
@@ -82,8 +90,8 @@ export function outcomeSentences(rows: readonly ConfigRow[], runs: readonly RunR
         .map((r) => r.label)
         .join(', ')}.`,
     );
-    if (new Set(complete.map((r) => r.strategy)).size > 1)
-      for (const limit of [...new Set(complete.map((r) => r.domainLimit))]) {
+    if (new Set(candidates.map((r) => r.strategy)).size > 1)
+      for (const limit of [...new Set(candidates.map((r) => r.domainLimit))]) {
         const at = byHr.filter((r) => r.domainLimit === limit);
         if (at.length > 1)
           out.push(
