@@ -19,10 +19,12 @@ const EMPTY = 0;
 const TOMBSTONE = -1;
 /**
  * Ids moved per insert while a resize drains (times ids / new size when that is more than 1). A
- * resize leaves the new table at most a quarter full and the next one comes when it is half full,
- * so at least a quarter of its size in inserts later; by then the ids are long moved.
+ * resize leaves the new table at most a quarter full and the next one comes when it is half
+ * full, at least a quarter of its size in inserts later; a growth starts with about a quarter of
+ * its size in ids, so 4 per insert move them all within a sixteenth. Fewer per insert spread the
+ * same work thinner but keep lookups probing two tables for longer.
  */
-const DRAIN_IDS = 8;
+const DRAIN_IDS = 4;
 /** Strings per page of the id-to-string pages (a page, not one array copied as it grows). */
 const PAGE_BITS = 12;
 const PAGE_MASK = (1 << PAGE_BITS) - 1;
