@@ -11,13 +11,16 @@
  * order the earlier object-based indexes had), so purges visit samples in the same order and
  * seeded runs repeat exactly.
  *
+ * Every per-sample column grows in place (resizable buffers, see `slice-pool.ts`): no insert pays
+ * for copying the table, and `x` and `key` stay the same arrays as the table grows.
+ *
  * Ids are reused. A caller that still reads a removed sample's columns for a while (TRES reads
  * the vectors of a page's outlinks when the transition completes, at the next decision) sets
  * `isRecycleDeferred` and calls {@link SampleTable.recycle} when it is done: until then removed
  * ids are not handed out again and their columns stay as they were.
  */
 
-import { grownArray as grown } from './slice-pool.js';
+import { growableArray, grownArray as grown } from './slice-pool.js';
 import { StringIds } from './string-ids.js';
 
 /** What a sample is made from (a `DiscoveredLink` fits). */
@@ -46,13 +49,20 @@ export interface SampleTableOptions {
 }
 
 const NONE = -1;
+/**
+ * Samples the columns reserve address space for (not memory: pages are committed as the table
+ * grows and resident once written); past it a growth copies the columns once into larger ones.
+ */
+const MAX_SAMPLES = 2 ** 27;
+const URL_PAGE_BITS = 12;
+const URL_PAGE_MASK = (1 << URL_PAGE_BITS) - 1;
 
 /** Columns of frontier samples by id. */
 export class SampleTable {
   readonly featureCount: number;
-  /** State-action vectors, [capacity, featureCount]; replaced when the table grows. */
+  /** State-action vectors, [capacity, featureCount]; grows in place with the table. */
   x: Float32Array;
-  /** Ordering key per sample (priority frontiers); replaced when the table grows. */
+  /** Ordering key per sample (priority frontiers, after {@link SampleTable.useKeys}); grows in place. */
   key: Float64Array;
   private urlId: Int32Array;
   private hostId: Int32Array;
@@ -68,8 +78,8 @@ export class SampleTable {
   private readonly hosts = new StringIds();
   private readonly domains = new StringIds();
   /** Head and tail of each URL group, by URL id; of each domain group, by domain id. */
-  private urlHead = new Int32Array(1024);
-  private urlTail = new Int32Array(1024);
+  private urlHead = growableArray(Int32Array, 1024);
+  private urlTail = growableArray(Int32Array, 1024);
   private domainHead = new Int32Array(64).fill(NONE);
   private domainTail = new Int32Array(64).fill(NONE);
   private domainSize = new Int32Array(64);
@@ -80,8 +90,11 @@ export class SampleTable {
   private retired: number[] = [];
   private readonly isDeferred: boolean;
   private readonly isUrlIndexed: boolean;
-  /** URL of each sample when not indexed. */
-  private readonly urlRefs: (string | undefined)[] = [];
+  /**
+   * URL of each sample when not indexed, in pages of 2^URL_PAGE_BITS: one JS array grown by V8
+   * copies itself, and in old space that copy at 1.3M entries took 130 to 270 ms (a GC with it).
+   */
+  private readonly urlPages: (string | undefined)[][] = [];
 
   constructor(options: SampleTableOptions = {}) {
     this.featureCount = options.featureCount ?? 0;
@@ -89,17 +102,18 @@ export class SampleTable {
     this.isUrlIndexed = options.isUrlIndexed ?? true;
     const n = Math.max(16, options.initialCapacity ?? 1024);
     this.capacity = n;
-    this.x = new Float32Array(n * this.featureCount);
+    const f = this.featureCount;
+    this.x = f > 0 ? growableArray(Float32Array, n * f, MAX_SAMPLES * f) : new Float32Array(0);
     this.key = new Float64Array(0);
-    this.urlId = new Int32Array(n);
-    this.hostId = new Int32Array(n);
-    this.domainId = new Int32Array(n);
-    this.depthOf = new Int32Array(n);
-    this.parentOf = new Int32Array(n);
-    this.urlNext = new Int32Array(n);
-    this.urlPrev = new Int32Array(n);
-    this.domainNext = new Int32Array(n);
-    this.domainPrev = new Int32Array(n);
+    this.urlId = growableArray(Int32Array, n, MAX_SAMPLES);
+    this.hostId = growableArray(Int32Array, n, MAX_SAMPLES);
+    this.domainId = growableArray(Int32Array, n, MAX_SAMPLES);
+    this.depthOf = growableArray(Int32Array, n, MAX_SAMPLES);
+    this.parentOf = growableArray(Int32Array, n, MAX_SAMPLES);
+    this.urlNext = growableArray(Int32Array, n, MAX_SAMPLES);
+    this.urlPrev = growableArray(Int32Array, n, MAX_SAMPLES);
+    this.domainNext = growableArray(Int32Array, n, MAX_SAMPLES);
+    this.domainPrev = growableArray(Int32Array, n, MAX_SAMPLES);
   }
 
   /** Samples in the table. */
@@ -122,13 +136,17 @@ export class SampleTable {
     this.parentOf[id] = parent;
     if (this.isUrlIndexed) this.linkUrl(id, input.url);
     else {
-      this.urlRefs[id] = input.url;
+      const p = id >>> URL_PAGE_BITS;
+      if (p === this.urlPages.length) this.urlPages.push(new Array<string | undefined>(URL_PAGE_MASK + 1));
+      (this.urlPages[p] as (string | undefined)[])[id & URL_PAGE_MASK] = input.url;
       this.urlNext[id] = NONE;
     }
     if (d >= this.domainHead.length) {
-      const n = Math.max(d + 1, this.domainHead.length * 2);
-      this.domainHead = grown(this.domainHead, n).fill(NONE, this.domainHead.length);
-      this.domainTail = grown(this.domainTail, n).fill(NONE, this.domainTail.length);
+      // Plain arrays (domains are few): copied at 2x. Read the old length before growing.
+      const old = this.domainHead.length;
+      const n = Math.max(d + 1, old * 2);
+      this.domainHead = grown(this.domainHead, n).fill(NONE, old);
+      this.domainTail = grown(this.domainTail, n).fill(NONE, old);
       this.domainSize = grown(this.domainSize, n);
     }
     append(this.domainHead, this.domainTail, this.domainNext, this.domainPrev, d, id);
@@ -202,7 +220,9 @@ export class SampleTable {
   }
 
   url(id: number): string {
-    return this.isUrlIndexed ? this.urls.string(this.urlId[id] as number) : (this.urlRefs[id] as string);
+    return this.isUrlIndexed
+      ? this.urls.string(this.urlId[id] as number)
+      : ((this.urlPages[id >>> URL_PAGE_BITS] as (string | undefined)[])[id & URL_PAGE_MASK] as string);
   }
   host(id: number): string {
     return this.hosts.string(this.hostId[id] as number);
@@ -276,7 +296,7 @@ export class SampleTable {
 
   /** Allocates the key column (priority frontiers). */
   useKeys(): void {
-    if (this.key.length < this.capacity) this.key = grown(this.key, this.capacity);
+    if (this.key.length === 0) this.key = growableArray(Float64Array, this.capacity, MAX_SAMPLES);
   }
 
   private newId(): number {
@@ -294,6 +314,7 @@ export class SampleTable {
     else this.free.push(id);
   }
 
+  /** Grows every column in place (O(1) each, no copy; see the file comment). */
   private grow(): void {
     const n = Math.ceil(this.capacity * 1.5);
     this.capacity = n;
@@ -312,7 +333,7 @@ export class SampleTable {
 
   private unlinkUrl(id: number): void {
     if (!this.isUrlIndexed) {
-      this.urlRefs[id] = undefined;
+      (this.urlPages[id >>> URL_PAGE_BITS] as (string | undefined)[])[id & URL_PAGE_MASK] = undefined;
       return;
     }
     const u = this.urlId[id] as number;
