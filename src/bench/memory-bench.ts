@@ -3,9 +3,9 @@
  * frontier samples. Each strategy runs in its own child process (`memory-worker`, with
  * `--expose-gc`), driven through the Strategy interface by a generated link stream (no HTTP, no
  * store), so the growth is the strategy's own: its frontier, its per-URL indexes and whatever
- * else it keeps per link or per step. Figures: (heap used + external after two GCs - the same
- * before seeding) / frontier samples, and the same for RSS (which keeps the heap's high-water
- * mark, garbage included).
+ * else it keeps per link or per step. Figures: (heap used + external + the frontier's growable
+ * columns, which V8 counts in neither, after two GCs - the same before seeding) / frontier
+ * samples, and the same for RSS (which keeps the heap's high-water mark, garbage included).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -133,7 +133,7 @@ export async function runMemoryBench(o: MemoryBenchOptions): Promise<void> {
   console.log(`\n${table}\n`);
   const md = `# Memory benchmark: bytes per frontier URL
 
-Each strategy in its own child process (\`node --expose-gc\`), driven through the Strategy interface by a generated link stream without HTTP or store: ${o.linksPerPage} outlinks per fetched page, 80% on the page's host, ${o.hostCount} hosts, URLs made by \`normalizeUrl\` as the crawl loop makes them (a fresh string per link), anchor scores and link context when the strategy asks for them; seed ${o.seed}. At each frontier size (the strategy's \`frontier/size\`: samples, stale ones included where a frontier drops them lazily) two GCs, then bytes per URL = (heap used + external - the same before seeding) / frontier size, and the same for RSS (which keeps the heap's high-water mark). Each run stops after ${o.timeLimitSec} s.
+Each strategy in its own child process (\`node --expose-gc\`), driven through the Strategy interface by a generated link stream without HTTP or store: ${o.linksPerPage} outlinks per fetched page, 80% on the page's host, ${o.hostCount} hosts, URLs made by \`normalizeUrl\` as the crawl loop makes them (a fresh string per link), anchor scores and link context when the strategy asks for them; seed ${o.seed}. At each frontier size (the strategy's \`frontier/size\`: samples, stale ones included where a frontier drops them lazily) two GCs, then bytes per URL = (heap used + external + the frontier's growable columns, which V8 counts in neither - the same before seeding) / frontier size, and the same for RSS (which keeps the heap's high-water mark). Each run stops after ${o.timeLimitSec} s.
 
 ${table}
 

@@ -11,6 +11,7 @@
  * are new and some repeat; anchor texts of 3 words, half of them topical.
  */
 import { createRng } from '../common/rng.js';
+import { growableBytes } from '../frontier/slice-pool.js';
 import { createStrategy } from '../strategies/registry.js';
 import type { DiscoveredLink, Outcome, SelectionContext, Strategy } from '../strategies/strategy.js';
 import { KeywordSet } from '../text/index.js';
@@ -30,10 +31,16 @@ const OTHER = ['recipe', 'football', 'garden', 'league', 'soup', 'travel', 'musi
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
-function collect(): NodeJS.MemoryUsage {
+/**
+ * Two GCs, then the process's memory; `growable` is the frontier columns' resizable buffers,
+ * which V8 counts in neither heapUsed nor external (the event loop turns once so that the
+ * finalizers of collected ones have run).
+ */
+async function collect(): Promise<NodeJS.MemoryUsage & { growable: number }> {
   gc?.();
   gc?.();
-  return process.memoryUsage();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return { ...process.memoryUsage(), growable: growableBytes() };
 }
 
 async function main(): Promise<void> {
@@ -79,7 +86,7 @@ async function main(): Promise<void> {
     isFetched: (url) => fetched.has(url),
     step: 0,
   };
-  const base = collect();
+  const base = await collect();
   strategy.seed(seeds);
   const start = performance.now();
   const pending = [...args.checkpoints].sort((a, b) => a - b);
@@ -112,15 +119,15 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - start) / 1000;
     if (size >= (pending[0] as number)) {
       pending.shift();
-      const m = collect();
+      const m = await collect();
       const line = {
         strategy: args.strategy,
         frontierSize: size,
         steps,
         seconds,
-        heapBytes: m.heapUsed + m.external,
+        heapBytes: m.heapUsed + m.external + m.growable,
         rssBytes: m.rss,
-        baseHeapBytes: base.heapUsed + base.external,
+        baseHeapBytes: base.heapUsed + base.external + base.growable,
         baseRssBytes: base.rss,
       };
       process.stdout.write(`${JSON.stringify(line)}\n`);
