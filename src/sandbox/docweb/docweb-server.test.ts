@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocweb } from './build.js';
-import { type DocwebServer, startDocweb } from './docweb-server.js';
+import { type DocwebServer, docwebResolveFlag, startDocweb } from './docweb-server.js';
 import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
 
 let fx: DocwebFixture;
@@ -115,5 +115,18 @@ describe('startDocweb', () => {
 
   it('fails fast for a host outside the DocWeb (connection reset)', async () => {
     await expect(get('elsewhere.example', '/')).rejects.toThrow(/ECONNRESET|socket hang up/);
+  });
+});
+
+describe('docwebResolveFlag', () => {
+  it('lists the served hosts of a small web and sends every host to the server beyond 100', () => {
+    const hosts = (n: number) => Array.from({ length: n }, (_, i) => `h${i}.example`);
+    expect(docwebResolveFlag({ hosts: hosts(2), aliasHosts: [], port: 8080 })).toBe(
+      'h0.example=127.0.0.1:8080,h1.example=127.0.0.1:8080,*=none',
+    );
+    expect(docwebResolveFlag({ hosts: hosts(100), aliasHosts: [], port: 8080 })).toContain('*=none');
+    expect(docwebResolveFlag({ hosts: hosts(90), aliasHosts: hosts(11), port: 8080 })).toBe(
+      '*=127.0.0.1:8080',
+    );
   });
 });

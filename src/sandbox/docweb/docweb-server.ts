@@ -69,6 +69,20 @@ export function docwebSiteSources(db: DocwebDb): SiteSource[] {
   return sources;
 }
 
+/** Hosts listed one by one in the printed `--resolve` flag at most; beyond, one wildcard rule. */
+export const MAX_LISTED_RESOLVE_HOSTS = 100;
+
+/**
+ * The `--resolve` value that points `tres crawl` at the server. A small web lists its served
+ * hosts, then `*=none`, so links out of it fail as DNS misses at once. With project home pages the
+ * DocWeb serves about 7,000 hosts, a flag of 300 KB: then every host goes to the server, which
+ * resets a connection for a host it does not serve, at once too.
+ */
+export function docwebResolveFlag(server: Pick<ReplayServer, 'hosts' | 'aliasHosts' | 'port'>): string {
+  const rules = sandboxResolveRules(server);
+  return rules.length - 1 <= MAX_LISTED_RESOLVE_HOSTS ? rules.join(',') : `*=127.0.0.1:${server.port}`;
+}
+
 /**
  * Starts the replay server over the DocWeb in `cacheDir`, on 127.0.0.1.
  * @throws ConfigError if the cache holds no build or the port is invalid; the listen error
@@ -107,7 +121,6 @@ export async function startDocweb(options: DocwebServeOptions = {}): Promise<Doc
     ...server,
     siteCount,
     pageCount,
-    // The served hosts, then `*=none`: links out of DocWeb fail as DNS misses, at once.
-    crawlFlags: ['--resolve', sandboxResolveRules(server).join(','), '--https-as-http', '--allow-loopback'],
+    crawlFlags: ['--resolve', docwebResolveFlag(server), '--https-as-http', '--allow-loopback'],
   };
 }
