@@ -13,7 +13,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { normalizeUrl } from '../../url/index.js';
+import { hostSite, normalizeUrl } from '../../url/index.js';
 import { descriptionHtml, esc } from './hub.js';
 import type { PackageInfo } from './package-lists.js';
 import { pageUrl } from './page-scan.js';
@@ -62,14 +62,16 @@ export interface HomepagePage {
 export function homepageKey(url: string): string | undefined {
   try {
     const u = new URL(url);
-    const path = u.pathname.replace(/\/index\.html$/, '/').replace(/\/+$/, '');
-    return `${u.hostname.replace(/^www\./, '').replace(/\.$/, '')}${path}`;
+    return homepageKeyOf(u.hostname.replace(/\.$/, ''), u.pathname);
   } catch {
     return undefined;
   }
 }
 
-const bareHost = (host: string) => host.replace(/^www\./, '');
+/** {@link homepageKey} of a URL already split into host (no trailing dot) and path. */
+export function homepageKeyOf(host: string, path: string): string {
+  return `${hostSite(host)}${path.replace(/\/index\.html$/, '/').replace(/\/+$/, '')}`;
+}
 
 /**
  * Where a `Homepage` value is written: host and relative file path (a folder with its
@@ -116,7 +118,7 @@ export function writeHomepages(
   options: HomepagesOptions,
 ): HomepagePage[] {
   const maxPackages = options.maxPackagesPerPage ?? 100;
-  const spelling = new Map(options.servedSites.map((s) => [bareHost(s.host), s.host]));
+  const spelling = new Map(options.servedSites.map((s) => [hostSite(s.host), s.host]));
   const isCovered = (host: string, path: string) =>
     options.servedSites.some((s) => s.host === host && `/${path}`.startsWith(s.prefix));
   rmSync(options.dir, { recursive: true, force: true });
@@ -124,10 +126,10 @@ export function writeHomepages(
   for (const p of packages.values()) {
     if (!p.homepage || !options.listed.has(p.package)) continue;
     const found = homepageTarget(p.homepage);
-    if (!found || bareHost(found.host) === bareHost(options.hubHost)) continue;
-    const target = { host: spelling.get(bareHost(found.host)) ?? found.host, path: found.path };
+    if (!found || hostSite(found.host) === hostSite(options.hubHost)) continue;
+    const target = { host: spelling.get(hostSite(found.host)) ?? found.host, path: found.path };
     if (
-      spelling.has(bareHost(target.host)) &&
+      spelling.has(hostSite(target.host)) &&
       (!target.path.endsWith('/index.html') || isCovered(target.host, target.path))
     )
       continue;

@@ -90,12 +90,16 @@ export async function buildHub(
     const raw = `https://${HUB_HOST}${p.urlPath}`;
     return { url: normalizeUrl(raw) ?? raw, path: p.file, bytes: p.bytes };
   });
+  // Packages with a page: their home pages are written, and the index lists them.
+  const listed = new Set(
+    written.filter((p) => p.kind === 'package').map((p) => p.urlPath.split('/').pop() ?? ''),
+  );
   const homepageDir = join(layout.root, HOMEPAGES_DIR);
   const homepagePages = writeHomepages(packages, translations, {
     dir: homepageDir,
     hubHost: HUB_HOST,
     suite: SUITE,
-    listed: new Set(written.filter((p) => p.kind === 'package').map((p) => p.urlPath.split('/').pop() ?? '')),
+    listed,
     servedSites: sites,
     docsBySource,
   });
@@ -111,15 +115,9 @@ export async function buildHub(
   }
   writeFileSync(join(dir, HOMEPAGE_INDEX_FILE), JSON.stringify(homepageIndex));
   const index: Record<string, [string, string[]]> = {};
-  for (const p of packages.values()) {
-    const section = p.section.replace(/^.*\//, '');
-    index[p.package] = [section, p.tags];
-  }
-  const listed = new Set(written.filter((p) => p.kind === 'package').map((p) => p.urlPath.split('/').pop()));
-  writeFileSync(
-    join(dir, HUB_INDEX_FILE),
-    JSON.stringify(Object.fromEntries(Object.entries(index).filter(([name]) => listed.has(name)))),
-  );
+  for (const p of packages.values())
+    if (listed.has(p.package)) index[p.package] = [p.section.replace(/^.*\//, ''), p.tags];
+  writeFileSync(join(dir, HUB_INDEX_FILE), JSON.stringify(index));
   log(
     `hub      ${HUB_HOST}: ${pages.length} pages (${Object.entries(kinds)
       .map(([k, n]) => `${n} ${k}`)

@@ -21,7 +21,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../common/errors.js';
-import { homepageKey } from './homepages.js';
+import { homepageKeyOf } from './homepages.js';
 
 /** One ground-truth rule: every URL on `host` whose path starts with `prefix` (and matches `pattern`). */
 export interface TopicRule {
@@ -182,8 +182,7 @@ export function makeLabeler(
     // A project home page is selected by a rule on its host, as any page, or by a rule by
     // section or debtags that selects one of its packages.
     if (homepages && (relevantByPackage.length > 0 || exceptByPackage.length > 0)) {
-      const key = homepageKey(url);
-      const names = key === undefined ? undefined : homepages.get(key);
+      const names = homepages.get(homepageKeyOf(parts.host, parts.path));
       if (names) {
         const selects = (list: readonly TopicRule[]) =>
           names.some((name) => list.some((rule) => isPackageMatch(rule, hubIndex?.packages.get(name))));
