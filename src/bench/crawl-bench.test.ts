@@ -235,63 +235,45 @@ describe('runCrawlBench with a trained model as the judge', () => {
     const trained = await trainModel('nb', docs);
     const modelDir = join(dir, 'nb-model');
     await trained.model.save(modelDir);
-    const out = join(dir, 'out-model');
-    const withModel = await runCrawlBench({
-      ...base,
-      outDir: out,
-      strategies: ['bfs'],
-      runs: 1,
-      domainLimits: ['none'],
-      modelDir,
-      log: false,
-    });
-    const report = readFileSync(join(out, 'report.md'), 'utf8');
-    expect(report).toContain(`the nb model in ${modelDir}`);
+    // One single-seed run judged by the model, in its own out folder.
+    const runWithModel = async (out: string, over: Partial<Parameters<typeof runCrawlBench>[0]> = {}) =>
+      (
+        await runCrawlBench({
+          ...base,
+          outDir: join(dir, out),
+          strategies: ['bfs'],
+          runs: 1,
+          domainLimits: ['none'],
+          modelDir,
+          log: false,
+          ...over,
+        })
+      ).runs[0]!;
+    const modelRun = await runWithModel('out-model');
+    expect(readFileSync(join(dir, 'out-model', 'report.md'), 'utf8')).toContain(
+      `the nb model in ${modelDir}`,
+    );
     const keywordRun = result.runs.find(
       (r) => r.strategy === 'bfs' && r.domainLimit === 'none' && r.run === 0,
     )!;
-    const modelRun = withModel.runs[0]!;
     // Same seed, same bfs order: the same pages, judged by another classifier.
     expect(modelRun.harvestRate).toBe(keywordRun.harvestRate);
     expect(modelRun.classifierRelevant).not.toBe(keywordRun.classifierRelevant);
 
     // --truth-reward: the reward is the ground truth, so the crawler's judge agrees with it on
     // every page (links are still scored by the model).
-    const truthOut = join(dir, 'out-truth');
-    const withTruth = await runCrawlBench({
-      ...base,
-      outDir: truthOut,
-      strategies: ['bfs'],
-      runs: 1,
-      domainLimits: ['none'],
-      modelDir,
-      isTruthReward: true,
-      log: false,
-    });
-    const truthRun = withTruth.runs[0]!;
+    const truthRun = await runWithModel('out-truth', { isTruthReward: true });
     expect(truthRun.harvestRate).toBe(keywordRun.harvestRate);
     expect(truthRun.classifierRelevant).toBe(truthRun.relevant);
     expect(truthRun.bothRelevant).toBe(truthRun.relevant);
-    expect(readFileSync(join(truthOut, 'report.md'), 'utf8')).toContain("the topic's ground truth");
+    expect(readFileSync(join(dir, 'out-truth', 'report.md'), 'utf8')).toContain("the topic's ground truth");
     // Strategies get the topic's keywords whatever judges the pages: with the model as judge, a
     // topic whose keywords match nothing changes tres's keyword features, so its crawl.
     const noMatch = join(dir, 'no-match.yaml');
     writeFileSync(noMatch, `${readFileSync(topicFile, 'utf8')}keywords: [zzzqx]\n`);
-    const tresRun = async (file: string, out: string) =>
-      (
-        await runCrawlBench({
-          ...base,
-          topicFile: file,
-          outDir: join(dir, out),
-          strategies: ['tres'],
-          runs: 1,
-          maxPages: 400,
-          domainLimits: ['none'],
-          modelDir,
-          log: false,
-        })
-      ).runs[0]!;
-    const [withKeywords, withoutMatches] = [await tresRun(topicFile, 'kw-a'), await tresRun(noMatch, 'kw-b')];
+    const tres = { strategies: ['tres'], maxPages: 400 };
+    const withKeywords = await runWithModel('kw-a', tres);
+    const withoutMatches = await runWithModel('kw-b', { ...tres, topicFile: noMatch });
     expect(withKeywords.curve).not.toEqual(withoutMatches.curve);
     await expect(
       runCrawlBench({ ...base, outDir: join(dir, 'x'), isTruthReward: true, log: false }),
