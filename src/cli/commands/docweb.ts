@@ -5,7 +5,7 @@
  * server on loopback), `topic` (what a topic file labels, and its seed check), `sample` (training
  * data for a topic's classifier).
  */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { ConfigError } from '../../common/errors.js';
 import { describeCandidate, growDocweb } from '../../sandbox/docweb/grow.js';
 import { readHubIndex } from '../../sandbox/docweb/hub-site.js';
@@ -244,7 +244,23 @@ export function registerDocwebCommand(program: Command): void {
       positive('ratio'),
     )
     .option('--seed <s>', `seed of the draw (default ${SAMPLE_DEFAULTS.seed})`)
-    .option('--from <where>', "irrelevant pages from 'other-sites' (default) or 'all' sites")
+    .addOption(
+      new Option(
+        '--from <where>',
+        `irrelevant pages from all sites, or only other-sites (those without relevant pages) (default ${SAMPLE_DEFAULTS.irrelevantFrom})`,
+      ).choices(['all', 'other-sites']),
+    )
+    .addOption(
+      new Option(
+        '--draw <how>',
+        `by-page: every page equally likely, as a crawl meets them; by-site: round-robin over sites (default ${SAMPLE_DEFAULTS.draw})`,
+      ).choices(['by-page', 'by-site']),
+    )
+    .option(
+      '--max-site-share <f>',
+      `with --draw by-page, the largest share of a draw one site may give (default ${SAMPLE_DEFAULTS.maxSiteShare})`,
+      positive('max-site-share'),
+    )
     .option('--force', 'replace an existing sample in --out')
     .addHelpText(
       'after',
@@ -260,6 +276,8 @@ export function registerDocwebCommand(program: Command): void {
         ratio?: number;
         seed?: string;
         from?: string;
+        draw?: string;
+        maxSiteShare?: number;
         force?: boolean;
       }) => {
         const report = sampleTrainingData({
@@ -270,6 +288,8 @@ export function registerDocwebCommand(program: Command): void {
           ...(flags.ratio === undefined ? {} : { ratio: flags.ratio }),
           ...(flags.seed === undefined ? {} : { seed: flags.seed }),
           ...(flags.from === undefined ? {} : { irrelevantFrom: flags.from as 'other-sites' | 'all' }),
+          ...(flags.draw === undefined ? {} : { draw: flags.draw as 'by-page' | 'by-site' }),
+          ...(flags.maxSiteShare === undefined ? {} : { maxSiteShare: flags.maxSiteShare }),
           shouldOverwrite: Boolean(flags.force),
         });
         console.log(

@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRng } from '../../common/rng.js';
 import { buildDocweb } from './build.js';
-import { type SampleOptions, sampleTrainingData } from './sample.js';
+import type { DocwebPageRow } from './docweb-db.js';
+import { drawByPage, type SampleOptions, sampleTrainingData } from './sample.js';
 import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
 import { loadTopic, type Topic } from './topic.js';
 
@@ -38,7 +40,7 @@ const manifestOf = (out: string) => readFileSync(join(fx.root, out, 'manifest.ts
 
 describe('sampleTrainingData', () => {
   it('writes relevant pages and ratio times as many irrelevant pages from other sites, with a manifest', () => {
-    const r = sample('s1');
+    const r = sample('s1', { draw: 'by-site', irrelevantFrom: 'other-sites' });
     expect(r).toMatchObject({ relevant: 2, irrelevant: 4, relevantAvailable: 3, irrelevantSites: 2 });
     expect(readdirSync(join(fx.root, 's1', 'relevant'))).toEqual(['00001.html', '00002.html']);
     expect(readdirSync(join(fx.root, 's1', 'irrelevant'))).toHaveLength(4);
@@ -59,6 +61,23 @@ describe('sampleTrainingData', () => {
     });
   });
 
+  it('by default also draws the irrelevant pages of sites that have relevant ones, as a crawl meets them', () => {
+    // The whole irrelevant pool: no site cap, more pages wanted than the tiny web has.
+    sample('d', { relevant: 3, ratio: 10, maxSiteShare: 1 });
+    const irrelevant = manifestOf('d')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'))
+      .filter(([, label]) => label === 'irrelevant')
+      .map(([, , url]) => url);
+    expect(irrelevant).toContain('https://hw.example/mm/index.html');
+    expect(JSON.parse(readFileSync(join(fx.root, 'd', 'sample.json'), 'utf8'))).toMatchObject({
+      draw: 'by-page',
+      irrelevantFrom: 'all',
+    });
+  });
+
   it('draws the same pages for the same seed and other pages for another seed', () => {
     sample('a', { seed: '7', ratio: 1 });
     sample('b', { seed: '7', ratio: 1 });
@@ -71,7 +90,7 @@ describe('sampleTrainingData', () => {
   });
 
   it('passes over pages too short to train on and writes Latin-1 pages as UTF-8', () => {
-    const r = sample('all', { relevant: 10, ratio: 10, irrelevantFrom: 'all' });
+    const r = sample('all', { relevant: 10, ratio: 10, irrelevantFrom: 'all', draw: 'by-site' });
     const rows = manifestOf('all');
     expect(rows).not.toContain('tiny.html');
     expect(rows).toContain('https://hw.example/mm/index.html');
@@ -93,5 +112,58 @@ describe('sampleTrainingData', () => {
   it('checks its options and names the field', () => {
     expect(() => sample('y', { ratio: 0 })).toThrow(/ratio must be a number > 0/);
     expect(() => sample('y', { relevant: 1.5 })).toThrow(/relevant must be a whole number/);
+    expect(() => sample('y', { maxSiteShare: 0 })).toThrow(/maxSiteShare must be a number in \(0, 1\]/);
+    expect(() => sample('y', { draw: 'round-robin' as 'by-site' })).toThrow(
+      /draw must be 'by-page' or 'by-site'/,
+    );
+  });
+});
+
+describe('drawByPage', () => {
+  // Site 1 is big (200 pages), sites 2 to 21 have one page each.
+  const pool: DocwebPageRow[] = [
+    ...Array.from({ length: 200 }, (_, i) => ({
+      id: i,
+      url: `https://big.example/${i}`,
+      siteId: 1,
+      path: '',
+      bytes: 1,
+    })),
+    ...Array.from({ length: 20 }, (_, i) => ({
+      id: 200 + i,
+      url: `https://s${i}.example/`,
+      siteId: 2 + i,
+      path: '',
+      bytes: 1,
+    })),
+  ];
+  const fromBig = (rows: DocwebPageRow[]) => rows.filter((r) => r.siteId === 1).length;
+
+  it('takes pages in proportion to their number: the big site gives most of an uncapped draw', () => {
+    const rows = drawByPage(pool, 40, 1, createRng(3), (p) => p);
+    expect(rows).toHaveLength(40);
+    // 200 of 220 pages are the big site's: about 36 of 40 expected; the one-page sites a few.
+    expect(fromBig(rows)).toBeGreaterThan(28);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(40);
+  });
+
+  it('caps what one site gives at ceil(count x maxSiteShare), then takes the others', () => {
+    const rows = drawByPage(pool, 40, 0.1, createRng(3), (p) => p);
+    expect(fromBig(rows)).toBe(4);
+    // 20 one-page sites + 4 pages of the big site: the pool runs out before 40.
+    expect(rows).toHaveLength(24);
+  });
+
+  it('passes over rejected pages without counting them against the site', () => {
+    const rows = drawByPage(pool, 10, 0.5, createRng(5), (p) => (p.id % 2 === 0 ? p : undefined));
+    expect(rows.every((r) => r.id % 2 === 0)).toBe(true);
+    expect(fromBig(rows)).toBeLessThanOrEqual(5);
+    expect(rows).toHaveLength(10);
+  });
+
+  it('repeats exactly for the same seed', () => {
+    const ids = (seed: number) => drawByPage(pool, 30, 0.2, createRng(seed), (p) => p).map((r) => r.id);
+    expect(ids(9)).toEqual(ids(9));
+    expect(ids(9)).not.toEqual(ids(10));
   });
 });

@@ -1,13 +1,19 @@
 /**
  * Training data for a topic's relevance classifier, drawn from the DocWeb: relevant pages (by
- * the topic's rules) and about `ratio` times as many irrelevant pages from the other sites, as
- * the TRES papers train on about nine irrelevant pages per relevant one. Written where
+ * the topic's rules) and about `ratio` times as many irrelevant pages, as the TRES papers train
+ * on about nine irrelevant pages per relevant one. Written where
  * `tres train --relevant DIR/relevant --irrelevant DIR/irrelevant` reads it.
  *
- * Draws are seeded and spread over sites: sites are visited round-robin in a seeded order and
- * each gives its next page from a seeded shuffle, so one big site (statsmodels' 5.9k API pages)
- * does not make up the whole sample. Pages `tres train` would reject (too few words, not
- * English) are passed over, so the sample trains without `--skip-bad`.
+ * The sample should look like the pages a crawl meets, because that is where the model is the
+ * reward. By default every page is equally likely (a seeded shuffle) and the irrelevant pages
+ * include those of sites that also have relevant ones (the kernel's non-admin manuals, the hub's
+ * other sections): a crawl spends most of its fetches on big documentation sites and the hub, and
+ * a model that never saw their irrelevant pages calls them all relevant, which a learning crawler
+ * then exploits. No site gives more than 5% of a draw, so one big site (statsmodels' 5.9k API
+ * pages) does not make up the sample. The older draw (`draw: 'by-site'`, `irrelevantFrom:
+ * 'other-sites'`) went round-robin over sites, so one-page home-page sites made up most of it.
+ * Pages `tres train` would reject (too few words, not English) are passed over, so the sample
+ * trains without `--skip-bad`.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,9 +46,20 @@ export interface SampleOptions {
   /**
    * Where irrelevant pages come from: `'other-sites'` only sites without any relevant page;
    * `'all'` also the irrelevant pages of mixed sites (e.g. non-hardware kernel docs).
-   * @default 'other-sites'
+   * @default 'all'
    */
   irrelevantFrom?: 'other-sites' | 'all';
+  /**
+   * How pages are drawn from a pool. `'by-page'`: every page equally likely, so the sample looks
+   * like the pages a crawl meets (big documentation sites and the directory hub in proportion to
+   * their size), except that no site gives more than `maxSiteShare` of the draw. `'by-site'`:
+   * round-robin over sites, each giving its next page, so thousands of one-page home-page sites
+   * make up most of the sample.
+   * @default 'by-page'
+   */
+  draw?: 'by-page' | 'by-site';
+  /** With `draw: 'by-page'`, the largest share of a draw one site may give. @default 0.05 */
+  maxSiteShare?: number;
   /** Replace an existing sample in `outDir`; without it an existing sample is an error. @default false */
   shouldOverwrite?: boolean;
 }
@@ -55,7 +72,9 @@ export const SAMPLE_DEFAULTS: Readonly<Omit<ResolvedSampleOptions, 'topic' | 'ou
   ratio: 9,
   seed: '1',
   minWords: 50,
-  irrelevantFrom: 'other-sites',
+  irrelevantFrom: 'all',
+  draw: 'by-page',
+  maxSiteShare: 0.05,
   shouldOverwrite: false,
 };
 
@@ -92,6 +111,10 @@ function checkOptions(o: ResolvedSampleOptions): void {
     bad('minWords', `must be a whole number >= 0, got ${o.minWords}`);
   if (o.irrelevantFrom !== 'other-sites' && o.irrelevantFrom !== 'all')
     bad('irrelevantFrom', `must be 'other-sites' or 'all', got '${o.irrelevantFrom}'`);
+  if (o.draw !== 'by-page' && o.draw !== 'by-site')
+    bad('draw', `must be 'by-page' or 'by-site', got '${o.draw}'`);
+  if (!(o.maxSiteShare > 0 && o.maxSiteShare <= 1))
+    bad('maxSiteShare', `must be a number in (0, 1], got ${o.maxSiteShare}`);
 }
 
 /**
@@ -130,8 +153,15 @@ export function sampleTrainingData(options: SampleOptions): SampleReport {
       if (!drawn) passedOver++;
       return drawn;
     };
-    const relevant = drawSpread(relevantPool, o.relevant, rng.fork('relevant'), accept);
-    const irrelevant = drawSpread(
+    const draw = <T>(
+      pool: readonly DocwebPageRow[],
+      count: number,
+      r: Rng,
+      ok: (p: DocwebPageRow) => T | undefined,
+    ) =>
+      o.draw === 'by-site' ? drawSpread(pool, count, r, ok) : drawByPage(pool, count, o.maxSiteShare, r, ok);
+    const relevant = draw(relevantPool, o.relevant, rng.fork('relevant'), accept);
+    const irrelevant = draw(
       irrelevantPool,
       Math.round(relevant.length * o.ratio),
       rng.fork('irrelevant'),
@@ -186,6 +216,32 @@ export function drawSpread<T>(
       if (value !== undefined) out.push(value);
       i++;
     }
+  }
+  return out;
+}
+
+/**
+ * Up to `count` accepted pages, each page of the pool equally likely (a seeded shuffle), except
+ * that no site gives more than `ceil(count * maxSiteShare)` of them.
+ */
+export function drawByPage<T>(
+  pool: readonly DocwebPageRow[],
+  count: number,
+  maxSiteShare: number,
+  rng: Rng,
+  accept: (page: DocwebPageRow) => T | undefined,
+): T[] {
+  const cap = Math.max(1, Math.ceil(count * maxSiteShare));
+  const taken = new Map<number, number>();
+  const out: T[] = [];
+  for (const page of rng.shuffle([...pool])) {
+    if (out.length >= count) break;
+    const n = taken.get(page.siteId) ?? 0;
+    if (n >= cap) continue;
+    const value = accept(page);
+    if (value === undefined) continue;
+    out.push(value);
+    taken.set(page.siteId, n + 1);
   }
   return out;
 }
