@@ -91,16 +91,39 @@ export function spread(values: readonly number[]): Spread {
  * (`dx`, `dy`: the larger standard deviation over seeds of the two points; 0 when not given): a
  * difference within the spread over seeds is a tie, not a win.
  */
-export function paretoFront(points: readonly { x: number; y: number; dx?: number; dy?: number }[]): number[] {
-  const beats = (q: (typeof points)[number], p: (typeof points)[number]) => {
-    const tx = Math.max(q.dx ?? 0, p.dx ?? 0);
-    const ty = Math.max(q.dy ?? 0, p.dy ?? 0);
-    return q.x >= p.x && q.y >= p.y && (q.x - p.x > tx || q.y - p.y > ty);
-  };
+export function paretoFront(points: readonly ParetoPoint[]): number[] {
   return points
     .map((p, i) => ({ p, i }))
-    .filter(({ p, i }) => !points.some((q, j) => j !== i && beats(q, p)))
+    .filter(({ p, i }) => !points.some((q, j) => j !== i && dominates(q, p)))
     .map(({ i }) => i);
+}
+
+/** A point of the harvest-rate / relevant-domains plane, with its spreads over seeds. */
+export interface ParetoPoint {
+  x: number;
+  y: number;
+  dx?: number;
+  dy?: number;
+}
+
+/**
+ * True when `q` dominates `p`: at least as good in both coordinates and better in one by more
+ * than the larger of the two spreads (a difference within the spread over seeds is a tie).
+ */
+export function dominates(q: ParetoPoint, p: ParetoPoint): boolean {
+  const tx = Math.max(q.dx ?? 0, p.dx ?? 0);
+  const ty = Math.max(q.dy ?? 0, p.dy ?? 0);
+  return q.x >= p.x && q.y >= p.y && (q.x - p.x > tx || q.y - p.y > ty);
+}
+
+/** A row's point on the Pareto plane: x relevant domains, y harvest rate, with their spreads. */
+export function rowPoint(r: ConfigRow): ParetoPoint {
+  return {
+    x: r.relevantDomains.mean,
+    y: r.harvestRate.mean,
+    dx: r.relevantDomains.std,
+    dy: r.harvestRate.std,
+  };
 }
 
 /**
@@ -184,14 +207,7 @@ export function summarizeRuns(
     }
   }
   const ranked = rows.filter((r) => r.isRanked && !r.isReference);
-  const front = paretoFront(
-    ranked.map((r) => ({
-      x: r.relevantDomains.mean,
-      y: r.harvestRate.mean,
-      dx: r.relevantDomains.std,
-      dy: r.harvestRate.std,
-    })),
-  );
+  const front = paretoFront(ranked.map(rowPoint));
   for (const i of front) ranked[i]!.isParetoOptimal = true;
   return rows;
 }

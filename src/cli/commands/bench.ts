@@ -2,10 +2,13 @@
  * `tres bench crawl`: the crawl benchmark of the TRES papers on a topic's web (DocWeb or a
  * synthetic web): every strategy x domain limit x single-seed run, reported in the Table 3 layout
  * with plots. Finished runs are kept in the out folder; running the command again resumes.
+ * `tres bench summary`: one report over several topics' results (does tres earn the claim).
  */
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { runCrawlBench } from '../../bench/crawl-bench.js';
 import { DEFAULT_CRAWL_BENCH_OPTIONS, PAPER_DOMAIN_LIMITS } from '../../bench/crawl-bench-options.js';
+import { readTopicResults, summaryReport } from '../../bench/report-summary.js';
 import { ConfigError } from '../../common/errors.js';
 import { strategyNames } from '../../strategies/registry.js';
 
@@ -146,5 +149,25 @@ finished run: a killed benchmark keeps them, and the same command resumes).`,
         log: flags.quiet ? false : (line) => console.log(line),
       });
       console.log(`${result.runs.length} runs (${result.newRuns} new); report: ${result.outDir}/report.md`);
+    });
+
+  bench
+    .command('summary')
+    .description(
+      'one report over several topics’ crawl benchmarks: does a strategy earn the paper’s claim on each (Pareto front, dominates every other strategy, harvest rate >= 85% of the oracle’s), and every strategy side by side per domain limit',
+    )
+    .argument('<dirs...>', 'results folders written by tres bench crawl --out')
+    .option('--strategy <name>', 'the strategy whose claim is checked (default tres)', 'tres')
+    .option('--out <file>', 'write the Markdown there instead of printing it')
+    .addHelpText(
+      'after',
+      '\nExample:\n  tres bench summary results/crawl-docweb-* --out results/crawl-docweb-summary.md',
+    )
+    .action((dirs: string[], flags: { strategy: string; out?: string }) => {
+      const text = summaryReport(dirs.map(readTopicResults), flags.strategy);
+      if (flags.out) {
+        writeFileSync(flags.out, text);
+        console.log(`summary of ${dirs.length} topics: ${flags.out}`);
+      } else process.stdout.write(text);
     });
 }

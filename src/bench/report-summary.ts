@@ -1,0 +1,191 @@
+/**
+ * One report over several crawl benchmarks, one per topic (`tres bench summary DIR...`): whether
+ * a strategy (tres unless told otherwise) earns the TRES paper's claim on each topic, and the
+ * harvest rate and relevant domains of every strategy at every domain limit side by side.
+ *
+ * The claim, per topic (issue 12, the journal's Table 3 and Figure 3):
+ * - some row of the strategy (`tres`, `tres_100`, ...) is on the Pareto front of harvest rate
+ *   against relevant domains;
+ * - every row of every other strategy is dominated by some row of the strategy, where a
+ *   difference within the spread over seeds is a tie and dominates nothing ({@link dominates});
+ * - its harvest rate at no domain limit is at least 85% of the oracle's from the same seeds.
+ * Rows whose runs ran dry before a third of the budget are left out, as in each topic's report.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../common/errors.js';
+import { bestWithTies, type ConfigRow, dominates, rowPoint, type Spread } from './crawl-bench-stats.js';
+
+/** Harvest rate at no limit, as a share of the oracle's, that the claim asks for. */
+export const ORACLE_SHARE_GOAL = 0.85;
+
+/** One topic's benchmark, as its results.json holds it. */
+export interface TopicResults {
+  topic: string;
+  dir: string;
+  rows: ConfigRow[];
+  /** What judged pages for the crawler (its reward). */
+  judge: string;
+  maxPages: number;
+  runs: number;
+}
+
+/** The claim checked on one topic. */
+export interface ClaimCheck {
+  topic: string;
+  /** Rows of the strategy on the Pareto front. */
+  onFront: string[];
+  /** Ranked rows of other strategies that no row of the strategy dominates. */
+  undominated: string[];
+  /** Harvest rate at no limit as a share of the oracle's; undefined without both rows. */
+  oracleShare: Spread | undefined;
+  isMet: boolean;
+}
+
+/**
+ * Reads `DIR/results.json` of a `tres bench crawl` run.
+ * @throws ConfigError naming the file when it is missing or not a crawl benchmark's results
+ */
+export function readTopicResults(dir: string): TopicResults {
+  const file = join(dir, 'results.json');
+  let data: {
+    topic?: { name?: string };
+    options?: { maxPages?: number; runs?: number };
+    judge?: string;
+    rows?: ConfigRow[];
+  };
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read ${file}: ${(error as Error).message}; pass folders written by tres bench crawl --out`,
+      { context: { file } },
+    );
+  }
+  if (!Array.isArray(data.rows) || typeof data.topic?.name !== 'string')
+    throw new ConfigError(`${file} is not the results of tres bench crawl (no topic or rows)`, {
+      context: { file },
+    });
+  return {
+    topic: data.topic.name,
+    dir,
+    rows: data.rows.map(revive),
+    judge: String(data.judge ?? ''),
+    maxPages: Number(data.options?.maxPages ?? Number.NaN),
+    runs: Number(data.options?.runs ?? Number.NaN),
+  };
+}
+
+/** JSON writes NaN as null: back to NaN, so that formatting says "n/a". */
+function revive(row: ConfigRow): ConfigRow {
+  const fix = (s: Spread | null | undefined) =>
+    s ? { mean: s.mean ?? Number.NaN, std: s.std ?? Number.NaN } : { mean: Number.NaN, std: Number.NaN };
+  return {
+    ...row,
+    harvestRate: fix(row.harvestRate),
+    relevantDomains: fix(row.relevantDomains),
+  };
+}
+
+/** Checks the claim for `subject` (a strategy name) on one topic's rows. */
+export function checkClaim(topic: string, rows: readonly ConfigRow[], subject = 'tres'): ClaimCheck {
+  const ranked = rows.filter((r) => r.isRanked && !r.isReference);
+  const own = ranked.filter((r) => r.strategy === subject);
+  const others = ranked.filter((r) => r.strategy !== subject);
+  const onFront = own.filter((r) => r.isParetoOptimal).map((r) => r.label);
+  const undominated = others
+    .filter((o) => !own.some((t) => dominates(rowPoint(t), rowPoint(o))))
+    .map((r) => r.label);
+  const atNone = rows.find((r) => r.strategy === subject && r.domainLimit === 'none');
+  const oracleShare = atNone?.oracleHarvestShare;
+  return {
+    topic,
+    onFront,
+    undominated,
+    oracleShare,
+    isMet:
+      onFront.length > 0 &&
+      undominated.length === 0 &&
+      oracleShare !== undefined &&
+      oracleShare.mean >= ORACLE_SHARE_GOAL,
+  };
+}
+
+const pct = (s: Spread) =>
+  Number.isFinite(s.mean) ? `${(s.mean * 100).toFixed(1)} ± ${(s.std * 100).toFixed(1)}` : 'n/a';
+const num = (s: Spread) => (Number.isFinite(s.mean) ? `${s.mean.toFixed(1)} ± ${s.std.toFixed(1)}` : 'n/a');
+
+/** The whole summary in Markdown. */
+export function summaryReport(topics: readonly TopicResults[], subject = 'tres'): string {
+  const checks = topics.map((t) => checkClaim(t.topic, t.rows, subject));
+  const met = checks.filter((c) => c.isMet).length;
+  const limits = [...new Set(topics.flatMap((t) => t.rows.map((r) => r.domainLimit)))];
+  const strategies = [...new Set(topics.flatMap((t) => t.rows.map((r) => r.strategy)))];
+  const lines = [
+    `# Crawl benchmark summary: ${topics.length} topic${topics.length === 1 ? '' : 's'}`,
+    '',
+    `Folders: ${topics.map((t) => `\`${t.dir}\``).join(', ')}. Each topic's report.md has the full Table 3, the plots and the command. Harvest rate (HR) is judged by each topic's ground truth, each page counted once; mean ± standard deviation over single-seed runs.`,
+    '',
+    `## The claim for ${subject}`,
+    '',
+    `On each topic: some ${subject} row on the Pareto front of harvest rate against relevant domains; every row of every other strategy dominated by some ${subject} row (better in one axis by more than the spread over seeds and no worse in the other); harvest rate at no limit at least ${(ORACLE_SHARE_GOAL * 100).toFixed(0)}% of the oracle's from the same seeds. Rows that ran dry before a third of the budget are left out. **Met on ${met} of ${checks.length} topic${checks.length === 1 ? '' : 's'}.**`,
+    '',
+    `| topic | runs × pages | ${subject} rows on the Pareto front | rows no ${subject} row dominates | ${subject} HR / oracle's at no limit | claim |`,
+    '|---|---|---|---|---:|:-:|',
+    ...checks.map((c, i) => {
+      const t = topics[i] as TopicResults;
+      return `| ${c.topic} | ${t.runs} × ${t.maxPages} | ${c.onFront.join(', ') || 'none'} | ${c.undominated.join(', ') || 'none'} | ${c.oracleShare ? pct(c.oracleShare) : 'n/a'}% | ${c.isMet ? 'met' : 'not met'} |`;
+    }),
+    '',
+    ...limits.flatMap((limit) => limitTables(topics, strategies, limit)),
+    'Bold: the best ranked row of the topic at that domain limit and every row tied with it (within the larger of the two spreads over seeds). ★: on the topic\'s Pareto front (over all domain limits). "k dry": k runs emptied their frontier before the budget (from a seed whose first pages link nowhere, a domain limit ends the crawl after a few pages, and the spread is large); "unranked": on average the runs spent less than a third of the budget.',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** Harvest rate and relevant domains of every strategy at one domain limit, topics as columns. */
+function limitTables(
+  topics: readonly TopicResults[],
+  strategies: readonly string[],
+  limit: string,
+): string[] {
+  const header = `| strategy | ${topics.map((t) => t.topic).join(' | ')} |`;
+  const rule = `|---|${topics.map(() => '---:').join('|')}|`;
+  const table = (metric: 'harvestRate' | 'relevantDomains', format: (s: Spread) => string) => {
+    const best = topics.map((t) => {
+      const ranked = t.rows.filter((r) => r.domainLimit === limit && r.isRanked && !r.isReference);
+      return new Set(bestWithTies(ranked.map((r) => r[metric])).map((i) => ranked[i]?.label));
+    });
+    return strategies
+      .filter((s) => topics.some((t) => t.rows.some((r) => r.strategy === s && r.domainLimit === limit)))
+      .map((s) => {
+        const cells = topics.map((t, i) => {
+          const r = t.rows.find((x) => x.strategy === s && x.domainLimit === limit);
+          if (!r) return '';
+          let text = format(r[metric]);
+          if (best[i]?.has(r.label)) text = `**${text}**`;
+          if (r.isParetoOptimal) text += ' ★';
+          if (!r.isRanked) text += ' (unranked)';
+          else if (r.dryRuns > 0) text += ` (${r.dryRuns} dry)`;
+          return text;
+        });
+        return `| ${s} | ${cells.join(' | ')} |`;
+      });
+  };
+  const title = limit === 'none' ? 'no domain limit' : `domain limit ${limit}`;
+  return [
+    `## Harvest rate %, ${title}`,
+    '',
+    header,
+    rule,
+    ...table('harvestRate', pct),
+    '',
+    `## Relevant domains, ${title}`,
+    '',
+    header,
+    rule,
+    ...table('relevantDomains', num),
+    '',
+  ];
+}
