@@ -1,9 +1,18 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/errors.js';
-import { type CrawlBenchResult, runCrawlBench } from './crawl-bench.js';
+import { type CrawlBenchResult, modelProvenance, runCrawlBench } from './crawl-bench.js';
 import type { RunResult } from './crawl-bench-run.js';
 import { runOnce } from './crawl-bench-run.js';
 import { spread } from './crawl-bench-stats.js';
@@ -278,5 +287,38 @@ describe('runCrawlBench with a trained model as the judge', () => {
     await expect(
       runCrawlBench({ ...base, outDir: join(dir, 'x'), isTruthReward: true, log: false }),
     ).rejects.toThrow(/--truth-reward.*--model/);
+  });
+});
+
+describe('modelProvenance', () => {
+  it('says how the reward model was trained and on which sample, from the files tres train and tres docweb sample write', () => {
+    const root = join(dir, 'provenance');
+    mkdirSync(join(root, 'sample', 'relevant'), { recursive: true });
+    mkdirSync(join(root, 'model'), { recursive: true });
+    writeFileSync(
+      join(root, 'model', 'training.json'),
+      JSON.stringify({
+        command: 'train --model svm --out M',
+        dataset: { relevantDir: join(root, 'sample', 'relevant') },
+      }),
+    );
+    expect(modelProvenance(join(root, 'model'))).toBe(', trained by `tres train --model svm --out M`');
+    writeFileSync(
+      join(root, 'sample', 'sample.json'),
+      JSON.stringify({
+        topicFile: 't.yaml',
+        cacheDir: '/c',
+        relevant: 500,
+        ratio: 9,
+        seed: '1',
+        irrelevantFrom: 'all',
+        draw: 'by-page',
+        maxSiteShare: 0.05,
+      }),
+    );
+    expect(modelProvenance(join(root, 'model'))).toBe(
+      ', trained by `tres train --model svm --out M` on a sample drawn by `tres docweb sample --topic t.yaml --cache /c --relevant 500 --ratio 9 --seed 1 --from all --draw by-page --max-site-share 0.05`',
+    );
+    expect(modelProvenance(join(root, 'nothing'))).toBe('');
   });
 });

@@ -81,8 +81,46 @@ async function makeJudge(o: ResolvedCrawlBenchOptions, topic: BenchTopic) {
   return {
     judge,
     name: `model:${resolve(o.modelDir)}`,
-    description: `the ${model.name} model in ${o.modelDir}`,
+    description: `the ${model.name} model in ${o.modelDir}${modelProvenance(o.modelDir)}`,
   };
+}
+
+/**
+ * How a model folder was made, from the `training.json` that `tres train` writes and the
+ * `sample.json` of a `tres docweb sample` folder it trained on, so that the report says how to
+ * make the reward again; empty when the files are not there.
+ */
+export function modelProvenance(modelDir: string): string {
+  const read = (file: string): Record<string, unknown> | undefined => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  };
+  const training = read(join(modelDir, 'training.json'));
+  if (typeof training?.command !== 'string') return '';
+  let text = `, trained by \`tres ${training.command}\``;
+  const dataset = training.dataset as { relevantDir?: unknown } | undefined;
+  const sample =
+    typeof dataset?.relevantDir === 'string'
+      ? read(join(dirname(dataset.relevantDir), 'sample.json'))
+      : undefined;
+  if (sample && typeof sample.topicFile === 'string') {
+    const flag = (name: string, key: string) =>
+      sample[key] === undefined ? [] : [`--${name} ${String(sample[key])}`];
+    const flags = [
+      ...flag('relevant', 'relevant'),
+      ...flag('ratio', 'ratio'),
+      ...flag('seed', 'seed'),
+      // Samples made before these options existed were drawn by site from other sites.
+      `--from ${String(sample.irrelevantFrom ?? 'other-sites')}`,
+      `--draw ${String(sample.draw ?? 'by-site')}`,
+      ...flag('max-site-share', 'maxSiteShare'),
+    ];
+    text += ` on a sample drawn by \`tres docweb sample --topic ${sample.topicFile} --cache ${String(sample.cacheDir)} ${flags.join(' ')}\``;
+  }
+  return text;
 }
 
 /**
