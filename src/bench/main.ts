@@ -3,8 +3,10 @@
  * Parts: `engine` (throughput and memory against Crawlee), `memory` (bytes per frontier URL of
  * every strategy at 100k, 500k and 1M frontier samples; `--strategies a,b` to choose), `relevance` (Table-1 metrics and
  * throughput of the five classifiers; `--cache` is the DocWeb cache, as `tres docweb --cache`,
- * default `$TRES_CACHE_DIR/docweb`), `crawl` (every strategy x the paper's five domain limits x
- * 5 single-seed runs of 3,000 pages on the DocWeb topics hardware and statistics; resumable),
+ * default `$TRES_CACHE_DIR/docweb`), `crawl` (the oracle and every strategy x the paper's five
+ * domain limits x 5 single-seed runs of 3,000 pages on the five DocWeb topics, each with an SVM
+ * reward trained once on a sample of the web and kept in `--models DIR`, default
+ * `<cache>/bench-models`; then the generated web; resumable),
  * `oracle` (the oracle from every seed of the five DocWeb topics: what the web lets a crawler
  * reach; results/docweb2/oracle-reach.md), `fuzz` (1,000,000 generated inputs for each of
  * normalizeUrl, the URL filter, parseHtml, the meta-refresh parser and the robots.txt matcher),
@@ -14,6 +16,7 @@
  * Results go to results/<part>.json and .md (crawl: results/crawl-<topic>/report.md).
  */
 import { join } from 'node:path';
+import { defaultCacheDir } from '../sandbox/docweb/index.js';
 import { strategyNames } from '../strategies/registry.js';
 import { runCrawlBench } from './crawl-bench.js';
 import { PAPER_DOMAIN_LIMITS } from './crawl-bench-options.js';
@@ -23,10 +26,21 @@ import { runFeedbackBench } from './feedback-bench.js';
 import { runFuzzBench } from './fuzz-bench.js';
 import { DEFAULT_MEMORY_BENCH_OPTIONS, runMemoryBench } from './memory-bench.js';
 import { runOracleReach } from './oracle-reach.js';
+import { ORACLE_STRATEGY } from './oracle-strategy.js';
 import { runRelevanceBench } from './relevance-bench.js';
 import { runRlBench } from './rl-bench.js';
+import { ensureTopicReward } from './topic-reward.js';
 import { runTreeFrontierBench } from './tree-frontier-bench.js';
 import { runUiCostBench } from './ui-cost-bench.js';
+
+/** The visible DocWeb topics (data/topics). */
+const DOCWEB_TOPICS = [
+  'hardware',
+  'statistics',
+  'programming-languages',
+  'typesetting',
+  'system-administration',
+];
 
 const PARTS = [
   'engine',
@@ -48,6 +62,9 @@ async function main(): Promise<void> {
   const cacheAt = args.indexOf('--cache');
   const docwebCacheDir = cacheAt >= 0 ? args[cacheAt + 1] : undefined;
   if (cacheAt >= 0) args.splice(cacheAt, 2);
+  const modelsAt = args.indexOf('--models');
+  const modelsArg = modelsAt >= 0 ? args[modelsAt + 1] : undefined;
+  if (modelsAt >= 0) args.splice(modelsAt, 2);
   const strategiesAt = args.indexOf('--strategies');
   const strategyList = strategiesAt >= 0 ? (args[strategiesAt + 1] ?? '').split(',').filter(Boolean) : [];
   if (strategiesAt >= 0) args.splice(strategiesAt, 2);
@@ -98,13 +115,7 @@ async function main(): Promise<void> {
     }
     if (part === 'oracle') {
       // The DocWeb's reach: the oracle from every seed of every DocWeb topic (issue 8).
-      const topics = [
-        'hardware',
-        'statistics',
-        'programming-languages',
-        'typesetting',
-        'system-administration',
-      ];
+      const topics = DOCWEB_TOPICS;
       const outDir = join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'docweb2');
       const common = {
         maxPages: isQuick ? 300 : 3000,
@@ -149,13 +160,21 @@ async function main(): Promise<void> {
       const budget = isQuick ? { maxPages: 300, runs: 2 } : { maxPages: 3000, runs: 5 };
       const outRoot = isQuick ? join(resultsDir, 'quick') : resultsDir;
       const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
-      for (const topic of ['hardware', 'statistics']) {
+      // Every DocWeb topic with a trained reward (made once per topic, kept in --models DIR),
+      // the oracle and every strategy at the paper's five domain limits.
+      const cacheDir = docwebCacheDir ?? defaultCacheDir();
+      const modelsDir = modelsAt >= 0 ? (modelsArg as string) : join(cacheDir, 'bench-models');
+      for (const topic of DOCWEB_TOPICS) {
+        const topicFile = join('data', 'topics', `${topic}.yaml`);
+        const modelDir = await ensureTopicReward({ topicFile, cacheDir, modelsDir, log: console.log });
         await runCrawlBench({
-          topicFile: join('data', 'topics', `${topic}.yaml`),
+          topicFile,
+          modelDir,
+          strategies: [ORACLE_STRATEGY, ...strategyNames().map((s) => s.name)],
           domainLimits: [...PAPER_DOMAIN_LIMITS],
           ...budget,
-          outDir: join(outRoot, `crawl-${topic}`),
-          ...(docwebCacheDir ? { cacheDir: docwebCacheDir } : {}),
+          outDir: join(outRoot, `crawl-docweb-${topic}`),
+          cacheDir,
           command,
         });
       }

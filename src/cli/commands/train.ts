@@ -3,19 +3,15 @@
  * (or JSON lines) with early stopping on a validation split and a progress bar, and saves it to
  * a folder with `training.json` (full config, seed, keywords, timings).
  */
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { ConfigError } from '../../common/errors.js';
 import type { RelevanceConfigInput } from '../../relevance/config.js';
-import { type DatasetSource, loadDataset } from '../../relevance/dataset.js';
+import type { DatasetSource } from '../../relevance/dataset.js';
 import { DEFAULT_PAGE_MODEL } from '../../relevance/defaults.js';
-import { topicToJson } from '../../relevance/features.js';
 import { createProgressBar } from '../../relevance/progress.js';
-import { ensureTfBackend } from '../../relevance/tf-backend.js';
-import { parseModelName, type TopicSpec, trainModel, usesVectors } from '../../relevance/training.js';
+import { trainToFolder } from '../../relevance/train-folder.js';
+import { parseModelName, type TopicSpec } from '../../relevance/training.js';
 import { MODEL_NAMES } from '../../relevance/types.js';
-import { loadWordVectors } from '../../text/vector-cache.js';
 import { readWordList } from '../../text/word-list-file.js';
 
 /** Options shared by `tres train` and `tres evaluate`. */
@@ -84,15 +80,6 @@ export function datasetSource(opts: RelevanceCliOptions): DatasetSource {
   };
 }
 
-/** The same source with absolute paths. */
-function absoluteSource(source: DatasetSource): DatasetSource {
-  return {
-    ...(source.relevantDir ? { relevantDir: resolve(source.relevantDir) } : {}),
-    ...(source.irrelevantDir ? { irrelevantDir: resolve(source.irrelevantDir) } : {}),
-    ...(source.jsonlFiles ? { jsonlFiles: source.jsonlFiles.map((f) => resolve(f)) } : {}),
-  };
-}
-
 /** Topic keywords from the options, if any. */
 export function topicSpec(opts: RelevanceCliOptions): TopicSpec | undefined {
   if (!opts.keywords) {
@@ -139,41 +126,19 @@ export function registerTrainCommand(program: Command): void {
     )
     .action(async (opts: RelevanceCliOptions & { model: string; out: string }) => {
       const name = parseModelName(opts.model);
-      const docs = loadDataset(datasetSource(opts), { isSkippingBad: opts.skipBad === true });
-      const relevant = docs.filter((d) => d.label === 1).length;
-      console.error(
-        `training ${name} on ${docs.length} documents (${relevant} relevant, ${docs.length - relevant} irrelevant)`,
-      );
-      const backend =
-        name === 'kwbilstm' || name === 'bilstm' ? await ensureTfBackend(opts.backend) : undefined;
-      if (backend?.fallbackReason)
-        console.error(`WASM backend failed (${backend.fallbackReason}); using cpu`);
-      const vectors =
-        usesVectors(name) || opts.keywords
-          ? await loadWordVectors({ onProgress: (m) => console.error(m) })
-          : undefined;
       const topic = topicSpec(opts);
-      const trained = await trainModel(name, docs, {
-        config: configInput(opts),
+      const trained = await trainToFolder({
+        model: name,
+        source: datasetSource(opts),
+        outDir: opts.out,
+        isSkippingBad: opts.skipBad === true,
         ...(topic ? { topic } : {}),
-        ...(vectors ? { vectors } : {}),
+        config: configInput(opts),
+        ...(opts.backend ? { backend: opts.backend } : {}),
+        command: process.argv.slice(2).join(' '),
+        log: (line) => console.error(line),
         onProgress: createProgressBar(process.stderr),
       });
-      await trained.model.save(opts.out);
-      const record = {
-        command: process.argv.slice(2).join(' '),
-        model: name,
-        documents: { total: docs.length, relevant },
-        // Where the training documents are (absolute), so relevance feedback can retrain on them.
-        dataset: absoluteSource(datasetSource(opts)),
-        backend: backend?.name ?? null,
-        trainMs: Math.round(trained.trainMs),
-        config: trained.config,
-        keywords: trained.topic ? topicToJson(trained.topic) : null,
-        discoveredKeywords: trained.expansion?.discovered.length ?? null,
-      };
-      writeFileSync(join(opts.out, 'training.json'), `${JSON.stringify(record, null, 2)}\n`);
-      trained.model.dispose();
       console.log(`saved ${name} to ${opts.out} (trained in ${(trained.trainMs / 1000).toFixed(1)} s)`);
     });
 }
