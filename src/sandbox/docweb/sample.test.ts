@@ -147,11 +147,17 @@ describe('drawByPage', () => {
     expect(new Set(rows.map((r) => r.id)).size).toBe(40);
   });
 
-  it('caps what one site gives at ceil(count x maxSiteShare), then takes the others', () => {
+  it('caps what one site gives at ceil(count x maxSiteShare) while the other sites have pages', () => {
+    const rows = drawByPage(pool, 20, 0.1, createRng(3), (p) => p);
+    expect(fromBig(rows)).toBe(2);
+    expect(rows).toHaveLength(20);
+  });
+
+  it('fills the rest from capped sites when the others run out', () => {
     const rows = drawByPage(pool, 40, 0.1, createRng(3), (p) => p);
-    expect(fromBig(rows)).toBe(4);
-    // 20 one-page sites + 4 pages of the big site: the pool runs out before 40.
-    expect(rows).toHaveLength(24);
+    // 20 one-page sites, then the big site beyond its cap of 4.
+    expect(fromBig(rows)).toBe(20);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(40);
   });
 
   it('passes over rejected pages without counting them against the site', () => {

@@ -58,7 +58,10 @@ export interface SampleOptions {
    * @default 'by-page'
    */
   draw?: 'by-page' | 'by-site';
-  /** With `draw: 'by-page'`, the largest share of a draw one site may give. @default 0.05 */
+  /**
+   * With `draw: 'by-page'`, the largest share of a draw one site may give while other sites
+   * still have pages. @default 0.05
+   */
   maxSiteShare?: number;
   /** Replace an existing sample in `outDir`; without it an existing sample is an error. @default false */
   shouldOverwrite?: boolean;
@@ -222,7 +225,8 @@ export function drawSpread<T>(
 
 /**
  * Up to `count` accepted pages, each page of the pool equally likely (a seeded shuffle), except
- * that no site gives more than `ceil(count * maxSiteShare)` of them.
+ * that no site gives more than `ceil(count * maxSiteShare)` of them while other sites still have
+ * pages: when they run out, the capped sites fill the rest (a small web still gives `count`).
  */
 export function drawByPage<T>(
   pool: readonly DocwebPageRow[],
@@ -234,14 +238,23 @@ export function drawByPage<T>(
   const cap = Math.max(1, Math.ceil(count * maxSiteShare));
   const taken = new Map<number, number>();
   const out: T[] = [];
+  const overCap: DocwebPageRow[] = [];
   for (const page of rng.shuffle([...pool])) {
     if (out.length >= count) break;
     const n = taken.get(page.siteId) ?? 0;
-    if (n >= cap) continue;
+    if (n >= cap) {
+      overCap.push(page);
+      continue;
+    }
     const value = accept(page);
     if (value === undefined) continue;
     out.push(value);
     taken.set(page.siteId, n + 1);
+  }
+  for (const page of overCap) {
+    if (out.length >= count) break;
+    const value = accept(page);
+    if (value !== undefined) out.push(value);
   }
   return out;
 }
