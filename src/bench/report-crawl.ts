@@ -32,8 +32,12 @@ export interface CrawlReportInput {
   runCommits: readonly string[];
 }
 
-const pct = (s: Spread) => `${(s.mean * 100).toFixed(1)} ± ${(s.std * 100).toFixed(1)}`;
-const num = (s: Spread) => `${s.mean.toFixed(1)} ± ${s.std.toFixed(1)}`;
+/** A spread of fractions as percent, `mean ± std`; `n/a` when there is none. */
+export const pct = (s: Spread) =>
+  Number.isFinite(s.mean) ? `${(s.mean * 100).toFixed(1)} ± ${(s.std * 100).toFixed(1)}` : 'n/a';
+/** A spread of counts, `mean ± std`; `n/a` when there is none. */
+export const num = (s: Spread) =>
+  Number.isFinite(s.mean) ? `${s.mean.toFixed(1)} ± ${s.std.toFixed(1)}` : 'n/a';
 const pts = (v: number) => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)}`;
 const ratio = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : 'n/a');
 

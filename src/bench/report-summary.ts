@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../common/errors.js';
 import { bestWithTies, type ConfigRow, dominates, rowPoint, type Spread } from './crawl-bench-stats.js';
+import { num, pct } from './report-crawl.js';
 
 /** Harvest rate at no limit, as a share of the oracle's, that the claim asks for. */
 export const ORACLE_SHARE_GOAL = 0.85;
@@ -110,10 +111,6 @@ export function checkClaim(topic: string, rows: readonly ConfigRow[], subject = 
       oracleShare.mean >= ORACLE_SHARE_GOAL,
   };
 }
-
-const pct = (s: Spread) =>
-  Number.isFinite(s.mean) ? `${(s.mean * 100).toFixed(1)} ± ${(s.std * 100).toFixed(1)}` : 'n/a';
-const num = (s: Spread) => (Number.isFinite(s.mean) ? `${s.mean.toFixed(1)} ± ${s.std.toFixed(1)}` : 'n/a');
 
 /** The whole summary in Markdown. */
 export function summaryReport(topics: readonly TopicResults[], subject = 'tres'): string {
