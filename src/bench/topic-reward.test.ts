@@ -3,22 +3,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../relevance/index.js';
 import { buildDocweb } from '../sandbox/docweb/build.js';
-import { type DocwebFixture, makeDocwebFixture } from '../sandbox/docweb/test-fixture.js';
+import {
+  type DocwebFixture,
+  fixtureBuildOptions,
+  makeDocwebFixture,
+} from '../sandbox/docweb/test-fixture.js';
 import { ensureTopicReward } from './topic-reward.js';
 
 let fx: DocwebFixture;
 
 beforeAll(async () => {
   fx = makeDocwebFixture();
-  await buildDocweb({
-    cacheDir: fx.cacheDir,
-    manifestPath: fx.manifestPath,
-    topicsDir: fx.topicsDir,
-    run: fx.run,
-    aptListsDir: fx.aptListsDir,
-    shouldBuildHub: false,
-    log: () => {},
-  });
+  await buildDocweb(fixtureBuildOptions(fx));
 });
 afterAll(() => fx?.cleanup());
 

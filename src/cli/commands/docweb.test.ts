@@ -3,22 +3,18 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildDocweb } from '../../sandbox/docweb/build.js';
-import { type DocwebFixture, makeDocwebFixture } from '../../sandbox/docweb/test-fixture.js';
+import {
+  type DocwebFixture,
+  fixtureBuildOptions,
+  makeDocwebFixture,
+} from '../../sandbox/docweb/test-fixture.js';
 import { formatBuildSummary, registerDocwebCommand } from './docweb.js';
 
 let fx: DocwebFixture;
 
 beforeAll(async () => {
   fx = makeDocwebFixture();
-  const summary = await buildDocweb({
-    cacheDir: fx.cacheDir,
-    manifestPath: fx.manifestPath,
-    topicsDir: fx.topicsDir,
-    run: fx.run,
-    aptListsDir: fx.aptListsDir,
-    shouldBuildHub: false,
-    log: () => {},
-  });
+  const summary = await buildDocweb(fixtureBuildOptions(fx));
   expect(formatBuildSummary(summary).join('\n')).toMatch(/pages {6}14 \(3 more in excluded giant trees\)/);
 });
 afterAll(() => fx?.cleanup());

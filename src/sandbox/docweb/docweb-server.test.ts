@@ -2,22 +2,14 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocweb } from './build.js';
 import { type DocwebServer, docwebResolveFlag, startDocweb } from './docweb-server.js';
-import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
+import { type DocwebFixture, fixtureBuildOptions, makeDocwebFixture } from './test-fixture.js';
 
 let fx: DocwebFixture;
 let server: DocwebServer;
 
 beforeAll(async () => {
   fx = makeDocwebFixture();
-  await buildDocweb({
-    cacheDir: fx.cacheDir,
-    manifestPath: fx.manifestPath,
-    topicsDir: fx.topicsDir,
-    run: fx.run,
-    aptListsDir: fx.aptListsDir,
-    shouldBuildHub: false,
-    log: () => {},
-  });
+  await buildDocweb(fixtureBuildOptions(fx));
   server = await startDocweb({ cacheDir: fx.cacheDir, port: 0 });
 });
 afterAll(async () => {

@@ -3,21 +3,13 @@ import { SiteRouter } from '../site-router.js';
 import { buildDocweb } from './build.js';
 import { DocwebDb } from './docweb-db.js';
 import { countLinkGraph, formatLinkGraph, landingUrl, servedPageLookup } from './link-graph.js';
-import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
+import { type DocwebFixture, fixtureBuildOptions, makeDocwebFixture } from './test-fixture.js';
 
 let fx: DocwebFixture;
 
 beforeAll(async () => {
   fx = makeDocwebFixture();
-  await buildDocweb({
-    cacheDir: fx.cacheDir,
-    manifestPath: fx.manifestPath,
-    topicsDir: fx.topicsDir,
-    run: fx.run,
-    aptListsDir: fx.aptListsDir,
-    shouldBuildHub: false,
-    log: () => {},
-  });
+  await buildDocweb(fixtureBuildOptions(fx));
 });
 afterAll(() => fx?.cleanup());
 

@@ -5,7 +5,7 @@ import { createRng } from '../../common/rng.js';
 import { buildDocweb } from './build.js';
 import type { DocwebPageRow } from './docweb-db.js';
 import { drawByPage, type SampleOptions, sampleTrainingData } from './sample.js';
-import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
+import { type DocwebFixture, fixtureBuildOptions, makeDocwebFixture } from './test-fixture.js';
 import { loadTopic, type Topic } from './topic.js';
 
 let fx: DocwebFixture;
@@ -13,15 +13,7 @@ let hardware: Topic;
 
 beforeAll(async () => {
   fx = makeDocwebFixture();
-  await buildDocweb({
-    cacheDir: fx.cacheDir,
-    manifestPath: fx.manifestPath,
-    topicsDir: fx.topicsDir,
-    run: fx.run,
-    aptListsDir: fx.aptListsDir,
-    shouldBuildHub: false,
-    log: () => {},
-  });
+  await buildDocweb(fixtureBuildOptions(fx));
   hardware = loadTopic(join(fx.topicsDir, 'hardware.yaml'));
 });
 afterAll(() => fx?.cleanup());

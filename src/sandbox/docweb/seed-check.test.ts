@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocweb } from './build.js';
 import { DocwebDb } from './docweb-db.js';
 import { checkSeeds, pageKey } from './seed-check.js';
-import { type DocwebFixture, makeDocwebFixture } from './test-fixture.js';
+import { type DocwebFixture, fixtureBuildOptions, makeDocwebFixture } from './test-fixture.js';
 import { loadTopic } from './topic.js';
 import { formatTopicReport, topicReport } from './topic-report.js';
 
@@ -11,15 +11,7 @@ let db: DocwebDb;
 
 beforeAll(async () => {
   fx = makeDocwebFixture();
-  await buildDocweb({
-    cacheDir: fx.cacheDir,
-    manifestPath: fx.manifestPath,
-    topicsDir: fx.topicsDir,
-    run: fx.run,
-    aptListsDir: fx.aptListsDir,
-    shouldBuildHub: false,
-    log: () => {},
-  });
+  await buildDocweb(fixtureBuildOptions(fx));
   db = new DocwebDb(fx.cacheDir);
 });
 afterAll(() => {

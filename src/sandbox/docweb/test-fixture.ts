@@ -205,6 +205,19 @@ export interface DocwebFixture {
   cleanup(): void;
 }
 
+/** What most tests pass to `buildDocweb`: the fixture's folders and runner, no hub, no log. */
+export function fixtureBuildOptions(fx: DocwebFixture) {
+  return {
+    cacheDir: fx.cacheDir,
+    manifestPath: fx.manifestPath,
+    topicsDir: fx.topicsDir,
+    run: fx.run,
+    aptListsDir: fx.aptListsDir,
+    shouldBuildHub: false,
+    log: () => {},
+  };
+}
+
 const ok = (stdout = ''): CommandResult => ({ code: 0, stdout, stderr: '' });
 
 /** Writes the fixture's package sources, manifest and topics into a new temporary folder. */
