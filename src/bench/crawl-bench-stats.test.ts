@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from './crawl-bench-run.js';
 import { pageIdentity } from './crawl-bench-run.js';
-import { bestWithTies, meanCurve, paretoFront, spread, summarizeRuns } from './crawl-bench-stats.js';
+import {
+  bestRowsWithTies,
+  type ConfigRow,
+  isBetter,
+  meanCurve,
+  pairedDifference,
+  rowDominates,
+  rowParetoFront,
+  spread,
+  summarizeRuns,
+} from './crawl-bench-stats.js';
 import { outcomeSentences } from './report-crawl.js';
 
 function run(over: Partial<RunResult>): RunResult {
@@ -40,50 +50,90 @@ describe('spread', () => {
   });
 });
 
-describe('paretoFront', () => {
-  it('keeps the points no other point beats in both coordinates, ties included', () => {
-    const points = [
-      { x: 1, y: 9 }, // front: best y
-      { x: 5, y: 5 }, // front
-      { x: 4, y: 4 }, // dominated by (5, 5)
-      { x: 9, y: 1 }, // front: best x
-      { x: 5, y: 5 }, // equal to a front point: not dominated, stays
-      { x: 9, y: 0.5 }, // dominated by (9, 1)
+/** A row with the given per-seed harvest rates and domains (all runs spent the budget unless dry). */
+function row(label: string, hr: number[], domains: number[], dry: number[] = []): ConfigRow {
+  const counted = hr.map((_, i) => i).filter((i) => !dry.includes(i));
+  const base = summarizeRuns(
+    hr.map((h, i) =>
+      run({
+        strategy: label,
+        run: i,
+        harvestRate: h,
+        relevantDomains: domains[i] as number,
+        steps: dry.includes(i) ? 10 : 100,
+      }),
+    ),
+    [label],
+    ['none'],
+  )[0] as ConfigRow;
+  expect(base.harvestRate.mean).toBeCloseTo(
+    counted.reduce((a, i) => a + (hr[i] as number), 0) / counted.length,
+    12,
+  );
+  return base;
+}
+/** A row without per-run figures (results.json written before they were kept). */
+const unpaired = (r: ConfigRow): ConfigRow => {
+  const { perRun: _, ...rest } = r;
+  return rest;
+};
+
+describe('rowParetoFront', () => {
+  it('keeps the rows no other row beats in both objectives, equal rows included', () => {
+    const rows = [
+      row('a', [0.9, 0.9], [1, 1]), // front: best harvest rate
+      row('b', [0.5, 0.5], [5, 5]), // front
+      row('c', [0.4, 0.4], [4, 4]), // dominated by b
+      row('d', [0.1, 0.1], [9, 9]), // front: most domains
+      row('e', [0.5, 0.5], [5, 5]), // equal to b: not dominated, stays
+      row('f', [0.05, 0.05], [9, 9]), // dominated by d
     ];
-    expect(paretoFront(points)).toEqual([0, 1, 3, 4]);
+    expect(rowParetoFront(rows)).toEqual([0, 1, 3, 4]);
+  });
+
+  it('pairs runs by seed: a small difference that holds on every seed is a win, one that flips is a tie', () => {
+    // Seeds differ a lot (0.3 to 0.9), but b is 0.02 ahead of a on every seed.
+    const a = row('a', [0.3, 0.6, 0.9], [10, 10, 10]);
+    const b = row('b', [0.32, 0.62, 0.92], [10, 10, 10]);
+    expect(pairedDifference(b, a, 'harvestRate')?.mean).toBeCloseTo(0.02, 12);
+    expect(isBetter(b, a, 'harvestRate')).toBe(true);
+    expect(rowDominates(b, a)).toBe(true);
+    expect(rowParetoFront([a, b])).toEqual([1]);
+    // Unpaired, the same means are within the spread over seeds: a tie.
+    expect(isBetter(unpaired(b), unpaired(a), 'harvestRate')).toBe(false);
+    expect(rowParetoFront([unpaired(a), unpaired(b)])).toEqual([0, 1]);
+    // b ahead on two seeds and behind on one: the differences spread more than their mean.
+    const c = row('c', [0.4, 0.7, 0.8], [10, 10, 10]);
+    expect(isBetter(c, a, 'harvestRate')).toBe(false);
+  });
+
+  it('leaves a run that ran dry out of the row figures and out of the pairs', () => {
+    // Run 2 ran dry after 10 attempts with a rate of 1.0: not counted.
+    const a = row('a', [0.5, 0.5, 1.0], [3, 3, 1], [2]);
+    expect(a.harvestRate.mean).toBeCloseTo(0.5, 12);
+    expect(a.dryRuns).toBe(1);
+    const b = row('b', [0.6, 0.6, 0.1], [3, 3, 9]);
+    expect(pairedDifference(b, a, 'harvestRate')?.mean).toBeCloseTo(0.1, 12);
+  });
+
+  it('calls two rows tied when fewer than two seeds let both spend the budget', () => {
+    const a = row('a', [0.9, 0.5, 0.5], [3, 3, 3], [1, 2]);
+    const b = row('b', [0.1, 0.5, 0.5], [3, 3, 3]);
+    expect(pairedDifference(a, b, 'harvestRate')).toBeUndefined();
+    expect(isBetter(a, b, 'harvestRate')).toBe(false);
+    expect(isBetter(b, a, 'harvestRate')).toBe(false);
   });
 });
 
-describe('paretoFront with spreads', () => {
-  it('calls a difference within the spread over seeds a tie: neither point dominates', () => {
-    const close = [
-      { x: 10, y: 0.5, dx: 1, dy: 0.05 },
-      { x: 10.5, y: 0.52, dx: 1, dy: 0.05 },
+describe('bestRowsWithTies', () => {
+  it('marks the best mean and every row it is not better than beyond the spread', () => {
+    const rows = [
+      row('a', [0.8, 0.9, 0.7], [1, 1, 1]),
+      row('b', [0.79, 0.8, 0.72], [1, 1, 1]), // behind on two seeds, ahead on one: tie
+      row('c', [0.5, 0.6, 0.4], [1, 1, 1]), // behind by 0.3 on every seed
     ];
-    expect(paretoFront(close)).toEqual([0, 1]);
-    const apart = [
-      { x: 10, y: 0.5, dx: 1, dy: 0.01 },
-      { x: 10, y: 0.6, dx: 1, dy: 0.01 },
-    ];
-    expect(paretoFront(apart)).toEqual([1]);
-  });
-});
-
-describe('bestWithTies', () => {
-  it('marks the best mean and every mean within the larger standard deviation of it', () => {
-    expect(
-      bestWithTies([
-        { mean: 0.8, std: 0.05 },
-        { mean: 0.77, std: 0.01 },
-        { mean: 0.6, std: 0.1 },
-      ]),
-    ).toEqual([0, 1]);
-    expect(
-      bestWithTies([
-        { mean: 0.8, std: 0.01 },
-        { mean: 0.7, std: 0.01 },
-      ]),
-    ).toEqual([0]);
+    expect(bestRowsWithTies(rows, 'harvestRate')).toEqual([0, 1]);
+    expect(bestRowsWithTies(rows, 'relevantDomains')).toEqual([0, 1, 2]);
   });
 });
 
@@ -155,13 +205,20 @@ describe('summarizeRuns', () => {
     expect(bfs.classifierRecall).toBeCloseTo(60 / 80, 12);
   });
 
-  it('marks the Pareto-optimal rows of (relevant domains, harvest rate) means among the ranked rows', () => {
-    expect(rows.map((r) => r.isParetoOptimal)).toEqual([true, true, false, false]);
+  it('marks the Pareto-optimal rows among the ranked rows; one shared seed is no evidence of dominance', () => {
+    // random is behind bfs on both objectives, but they share only seed 0: a tie, both stay.
+    expect(rows.map((r) => r.isParetoOptimal)).toEqual([true, true, true, false]);
+    const withSeed1 = summarizeRuns(
+      [...runs, run({ strategy: 'random', run: 1, harvestRate: 0.05, relevantDomains: 1, relevant: 5 })],
+      ['bfs', 'random', 'tres'],
+      ['none', '10'],
+    );
+    expect(withSeed1.map((r) => r.isParetoOptimal)).toEqual([true, true, false, false]);
   });
 });
 
 describe('summarizeRuns ranking', () => {
-  it('ranks a row whose runs spent at least a third of the budget on average, counting the runs that ran dry', () => {
+  it('ranks a row whose runs spent at least a third of the budget on average, counting the runs that ran dry; its figures are those of the runs that spent the budget', () => {
     const rows = summarizeRuns(
       [
         run({ strategy: 'a', run: 0, steps: 100, pages: 50, relevant: 25 }),
@@ -175,7 +232,10 @@ describe('summarizeRuns ranking', () => {
       ['a', true, 1],
       ['b', false, 1],
     ]);
-    expect(rows[0]!.pageHarvestRate.mean).toBeCloseTo((0.5 + 0.1) / 2, 12);
+    expect(rows[0]!.pageHarvestRate.mean).toBeCloseTo(0.5, 12);
+    expect(rows[0]!.steps.mean).toBe(60);
+    // Every run of b ran dry: b shows them all, unranked.
+    expect(rows[1]!.steps.mean).toBe(33);
   });
 });
 

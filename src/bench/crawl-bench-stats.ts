@@ -62,11 +62,24 @@ export interface ConfigRow {
   /** Distinct discovered links pointing off the web / distinct discovered links, runs pooled (NaN if not counted). */
   outOfWebShare: number;
   /**
-   * On the Pareto front of (harvest rate, relevant domains) means among ranked rows (the paper
-   * leaves out crawls that ran out of URLs).
+   * On the Pareto front of (harvest rate, relevant domains) among ranked rows (the paper leaves
+   * out crawls that ran out of URLs), by {@link rowDominates}.
    */
   isParetoOptimal: boolean;
+  /** Each run's figures, for comparisons paired by seed ({@link pairedDifference}). */
+  perRun?: RunPoint[];
 }
+
+/** One run of a row: its index (the seed), its two objectives, and whether it ran dry. */
+export interface RunPoint {
+  run: number;
+  harvestRate: number;
+  relevantDomains: number;
+  isDry: boolean;
+}
+
+/** The two objectives of the Pareto plane. */
+export type Objective = 'harvestRate' | 'relevantDomains';
 
 /**
  * Share of the page budget a row's runs must spend on average to be ranked (best in column,
@@ -86,59 +99,68 @@ export function spread(values: readonly number[]): Spread {
 }
 
 /**
- * Indices of the points no other point dominates, maximising both coordinates. A point is
- * dominated when another is at least as good in both and better in one by more than the spread
- * (`dx`, `dy`: the larger standard deviation over seeds of the two points; 0 when not given): a
- * difference within the spread over seeds is a tie, not a win.
+ * The difference `a - b` in one objective over the runs both rows made from the same seed (run
+ * index) and neither ran dry: mean and standard deviation of the per-seed differences.
+ * Undefined with fewer than two such pairs.
  */
-export function paretoFront(points: readonly ParetoPoint[]): number[] {
-  return points
-    .map((p, i) => ({ p, i }))
-    .filter(({ p, i }) => !points.some((q, j) => j !== i && dominates(q, p)))
-    .map(({ i }) => i);
-}
-
-/** A point of the harvest-rate / relevant-domains plane, with its spreads over seeds. */
-export interface ParetoPoint {
-  x: number;
-  y: number;
-  dx?: number;
-  dy?: number;
+export function pairedDifference(a: ConfigRow, b: ConfigRow, objective: Objective): Spread | undefined {
+  if (!a.perRun || !b.perRun) return undefined;
+  const other = new Map(b.perRun.filter((r) => !r.isDry).map((r) => [r.run, r]));
+  const diffs: number[] = [];
+  for (const r of a.perRun) {
+    const o = other.get(r.run);
+    if (o && !r.isDry) diffs.push(r[objective] - o[objective]);
+  }
+  return diffs.length >= 2 ? spread(diffs) : undefined;
 }
 
 /**
- * True when `q` dominates `p`: at least as good in both coordinates and better in one by more
- * than the larger of the two spreads (a difference within the spread over seeds is a tie).
+ * True when row `a` is better than row `b` in one objective beyond the spread over seeds. Runs
+ * share seeds across rows, so the test is paired: the mean per-seed difference must exceed the
+ * standard deviation of the differences (about a one-sided t of sqrt(n), p near 0.05 for 5
+ * seeds); with fewer than two seeds where both rows spent the budget it is a tie. Rows without
+ * per-run figures (results written before they were kept) compare their means, apart by more
+ * than the larger of the two standard deviations.
  */
-export function dominates(q: ParetoPoint, p: ParetoPoint): boolean {
-  const tx = Math.max(q.dx ?? 0, p.dx ?? 0);
-  const ty = Math.max(q.dy ?? 0, p.dy ?? 0);
-  return q.x >= p.x && q.y >= p.y && (q.x - p.x > tx || q.y - p.y > ty);
+export function isBetter(a: ConfigRow, b: ConfigRow, objective: Objective): boolean {
+  if (a.perRun && b.perRun) {
+    // Fewer than two seeds where both spent the budget: no evidence either way, a tie.
+    const d = pairedDifference(a, b, objective);
+    return d !== undefined && d.mean > 0 && d.mean > d.std;
+  }
+  return a[objective].mean - b[objective].mean > Math.max(a[objective].std, b[objective].std);
 }
 
-/** A row's point on the Pareto plane: x relevant domains, y harvest rate, with their spreads. */
-export function rowPoint(r: ConfigRow): ParetoPoint {
-  return {
-    x: r.relevantDomains.mean,
-    y: r.harvestRate.mean,
-    dx: r.relevantDomains.std,
-    dy: r.harvestRate.std,
-  };
+/** True when row `a` is at least as good as `b` in one objective (paired mean when there is one). */
+function isAtLeast(a: ConfigRow, b: ConfigRow, objective: Objective): boolean {
+  const d = pairedDifference(a, b, objective);
+  return d ? d.mean >= 0 : a[objective].mean >= b[objective].mean;
+}
+
+/** True when row `q` dominates row `p`: at least as good in both objectives, better in one ({@link isBetter}). */
+export function rowDominates(q: ConfigRow, p: ConfigRow): boolean {
+  return (
+    isAtLeast(q, p, 'harvestRate') &&
+    isAtLeast(q, p, 'relevantDomains') &&
+    (isBetter(q, p, 'harvestRate') || isBetter(q, p, 'relevantDomains'))
+  );
+}
+
+/** Indices of the rows no other row dominates ({@link rowDominates}). */
+export function rowParetoFront(rows: readonly ConfigRow[]): number[] {
+  return rows.map((_, i) => i).filter((i) => !rows.some((q, j) => j !== i && rowDominates(q, rows[i]!)));
 }
 
 /**
- * Which of `values` are best: the highest mean, and every other whose mean is within the larger
- * of the two standard deviations of it (a tie). Returns their indices.
+ * The best rows in one objective: the highest mean, and every row it is not better than
+ * ({@link isBetter}: a tie within the spread over seeds). Returns their indices.
  */
-export function bestWithTies(values: readonly Spread[]): number[] {
-  if (values.length === 0) return [];
+export function bestRowsWithTies(rows: readonly ConfigRow[], objective: Objective): number[] {
+  if (rows.length === 0) return [];
   let top = 0;
-  for (let i = 1; i < values.length; i++) if (values[i]!.mean > values[top]!.mean) top = i;
-  const best = values[top]!;
-  return values
-    .map((v, i) => ({ v, i }))
-    .filter(({ v }) => best.mean - v.mean <= Math.max(best.std, v.std))
-    .map(({ i }) => i);
+  for (let i = 1; i < rows.length; i++) if (rows[i]![objective].mean > rows[top]![objective].mean) top = i;
+  const best = rows[top]!;
+  return rows.map((_, i) => i).filter((i) => i === top || !isBetter(best, rows[i]!, objective));
 }
 
 /**
@@ -171,7 +193,12 @@ export function summarizeRuns(
         .filter((r) => r.strategy === strategy && r.domainLimit === domainLimit)
         .sort((a, b) => a.run - b.run);
       if (group.length === 0) continue;
-      const pick = (f: (r: RunResult) => number) => spread(group.map(f));
+      // Figures over the runs that spent the budget: a run that ran dry after 10 pages has a
+      // rate over 10 attempts (the paper leaves such crawls out). A row whose runs all ran dry
+      // shows them all, unranked.
+      const full = group.filter((r) => r.steps >= r.maxPages);
+      const counted = full.length > 0 ? full : group;
+      const pick = (f: (r: RunResult) => number) => spread(counted.map(f));
       const sum = (f: (r: RunResult) => number) => group.reduce((a, r) => a + f(r), 0);
       rows.push({
         label: configLabel(strategy, domainLimit),
@@ -185,14 +212,14 @@ export function summarizeRuns(
         harvestRateGap: pick((r) => r.classifierHarvestRate - r.harvestRate),
         classifierPrecision: sum((r) => r.bothRelevant) / sum((r) => r.classifierRelevant),
         classifierRecall: sum((r) => r.bothRelevant) / sum((r) => r.relevant),
-        steps: pick((r) => r.steps),
+        steps: spread(group.map((r) => r.steps)),
         failureShare: sum((r) => r.failures) / sum((r) => r.steps),
         duplicateShare: sum((r) => r.duplicates ?? 0) / sum((r) => r.steps),
         pageHarvestRate: pick((r) => (r.pages === 0 ? 0 : r.relevant / r.pages)),
         dryRuns: group.filter((r) => r.steps < r.maxPages).length,
         isRanked: sum((r) => r.steps) >= RANKED_BUDGET_SHARE * sum((r) => r.maxPages),
         isReference: strategy === ORACLE_STRATEGY,
-        pagesPerSec: pick((r) => r.timing.pagesPerSec),
+        pagesPerSec: spread(group.map((r) => r.timing.pagesPerSec)),
         ...withShare(
           'oracleHarvestShare',
           share(group, (r) => r.harvestRate),
@@ -203,11 +230,17 @@ export function summarizeRuns(
         ),
         outOfWebShare: sum((r) => r.linksOutOfWeb ?? 0) / sum((r) => r.linksDiscovered ?? Number.NaN),
         isParetoOptimal: false,
+        perRun: group.map((r) => ({
+          run: r.run,
+          harvestRate: r.harvestRate,
+          relevantDomains: r.relevantDomains,
+          isDry: r.steps < r.maxPages,
+        })),
       });
     }
   }
   const ranked = rows.filter((r) => r.isRanked && !r.isReference);
-  const front = paretoFront(ranked.map(rowPoint));
+  const front = rowParetoFront(ranked);
   for (const i of front) ranked[i]!.isParetoOptimal = true;
   return rows;
 }

@@ -7,14 +7,14 @@
  * - some row of the strategy (`tres`, `tres_100`, ...) is on the Pareto front of harvest rate
  *   against relevant domains;
  * - every row of every other strategy is dominated by some row of the strategy, where a
- *   difference within the spread over seeds is a tie and dominates nothing ({@link dominates});
+ *   difference within the spread over seeds is a tie and dominates nothing ({@link rowDominates});
  * - its harvest rate at no domain limit is at least 85% of the oracle's from the same seeds.
  * Rows whose runs ran dry before a third of the budget are left out, as in each topic's report.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../common/errors.js';
-import { bestWithTies, type ConfigRow, dominates, rowPoint, type Spread } from './crawl-bench-stats.js';
+import { bestRowsWithTies, type ConfigRow, rowDominates, type Spread } from './crawl-bench-stats.js';
 import { num, pct } from './report-crawl.js';
 
 /** Harvest rate at no limit, as a share of the oracle's, that the claim asks for. */
@@ -94,9 +94,7 @@ export function checkClaim(topic: string, rows: readonly ConfigRow[], subject = 
   const own = ranked.filter((r) => r.strategy === subject);
   const others = ranked.filter((r) => r.strategy !== subject);
   const onFront = own.filter((r) => r.isParetoOptimal).map((r) => r.label);
-  const undominated = others
-    .filter((o) => !own.some((t) => dominates(rowPoint(t), rowPoint(o))))
-    .map((r) => r.label);
+  const undominated = others.filter((o) => !own.some((t) => rowDominates(t, o))).map((r) => r.label);
   const atNone = rows.find((r) => r.strategy === subject && r.domainLimit === 'none');
   const oracleShare = atNone?.oracleHarvestShare;
   return {
@@ -125,7 +123,7 @@ export function summaryReport(topics: readonly TopicResults[], subject = 'tres')
     '',
     `## The claim for ${subject}`,
     '',
-    `On each topic: some ${subject} row on the Pareto front of harvest rate against relevant domains; every row of every other strategy dominated by some ${subject} row (better in one axis by more than the spread over seeds and no worse in the other); harvest rate at no limit at least ${(ORACLE_SHARE_GOAL * 100).toFixed(0)}% of the oracle's from the same seeds. Rows that ran dry before a third of the budget are left out. **Met on ${met} of ${checks.length} topic${checks.length === 1 ? '' : 's'}.**`,
+    `On each topic: some ${subject} row on the Pareto front of harvest rate against relevant domains; every row of every other strategy dominated by some ${subject} row (no worse in either axis and better in one, paired by seed: the mean per-seed difference, over seeds where neither run ran dry, larger than its standard deviation); harvest rate at no limit at least ${(ORACLE_SHARE_GOAL * 100).toFixed(0)}% of the oracle's from the same seeds. Rows that ran dry before a third of the budget are left out. **Met on ${met} of ${checks.length} topic${checks.length === 1 ? '' : 's'}.**`,
     '',
     `| topic | runs × pages | ${subject} rows on the Pareto front | rows no ${subject} row dominates | ${subject} HR / oracle's at no limit | claim |`,
     '|---|---|---|---|---:|:-:|',
@@ -135,7 +133,7 @@ export function summaryReport(topics: readonly TopicResults[], subject = 'tres')
     }),
     '',
     ...limits.flatMap((limit) => limitTables(topics, strategies, limit)),
-    'Bold: the best ranked row of the topic at that domain limit and every row tied with it (within the larger of the two spreads over seeds). ★: on the topic\'s Pareto front (over all domain limits). "k dry": k runs emptied their frontier before the budget (from a seed whose first pages link nowhere, a domain limit ends the crawl after a few pages, and the spread is large); "unranked": on average the runs spent less than a third of the budget.',
+    'Bold: the best ranked row of the topic at that domain limit and every row tied with it (not beaten by the paired test above). ★: on the topic\'s Pareto front (over all domain limits). "k dry": k runs emptied their frontier before the budget (from a seed whose first pages link nowhere, a domain limit ends the crawl after a few pages, and the spread is large); "unranked": on average the runs spent less than a third of the budget.',
     '',
   ];
   return lines.join('\n');
@@ -152,7 +150,7 @@ function limitTables(
   const table = (metric: 'harvestRate' | 'relevantDomains', format: (s: Spread) => string) => {
     const best = topics.map((t) => {
       const ranked = t.rows.filter((r) => r.domainLimit === limit && r.isRanked && !r.isReference);
-      return new Set(bestWithTies(ranked.map((r) => r[metric])).map((i) => ranked[i]?.label));
+      return new Set(bestRowsWithTies(ranked, metric).map((i) => ranked[i]?.label));
     });
     return strategies
       .filter((s) => topics.some((t) => t.rows.some((r) => r.strategy === s && r.domainLimit === limit)))
