@@ -333,7 +333,7 @@ describe('summarizeRuns with the oracle', () => {
 });
 
 describe('outcomeSentences', () => {
-  it('calls best only rows where no run ran dry when there are such rows', () => {
+  it('judges a row with a dry run by its runs that spent the budget, not by a rate over 10 attempts', () => {
     const runs = [
       run({ strategy: 'a', run: 0, harvestRate: 0.5, relevant: 50, relevantDomains: 5 }),
       run({ strategy: 'a', run: 1, harvestRate: 0.5, relevant: 50, relevantDomains: 5 }),
@@ -342,7 +342,9 @@ describe('outcomeSentences', () => {
       run({ strategy: 'b', run: 1, harvestRate: 0.4, relevant: 40, relevantDomains: 9 }),
     ];
     const text = outcomeSentences(summarizeRuns(runs, ['a', 'b'], ['none']), runs).join('\n');
-    expect(text).toContain('Highest harvest rate: **a** at');
-    expect(text).toContain('among the 1 ranked row(s) where no run ran dry');
+    // b: 40% over its full run (its 100% over 10 attempts left out), against a's 50%.
+    expect(text).toContain('Highest harvest rate: **a** at 50.0 ± 0.0% (next: b, 40.0 ± 0.0%)');
+    expect(text).toContain('Most relevant domains: **b** with 9.0 ± 0.0');
+    expect(text).toContain('their figures leave those runs out');
   });
 });

@@ -74,16 +74,10 @@ export function outcomeSentences(rows: readonly ConfigRow[], runs: readonly RunR
   if (complete.length === 0)
     out.push(`No configuration spent ${share} of its page budget on average: every frontier ran dry early.`);
   else {
-    // A run that ran dry after 10 pages has a harvest rate over 10 attempts: rows with such runs
-    // are not called best when rows without any are there to compare.
-    const full = complete.filter((r) => r.dryRuns === 0);
-    const candidates = full.length > 0 ? full : complete;
+    // Row figures leave out the runs that ran dry, so every ranked row can be compared.
+    const candidates = complete;
     const byHr = [...candidates].sort((a, b) => b.harvestRate.mean - a.harvestRate.mean);
     const byDomains = [...candidates].sort((a, b) => b.relevantDomains.mean - a.relevantDomains.mean);
-    if (full.length > 0 && full.length < complete.length)
-      out.push(
-        `Best and worst below are among the ${full.length} ranked row(s) where no run ran dry (rows with dry runs mix rates over a few attempts).`,
-      );
     out.push(
       `Highest harvest rate: **${byHr[0]!.label}** at ${pct(byHr[0]!.harvestRate)}%` +
         (byHr[1] ? ` (next: ${byHr[1].label}, ${pct(byHr[1].harvestRate)}%).` : '.'),
@@ -110,7 +104,7 @@ export function outcomeSentences(rows: readonly ConfigRow[], runs: readonly RunR
   const partly = complete.filter((r) => r.dryRuns > 0);
   if (partly.length > 0)
     out.push(
-      `In ${partly.length} ranked configuration(s) some runs ran dry (${[...new Set(runs.filter((r) => r.steps < r.maxPages && partly.some((p) => p.strategy === r.strategy && p.domainLimit === r.domainLimit)).map((r) => `run ${r.run} (${r.seedUrl})`))].join(', ')}): their means mix shorter crawls.`,
+      `In ${partly.length} ranked configuration(s) some runs ran dry (${[...new Set(runs.filter((r) => r.steps < r.maxPages && partly.some((p) => p.strategy === r.strategy && p.domainLimit === r.domainLimit)).map((r) => `run ${r.run} (${r.seedUrl})`))].join(', ')}): their figures leave those runs out.`,
     );
   const gaps = rows.map((r) => r.harvestRateGap.mean);
   const meanGap = gaps.reduce((a, b) => a + b, 0) / gaps.length;
