@@ -168,6 +168,35 @@ describe('TresStrategy', () => {
     expect(sync['frontier/leaves']).toBe(1);
   });
 
+  it('warms up by prior when told to: representatives whose links look relevant first, so more relevant pages', () => {
+    // Links alternate between anchors the classifier likes (0.9) and dislikes (0.1); a link's
+    // page is relevant exactly when its anchor was liked.
+    const relevantPages = (warmupPolicy: 'random' | 'prior') => {
+      const s = new TresStrategy({ variant: 'tres', keywords, rng: createRng(5), warmupPolicy });
+      const ctx = loop();
+      s.seed([link('http://s.test/', '', 0)]);
+      let relevant = 0;
+      for (let step = 0; step < 80; step++) {
+        const a = take(s, ctx);
+        if (!a) break;
+        const p = step === 0 ? 0.9 : ((a.data as { x: Float32Array }).x[8] as number);
+        if (p >= 0.5) relevant++;
+        const links = Array.from({ length: 4 }, (_, i) => ({
+          ...link(`http://h${(step * 4 + i) % 11}.test/p${step * 4 + i}`, 'page'),
+          anchorProbability: i % 2 === 0 ? 0.9 : 0.1,
+        }));
+        s.observe(page(a, p, links));
+      }
+      return relevant;
+    };
+    expect(new TresStrategy({ variant: 'tres', keywords, rng: createRng(5) }).config.warmupPolicy).toBe(
+      'random',
+    );
+    const random = relevantPages('random');
+    const prior = relevantPages('prior');
+    expect(prior).toBeGreaterThan(random + 15);
+  });
+
   it('tree-random never trains its network', () => {
     const s = new TresStrategy({
       variant: 'tree-random',

@@ -34,6 +34,14 @@ describe('strategy registry', () => {
     };
     expect(strategy.config?.tree.maxDepth).toBe(4);
     expect(strategy.config?.ddqn.gamma).toBe(0.5);
+    const prior = createStrategy('tres:warmupPrior=1', { rng: createRng(1) }) as {
+      config?: { warmupPolicy: string };
+    };
+    expect(prior.config?.warmupPolicy).toBe('prior');
+    const random = createStrategy('tres:warmupPrior=0', { rng: createRng(1) }) as {
+      config?: { warmupPolicy: string };
+    };
+    expect(random.config?.warmupPolicy).toBe('random');
   });
 
   it('refuses unknown strategies, unknown keys, bad values and overrides of plain strategies', () => {

@@ -73,15 +73,24 @@ const TREE_KEYS = [
   'maxDrawRounds',
 ] as const;
 
-/** Splits overrides into the DDQN part and the tree part. */
+/** TRES settings of its own a spec may override: `tres:warmupPrior=1` (the warm-up by prior). */
+const TRES_OWN_KEYS = ['warmupPrior'] as const;
+
+/** Splits overrides into the DDQN part, the tree part and TRES's own. */
 function tresOverrides(ctx: StrategyContext, overrides: Readonly<Record<string, number>>): TresOverrides {
   const ddqn: Record<string, unknown> = { ...ctx.ddqn };
   const tree: Record<string, number> = {};
+  let warmupPolicy: TresOverrides['warmupPolicy'];
   for (const [key, value] of Object.entries(overrides)) {
     if ((TREE_KEYS as readonly string[]).includes(key)) tree[key] = value;
+    else if (key === 'warmupPrior') warmupPolicy = value === 0 ? 'random' : 'prior';
     else ddqn[key] = value;
   }
-  return { ddqn: ddqn as Partial<DdqnConfig>, tree: tree as TresOverrides['tree'] };
+  return {
+    ddqn: ddqn as Partial<DdqnConfig>,
+    tree: tree as TresOverrides['tree'],
+    ...(warmupPolicy ? { warmupPolicy } : {}),
+  };
 }
 
 function tres(variant: TresTreeVariant): StrategyFactory {
@@ -95,7 +104,7 @@ function tres(variant: TresTreeVariant): StrategyFactory {
     });
 }
 
-const TRES_KEYS = [...DDQN_KEYS, ...TREE_KEYS];
+const TRES_KEYS = [...DDQN_KEYS, ...TREE_KEYS, ...TRES_OWN_KEYS];
 
 function lim(learner: 'policy-iteration' | 'q-learning'): StrategyFactory {
   return (ctx, overrides) =>

@@ -36,6 +36,15 @@ export interface TresConfig {
    * warm-up: training starts at the same step). @default ddqn.warmupSteps (300)
    */
   warmupSteps: number;
+  /**
+   * How the warm-up chooses among the representatives. `'random'`: a random leaf's representative,
+   * as the authors' code does. `'prior'`: the representative whose link looks most relevant
+   * before any learning (parent page's reward + the anchor classifier's probability; ties by
+   * draw), best-first among the representatives. Double DQN learns off-policy, so either fills
+   * the replay buffer; the prior spends the warm-up's fetches on likelier pages.
+   * @default 'random'
+   */
+  warmupPolicy: 'random' | 'prior';
   /** Features 6 and 7 (domain relevance ratio, unknown domain); false for TRES_NH. @default true */
   withDomainFeatures: boolean;
   /** Feature bucketing (arXiv section 4.2) into this many buckets; `false`: off, as the authors' last code. @default false */
@@ -47,6 +56,7 @@ export interface TresOverrides {
   ddqn?: Partial<DdqnConfig>;
   tree?: Partial<TresTreeConfig>;
   warmupSteps?: number;
+  warmupPolicy?: 'random' | 'prior';
   buckets?: number | false;
 }
 
@@ -73,6 +83,12 @@ export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides
       context: { field: 'warmupSteps' },
     });
   }
+  const warmupPolicy = overrides.warmupPolicy ?? 'random';
+  if (warmupPolicy !== 'random' && warmupPolicy !== 'prior') {
+    throw new ConfigError(`tres config: warmupPolicy must be 'random' or 'prior', got ${warmupPolicy}`, {
+      context: { field: 'warmupPolicy' },
+    });
+  }
   const buckets = overrides.buckets ?? false;
   if (buckets !== false && !(Number.isInteger(buckets) && buckets >= 2)) {
     throw new ConfigError(`tres config: buckets must be an integer >= 2 or false, got ${buckets}`, {
@@ -84,6 +100,7 @@ export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides
     ddqn,
     tree: Object.freeze(tree),
     warmupSteps,
+    warmupPolicy,
     withDomainFeatures,
     buckets,
   });

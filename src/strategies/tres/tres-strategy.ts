@@ -252,9 +252,10 @@ export class TresStrategy implements Strategy {
 
   /** The id of the action to take among the drawn candidates' ids. */
   private choose(candidates: number[], step: number): number {
-    if (this.config.variant === 'tree-random' || step < this.config.warmupSteps) {
-      // Warm-up (and Tree-Random): a random leaf's representative.
-      return candidates[this.rng.int(candidates.length)] as number;
+    if (this.config.variant === 'tree-random') return candidates[this.rng.int(candidates.length)] as number;
+    if (step < this.config.warmupSteps) {
+      if (this.config.warmupPolicy === 'random') return candidates[this.rng.int(candidates.length)] as number;
+      return this.choosePrior(candidates);
     }
     const t = this.frontier.table;
     const size = this.features.size;
@@ -291,6 +292,32 @@ export class TresStrategy implements Strategy {
       }
     }
     return candidates[best] as number;
+  }
+
+  /**
+   * Warm-up by prior: the candidate with the highest parent reward + anchor probability, ties
+   * broken at random (one draw per tie, so the choice repeats for a seed).
+   */
+  private choosePrior(candidates: number[]): number {
+    const t = this.frontier.table;
+    const size = this.features.size;
+    const anchor = this.features.anchorIndex;
+    let best = -1;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    let ties = 0;
+    for (const id of candidates) {
+      const score = (t.x[id * size] as number) + (t.x[id * size + anchor] as number);
+      if (score > bestScore) {
+        best = id;
+        bestScore = score;
+        ties = 1;
+      } else if (score === bestScore) {
+        // Reservoir choice among equal scores: each tied candidate equally likely.
+        ties++;
+        if (this.rng.int(ties) === 0) best = id;
+      }
+    }
+    return best;
   }
 
   /** Adds the chosen action to the candidate sets of the waiting transitions and learns from them. */
