@@ -168,7 +168,7 @@ describe('TresStrategy', () => {
     expect(sync['frontier/leaves']).toBe(1);
   });
 
-  it('warms up by prior when told to: representatives whose links look relevant first, so more relevant pages', () => {
+  it('warms up by prior by default: representatives whose links look relevant first, so more relevant pages than random', () => {
     // Links alternate between anchors the classifier likes (0.9) and dislikes (0.1); a link's
     // page is relevant exactly when its anchor was liked.
     const relevantPages = (warmupPolicy: 'random' | 'prior') => {
@@ -190,7 +190,7 @@ describe('TresStrategy', () => {
       return relevant;
     };
     expect(new TresStrategy({ variant: 'tres', keywords, rng: createRng(5) }).config.warmupPolicy).toBe(
-      'random',
+      'prior',
     );
     const random = relevantPages('random');
     const prior = relevantPages('prior');

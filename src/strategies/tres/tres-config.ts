@@ -1,8 +1,9 @@
 /**
  * Every hyperparameter of TRES in one typed config, as CleanRL keeps `Args` at the top of
  * `dqn.py`: the Double DQN agent, the Tree-Frontier, the warm-up and the state-action features.
- * The defaults are the authors' reference values (../shared/reference/tres-reference-code.md);
- * a run writes its resolved config into the crawl store (meta `strategyConfig`).
+ * The defaults are the authors' reference values (../shared/reference/tres-reference-code.md)
+ * except the warm-up policy (`warmupPolicy`, measured); a run writes its resolved config into
+ * the crawl store (meta `strategyConfig`).
  */
 
 import { ConfigError } from '../../common/errors.js';
@@ -41,8 +42,12 @@ export interface TresConfig {
    * as the authors' code does. `'prior'`: the representative whose link looks most relevant
    * before any learning (parent page's reward + the anchor classifier's probability; ties by
    * draw), best-first among the representatives. Double DQN learns off-policy, so either fills
-   * the replay buffer; the prior spends the warm-up's fetches on likelier pages.
-   * @default 'random'
+   * the replay buffer; the prior spends the warm-up's fetches on likelier pages, and the agent
+   * learns from more relevant experiences. Measured on the five DocWeb topics and the generated
+   * web (results/ablation-prior-*): better or tied everywhere, +11 points of harvest rate on
+   * hardware at no limit. A departure from the authors' code, which has no other exploration
+   * than this warm-up and the random representative of each leaf (which stays).
+   * @default 'prior'
    */
   warmupPolicy: 'random' | 'prior';
   /** Features 6 and 7 (domain relevance ratio, unknown domain); false for TRES_NH. @default true */
@@ -83,7 +88,7 @@ export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides
       context: { field: 'warmupSteps' },
     });
   }
-  const warmupPolicy = overrides.warmupPolicy ?? 'random';
+  const warmupPolicy = overrides.warmupPolicy ?? 'prior';
   if (warmupPolicy !== 'random' && warmupPolicy !== 'prior') {
     throw new ConfigError(`tres config: warmupPolicy must be 'random' or 'prior', got ${warmupPolicy}`, {
       context: { field: 'warmupPolicy' },
