@@ -95,6 +95,18 @@ describe('checkClaim', () => {
     expect(checkClaim('w', low).isMet).toBe(false);
   });
 
+  it('counts neither its own ablation specs (tres:gamma=0.5) as rivals nor as its rows', () => {
+    const withSpec = [
+      ...losing,
+      {
+        ...(losing.find((r) => r.label === 'best-first') as (typeof losing)[number]),
+        strategy: 'tres:gamma=0.5',
+        label: 'tres:gamma=0.5',
+      },
+    ];
+    expect(checkClaim('l', withSpec).undominated).toEqual(['best-first', 'best-first_10']);
+  });
+
   it('checks another strategy when told to', () => {
     expect(checkClaim('l', losing, 'best-first').undominated).toEqual(['tres']);
   });

@@ -92,7 +92,8 @@ function revive(row: ConfigRow): ConfigRow {
 export function checkClaim(topic: string, rows: readonly ConfigRow[], subject = 'tres'): ClaimCheck {
   const ranked = rows.filter((r) => r.isRanked && !r.isReference);
   const own = ranked.filter((r) => r.strategy === subject);
-  const others = ranked.filter((r) => r.strategy !== subject);
+  // Specs of the same strategy (tres:gamma=0.5, an ablation) are neither its rows nor rivals.
+  const others = ranked.filter((r) => r.strategy !== subject && !r.strategy.startsWith(`${subject}:`));
   const onFront = own.filter((r) => r.isParetoOptimal).map((r) => r.label);
   const undominated = others.filter((o) => !own.some((t) => rowDominates(t, o))).map((r) => r.label);
   const atNone = rows.find((r) => r.strategy === subject && r.domainLimit === 'none');
