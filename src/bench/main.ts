@@ -64,6 +64,10 @@ async function main(): Promise<void> {
   if (cacheAt >= 0) args.splice(cacheAt, 2);
   const modelsAt = args.indexOf('--models');
   const modelsArg = modelsAt >= 0 ? args[modelsAt + 1] : undefined;
+  if (modelsAt >= 0 && (modelsArg === undefined || modelsArg.startsWith('--'))) {
+    console.error('--models needs a folder: npm run bench -- crawl --models DIR');
+    process.exit(2);
+  }
   if (modelsAt >= 0) args.splice(modelsAt, 2);
   const strategiesAt = args.indexOf('--strategies');
   const strategyList = strategiesAt >= 0 ? (args[strategiesAt + 1] ?? '').split(',').filter(Boolean) : [];
@@ -115,7 +119,6 @@ async function main(): Promise<void> {
     }
     if (part === 'oracle') {
       // The DocWeb's reach: the oracle from every seed of every DocWeb topic (issue 8).
-      const topics = DOCWEB_TOPICS;
       const outDir = join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'docweb2');
       const common = {
         maxPages: isQuick ? 300 : 3000,
@@ -125,7 +128,7 @@ async function main(): Promise<void> {
       // Without a limit the oracle spends the budget on the relevant pages it has; limit 10
       // makes it spread: the report's row "best" is what a crawl can reach from each seed.
       await runOracleReach({
-        topicFiles: topics.map((t) => join('data', 'topics', `${t}.yaml`)),
+        topicFiles: DOCWEB_TOPICS.map((t) => join('data', 'topics', `${t}.yaml`)),
         outDir,
         domainLimits: ['none', '10'],
         ...common,
@@ -163,7 +166,7 @@ async function main(): Promise<void> {
       // Every DocWeb topic with a trained reward (made once per topic, kept in --models DIR),
       // the oracle and every strategy at the paper's five domain limits.
       const cacheDir = docwebCacheDir ?? defaultCacheDir();
-      const modelsDir = modelsAt >= 0 ? (modelsArg as string) : join(cacheDir, 'bench-models');
+      const modelsDir = modelsArg ?? join(cacheDir, 'bench-models');
       for (const topic of DOCWEB_TOPICS) {
         const topicFile = join('data', 'topics', `${topic}.yaml`);
         const modelDir = await ensureTopicReward({ topicFile, cacheDir, modelsDir, log: console.log });

@@ -75,9 +75,8 @@ export function outcomeSentences(rows: readonly ConfigRow[], runs: readonly RunR
     out.push(`No configuration spent ${share} of its page budget on average: every frontier ran dry early.`);
   else {
     // Row figures leave out the runs that ran dry, so every ranked row can be compared.
-    const candidates = complete;
-    const byHr = [...candidates].sort((a, b) => b.harvestRate.mean - a.harvestRate.mean);
-    const byDomains = [...candidates].sort((a, b) => b.relevantDomains.mean - a.relevantDomains.mean);
+    const byHr = [...complete].sort((a, b) => b.harvestRate.mean - a.harvestRate.mean);
+    const byDomains = [...complete].sort((a, b) => b.relevantDomains.mean - a.relevantDomains.mean);
     out.push(
       `Highest harvest rate: **${byHr[0]!.label}** at ${pct(byHr[0]!.harvestRate)}%` +
         (byHr[1] ? ` (next: ${byHr[1].label}, ${pct(byHr[1].harvestRate)}%).` : '.'),
@@ -88,8 +87,8 @@ export function outcomeSentences(rows: readonly ConfigRow[], runs: readonly RunR
         .map((r) => r.label)
         .join(', ')}.`,
     );
-    if (new Set(candidates.map((r) => r.strategy)).size > 1)
-      for (const limit of [...new Set(candidates.map((r) => r.domainLimit))]) {
+    if (new Set(complete.map((r) => r.strategy)).size > 1)
+      for (const limit of [...new Set(complete.map((r) => r.domainLimit))]) {
         const at = byHr.filter((r) => r.domainLimit === limit);
         if (at.length > 1)
           out.push(

@@ -25,8 +25,6 @@ export interface TopicResults {
   topic: string;
   dir: string;
   rows: ConfigRow[];
-  /** What judged pages for the crawler (its reward). */
-  judge: string;
   maxPages: number;
   runs: number;
 }
@@ -52,7 +50,6 @@ export function readTopicResults(dir: string): TopicResults {
   let data: {
     topic?: { name?: string };
     options?: { maxPages?: number; runs?: number };
-    judge?: string;
     rows?: ConfigRow[];
   };
   try {
@@ -71,7 +68,6 @@ export function readTopicResults(dir: string): TopicResults {
     topic: data.topic.name,
     dir,
     rows: data.rows.map(revive),
-    judge: String(data.judge ?? ''),
     maxPages: Number(data.options?.maxPages ?? Number.NaN),
     runs: Number(data.options?.runs ?? Number.NaN),
   };

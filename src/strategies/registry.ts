@@ -149,7 +149,7 @@ const factories: Record<string, StrategyEntry> = {
   synchronous: {
     describe: 'exact argmax of Q over the whole frontier every step (slow; for comparison)',
     create: tres('synchronous'),
-    overrideKeys: DDQN_KEYS,
+    overrideKeys: [...DDQN_KEYS, ...TRES_OWN_KEYS],
   },
   'tres-async': {
     describe: 'TRES features and DDQN, frontier scored once on insertion (Han et al.), best-first',
