@@ -8,8 +8,9 @@ import { createRng } from '../common/rng.js';
 import { KeywordSet } from '../text/index.js';
 import { QueueStrategy } from './queue-strategy.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext, Strategy } from './strategy.js';
+import { DomainStats } from './tres/state-features.js';
 import { TresAsyncStrategy } from './tres/tres-async-strategy.js';
-import { TresStrategy } from './tres/tres-strategy.js';
+import { TresStrategy, withNewSiteBonus } from './tres/tres-strategy.js';
 
 function link(url: string, anchorText = '', depth = 1): DiscoveredLink {
   const host = new URL(url).hostname;
@@ -195,6 +196,19 @@ describe('TresStrategy', () => {
     const random = relevantPages('random');
     const prior = relevantPages('prior');
     expect(prior).toBeGreaterThan(random + 15);
+  });
+
+  it('adds the new-site bonus to the first relevant page of each domain only, and is off by default', () => {
+    const domains = new DomainStats();
+    expect(withNewSiteBonus(1, 'a.test', domains, 0.5)).toBe(1.5);
+    expect(withNewSiteBonus(0, 'a.test', domains, 0.5)).toBe(0);
+    domains.record('a.test', 0);
+    // Fetched but never relevant: the next relevant page is still the site's first.
+    expect(withNewSiteBonus(1, 'a.test', domains, 0.5)).toBe(1.5);
+    domains.record('a.test', 1);
+    expect(withNewSiteBonus(1, 'a.test', domains, 0.5)).toBe(1);
+    expect(withNewSiteBonus(1, 'b.test', domains, 0)).toBe(1);
+    expect(new TresStrategy({ variant: 'tres', keywords, rng: createRng(5) }).config.newDomainBonus).toBe(0);
   });
 
   it('tree-random never trains its network', () => {

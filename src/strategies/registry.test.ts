@@ -42,6 +42,11 @@ describe('strategy registry', () => {
       config?: { warmupPolicy: string };
     };
     expect(random.config?.warmupPolicy).toBe('random');
+    const bonus = createStrategy('tres:newDomainBonus=0.5', { rng: createRng(1) }) as {
+      config?: { newDomainBonus: number };
+    };
+    expect(bonus.config?.newDomainBonus).toBe(0.5);
+    expect(() => createStrategy('tres:newDomainBonus=-1', { rng: createRng(1) })).toThrow(/newDomainBonus/);
   });
 
   it('refuses unknown strategies, unknown keys, bad values and overrides of plain strategies', () => {

@@ -73,23 +73,29 @@ const TREE_KEYS = [
   'maxDrawRounds',
 ] as const;
 
-/** TRES settings of its own a spec may override: `tres:warmupPrior=1` (the warm-up by prior). */
-const TRES_OWN_KEYS = ['warmupPrior'] as const;
+/**
+ * TRES settings of its own a spec may override: `tres:warmupPrior=0` (the authors' random
+ * warm-up), `tres:newDomainBonus=0.5` (intrinsic reward for a new relevant site).
+ */
+const TRES_OWN_KEYS = ['warmupPrior', 'newDomainBonus'] as const;
 
 /** Splits overrides into the DDQN part, the tree part and TRES's own. */
 function tresOverrides(ctx: StrategyContext, overrides: Readonly<Record<string, number>>): TresOverrides {
   const ddqn: Record<string, unknown> = { ...ctx.ddqn };
   const tree: Record<string, number> = {};
   let warmupPolicy: TresOverrides['warmupPolicy'];
+  let newDomainBonus: number | undefined;
   for (const [key, value] of Object.entries(overrides)) {
     if ((TREE_KEYS as readonly string[]).includes(key)) tree[key] = value;
     else if (key === 'warmupPrior') warmupPolicy = value === 0 ? 'random' : 'prior';
+    else if (key === 'newDomainBonus') newDomainBonus = value;
     else ddqn[key] = value;
   }
   return {
     ddqn: ddqn as Partial<DdqnConfig>,
     tree: tree as TresOverrides['tree'],
     ...(warmupPolicy ? { warmupPolicy } : {}),
+    ...(newDomainBonus === undefined ? {} : { newDomainBonus }),
   };
 }
 

@@ -74,6 +74,11 @@ export class DomainStats {
   isUnknown(domain: string): boolean {
     return !this.fetched.has(domain);
   }
+
+  /** True once a relevant page of the domain was recorded. */
+  hasRelevant(domain: string): boolean {
+    return this.relevant.has(domain);
+  }
 }
 
 export interface StateFeatureOptions {

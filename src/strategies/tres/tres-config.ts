@@ -51,6 +51,15 @@ export interface TresConfig {
    * @default 'prior'
    */
   warmupPolicy: 'random' | 'prior';
+  /**
+   * Intrinsic reward for a new relevant site: a relevant page on a domain with no relevant page
+   * before earns `1 + newDomainBonus` instead of 1 (the papers' future work, journal section 5:
+   * "an intrinsic reward, aiming to enhance the agent's exploration for visiting a larger number
+   * of relevant domains"). Only the agent and the Tree-Frontier's regression see it; harvest rate,
+   * path features and hub features count the page's own reward. 0 is the paper's binary reward.
+   * @default 0
+   */
+  newDomainBonus: number;
   /** Features 6 and 7 (domain relevance ratio, unknown domain); false for TRES_NH. @default true */
   withDomainFeatures: boolean;
   /** Feature bucketing (arXiv section 4.2) into this many buckets; `false`: off, as the authors' last code. @default false */
@@ -63,6 +72,7 @@ export interface TresOverrides {
   tree?: Partial<TresTreeConfig>;
   warmupSteps?: number;
   warmupPolicy?: 'random' | 'prior';
+  newDomainBonus?: number;
   buckets?: number | false;
 }
 
@@ -95,6 +105,12 @@ export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides
       context: { field: 'warmupPolicy' },
     });
   }
+  const newDomainBonus = overrides.newDomainBonus ?? 0;
+  if (!(Number.isFinite(newDomainBonus) && newDomainBonus >= 0)) {
+    throw new ConfigError(`tres config: newDomainBonus must be a number >= 0, got ${newDomainBonus}`, {
+      context: { field: 'newDomainBonus' },
+    });
+  }
   const buckets = overrides.buckets ?? false;
   if (buckets !== false && !(Number.isInteger(buckets) && buckets >= 2)) {
     throw new ConfigError(`tres config: buckets must be an integer >= 2 or false, got ${buckets}`, {
@@ -107,6 +123,7 @@ export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides
     tree: Object.freeze(tree),
     warmupSteps,
     warmupPolicy,
+    newDomainBonus,
     withDomainFeatures,
     buckets,
   });

@@ -170,7 +170,7 @@ export class TresStrategy implements Strategy {
   }
 
   observe(outcome: Outcome): void {
-    const { action, reward } = outcome;
+    const { action } = outcome;
     this.laps.start();
     if (outcome.isReplay) {
       this.observeReplay(outcome);
@@ -182,8 +182,14 @@ export class TresStrategy implements Strategy {
     // Seeds: zero state features and the seed's own action features, now that its title is known.
     const x =
       data === undefined || data.isSeed ? this.features.encodeFetchedSeed(outcome, this.domains) : data.x;
-    const candidates = this.learnFrom(outcome, x, data?.path ?? SEED_LINK_STATE);
-    this.pending.pushIds(x, reward, candidates);
+    const agentReward = this.agentReward(outcome);
+    const candidates = this.learnFrom(outcome, x, data?.path ?? SEED_LINK_STATE, agentReward);
+    this.pending.pushIds(x, agentReward, candidates);
+  }
+
+  /** The reward the agent learns from (read before the page is recorded in the domain counts). */
+  private agentReward(outcome: Outcome): number {
+    return withNewSiteBonus(outcome.reward, outcome.action.domain, this.domains, this.config.newDomainBonus);
   }
 
   /**
@@ -204,19 +210,19 @@ export class TresStrategy implements Strategy {
             { url: action.url, domain: action.domain, anchorText: '', anchorProbability: 0 },
             this.domains,
           );
-    this.learnFrom(outcome, x, linkState);
+    this.learnFrom(outcome, x, linkState, this.agentReward(outcome));
     this.replayPaths.set(action.url, childPathState(linkState, outcome.reward));
   }
 
   /** The frontier's side of a transition: experience, purge of the URL, new samples. Returns their vectors. */
-  private learnFrom(outcome: Outcome, x: Float32Array, linkState: PathState): number[] {
+  private learnFrom(outcome: Outcome, x: Float32Array, linkState: PathState, agentReward: number): number[] {
     const { action, reward } = outcome;
     // Other samples of this URL (found from other parents) must never be chosen again.
     this.frontier.removeUrl(action.url);
     if (outcome.finalUrl !== action.url) this.frontier.removeUrl(outcome.finalUrl);
     this.laps.lap('purge');
     this.domains.record(action.domain, reward);
-    this.tree?.addExperience(x, reward);
+    this.tree?.addExperience(x, agentReward);
     this.laps.lap('experience');
     const childState = childPathState(linkState, reward);
     const candidates: number[] = [];
@@ -330,4 +336,18 @@ export class TresStrategy implements Strategy {
     this.laps.lap('store');
     if (isStored) this.agent.maybeTrain(this.steps);
   }
+}
+
+/**
+ * The page's reward plus `bonus` when it is relevant and its domain has no relevant page in
+ * `domains` yet: the first relevant page of each site earns more (TresConfig.newDomainBonus).
+ */
+export function withNewSiteBonus(
+  reward: number,
+  domain: string,
+  domains: DomainStats,
+  bonus: number,
+): number {
+  if (bonus === 0 || reward <= 0 || domains.hasRelevant(domain)) return reward;
+  return reward + bonus;
 }
