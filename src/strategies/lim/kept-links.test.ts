@@ -14,6 +14,7 @@ describe('KeptLinks', () => {
     kept.push('http://p.test/2', []);
     kept.push('http://p.test/3', [link('http://c.test/1')]);
     expect(kept.length).toBe(2);
+    expect(kept.linkCount).toBe(3);
     expect(kept.pop()).toEqual({
       parentUrl: 'http://p.test/3',
       links: [{ url: 'http://c.test/1', host: 'c.test', domain: 'd-c.test', depth: 2 }],
@@ -29,6 +30,7 @@ describe('KeptLinks', () => {
       ],
     });
     expect(kept.pop()).toBeUndefined();
+    expect(kept.linkCount).toBe(0);
   });
 
   it('grows past its first columns', () => {

@@ -27,6 +27,11 @@ export class KeptLinks {
     return this.starts.length;
   }
 
+  /** Number of kept links, over all kept pages. */
+  get linkCount(): number {
+    return this.urls.length;
+  }
+
   /** Keeps a skipped page's links (nothing if it has none). */
   push(parentUrl: string, links: readonly DiscoveredLink[]): void {
     if (links.length === 0) return;

@@ -184,7 +184,10 @@ export class LimStrategy implements Strategy {
   stats(): StrategyStats {
     const c = this.counts;
     return {
-      'frontier/size': this.frontier.size,
+      // The kept links are fetched once the stack runs empty: URLs still to crawl, so frontier.
+      'frontier/size': this.frontier.size + this.kept.linkCount,
+      'lim/stack': this.frontier.size,
+      'lim/kept_links': this.kept.linkCount,
       'lim/parses': c.parses,
       'lim/skips': c.skips,
       'lim/cap_skips': c.capSkips,
