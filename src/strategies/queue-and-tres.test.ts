@@ -8,9 +8,9 @@ import { createRng } from '../common/rng.js';
 import { KeywordSet } from '../text/index.js';
 import { QueueStrategy } from './queue-strategy.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext, Strategy } from './strategy.js';
-import { DomainStats } from './tres/state-features.js';
+import { DomainStats, withNewSiteBonus } from './tres/state-features.js';
 import { TresAsyncStrategy } from './tres/tres-async-strategy.js';
-import { TresStrategy, withNewSiteBonus } from './tres/tres-strategy.js';
+import { TresStrategy } from './tres/tres-strategy.js';
 
 function link(url: string, anchorText = '', depth = 1): DiscoveredLink {
   const host = new URL(url).hostname;

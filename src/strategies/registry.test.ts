@@ -47,6 +47,11 @@ describe('strategy registry', () => {
     };
     expect(bonus.config?.newDomainBonus).toBe(0.5);
     expect(() => createStrategy('tres:newDomainBonus=-1', { rng: createRng(1) })).toThrow(/newDomainBonus/);
+    const asyncBonus = createStrategy('tres-async:newDomainBonus=1,gamma=0.5', { rng: createRng(1) }) as {
+      config?: { newDomainBonus: number; ddqn: { gamma: number } };
+    };
+    expect(asyncBonus.config?.newDomainBonus).toBe(1);
+    expect(asyncBonus.config?.ddqn.gamma).toBe(0.5);
   });
 
   it('refuses unknown strategies, unknown keys, bad values and overrides of plain strategies', () => {

@@ -163,10 +163,10 @@ const factories: Record<string, StrategyEntry> = {
       new TresAsyncStrategy({
         rng: ctx.rng,
         keywords: ctx.keywords ?? new KeywordSet([]),
-        ddqn: { ...ctx.ddqn, ...overrides },
+        ...tresOverrides(ctx, overrides),
         ...(ctx.name ? { name: ctx.name } : {}),
       }),
-    overrideKeys: DDQN_KEYS,
+    overrideKeys: [...DDQN_KEYS, 'newDomainBonus'],
   },
   'han-async': {
     describe:

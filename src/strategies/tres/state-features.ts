@@ -197,3 +197,17 @@ export class StateFeatures {
     return Math.floor(value * this.buckets) / this.buckets;
   }
 }
+
+/**
+ * The page's reward plus `bonus` when it is relevant and its domain has no relevant page in
+ * `domains` yet: the first relevant page of each site earns more (TresConfig.newDomainBonus).
+ */
+export function withNewSiteBonus(
+  reward: number,
+  domain: string,
+  domains: DomainStats,
+  bonus: number,
+): number {
+  if (bonus === 0 || reward <= 0 || domains.hasRelevant(domain)) return reward;
+  return reward + bonus;
+}

@@ -27,10 +27,11 @@ import {
   type PathState,
   SEED_LINK_STATE,
   StateFeatures,
+  withNewSiteBonus,
 } from './state-features.js';
 import { resolveTresConfig, type TresConfig, type TresOverrides } from './tres-config.js';
 
-export interface TresAsyncOptions extends Pick<TresOverrides, 'ddqn' | 'buckets'> {
+export interface TresAsyncOptions extends Pick<TresOverrides, 'ddqn' | 'buckets' | 'newDomainBonus'> {
   keywords: KeywordSet;
   rng: Rng;
   /** Name to report. @default 'tres-async' */
@@ -46,7 +47,10 @@ interface AsyncData {
 export class TresAsyncStrategy implements Strategy {
   readonly name: string;
   readonly needsAnchorScores = true;
-  /** Every hyperparameter of this run (the tree settings are unused: no Tree-Frontier). */
+  /**
+   * Every hyperparameter of this run. Unused: the tree settings (no Tree-Frontier) and the
+   * warm-up policy (each link is scored by Q when queued, from the first step on).
+   */
   readonly config: Readonly<TresConfig>;
   private readonly features: StateFeatures;
   private readonly domains = new DomainStats();
@@ -116,11 +120,12 @@ export class TresAsyncStrategy implements Strategy {
     const data = action.data as AsyncData | undefined;
     const x =
       data === undefined || data.isSeed ? this.features.encodeFetchedSeed(outcome, this.domains) : data.x;
+    const agentReward = withNewSiteBonus(reward, action.domain, this.domains, this.config.newDomainBonus);
     this.domains.record(action.domain, reward);
     const childState = childPathState(data?.path ?? SEED_LINK_STATE, reward);
     const n = outcome.links.length;
     if (n === 0) {
-      if (!outcome.isReplay) this.pending.push(x, reward, []);
+      if (!outcome.isReplay) this.pending.push(x, agentReward, []);
       return;
     }
     const size = this.features.size;
@@ -140,7 +145,7 @@ export class TresAsyncStrategy implements Strategy {
     const ids = outcome.links.map((link: DiscoveredLink, i) =>
       this.frontier.addWithKey(link, parent, -(q[i] as number), xs.subarray(i * size, i * size + size)),
     );
-    if (!outcome.isReplay) this.pending.pushIds(x, reward, ids);
+    if (!outcome.isReplay) this.pending.pushIds(x, agentReward, ids);
   }
 
   stats(): StrategyStats {

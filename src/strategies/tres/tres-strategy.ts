@@ -47,6 +47,7 @@ import {
   type PathState,
   SEED_LINK_STATE,
   StateFeatures,
+  withNewSiteBonus,
 } from './state-features.js';
 import { resolveTresConfig, type TresConfig, type TresOverrides } from './tres-config.js';
 
@@ -336,18 +337,4 @@ export class TresStrategy implements Strategy {
     this.laps.lap('store');
     if (isStored) this.agent.maybeTrain(this.steps);
   }
-}
-
-/**
- * The page's reward plus `bonus` when it is relevant and its domain has no relevant page in
- * `domains` yet: the first relevant page of each site earns more (TresConfig.newDomainBonus).
- */
-export function withNewSiteBonus(
-  reward: number,
-  domain: string,
-  domains: DomainStats,
-  bonus: number,
-): number {
-  if (bonus === 0 || reward <= 0 || domains.hasRelevant(domain)) return reward;
-  return reward + bonus;
 }
