@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/errors.js';
 import { createRng } from '../common/rng.js';
-import { Mlp, type MlpJson } from './mlp.js';
+import { Mlp, type MlpJson, PREDICT_CHUNK_ROWS } from './mlp.js';
 
 function randomInputs(seed: string, n: number, size: number): Float32Array {
   const rng = createRng(seed);
@@ -68,6 +68,17 @@ describe('Mlp', () => {
     const batched = Array.from(mlp.predict(xs, 7));
     const single = Array.from({ length: 7 }, (_, r) => mlp.predict(xs.subarray(r * 9, r * 9 + 9), 1)[0]);
     expect(single).toEqual(batched);
+  });
+
+  it('scores a batch larger than one chunk exactly as row by row, chunk edges included', () => {
+    const mlp = new Mlp({ inputSize: 9 }, createRng('chunks'));
+    const n = 2 * PREDICT_CHUNK_ROWS + 3;
+    const xs = randomInputs('chunks-x', n, 9);
+    const batched = mlp.predict(xs, n);
+    for (const r of [0, PREDICT_CHUNK_ROWS - 1, PREDICT_CHUNK_ROWS, 2 * PREDICT_CHUNK_ROWS, n - 1]) {
+      expect(batched[r]).toBe(mlp.predict(xs.subarray(r * 9, r * 9 + 9), 1)[0]);
+    }
+    expect(() => mlp.predict(xs, n + 1)).toThrow(RangeError);
   });
 
   it('initialises deterministically: Glorot-uniform weights, zero biases', () => {

@@ -32,6 +32,9 @@ export interface MlpOptions extends AdamOptions {
 }
 
 /** Defaults of everything but `inputSize`: the TRES code's network and Keras' Adam. */
+/** Rows {@link Mlp.predict} runs through the layers at a time (a multiple of the kernel's 4). */
+export const PREDICT_CHUNK_ROWS = 4096;
+
 export const DEFAULT_MLP_OPTIONS: Readonly<Omit<MlpOptions, 'inputSize'>> = Object.freeze({
   ...DEFAULT_ADAM_OPTIONS,
   hiddenSizes: Object.freeze([30, 15]),
@@ -130,10 +133,21 @@ export class Mlp implements QNetwork {
     return mlp;
   }
 
+  /**
+   * Q of `n` rows, in chunks of at most {@link PREDICT_CHUNK_ROWS}: the layer buffers hold a chunk,
+   * not the whole batch (rows are independent, so the values are the same). The synchronous
+   * method scores its whole frontier each step; unchunked, the buffers of every layer and their
+   * gradients grew to twice the frontier (about 900 bytes per frontier URL, results/memory.md).
+   */
   predict(xs: Float32Array, n: number, out: Float32Array = new Float32Array(n)): Float32Array {
-    this.forward(xs, n);
-    const y = this.acts[this.acts.length - 1]!; // [n, 1]
-    for (let r = 0; r < n; r++) out[r] = y[r]!;
+    if (xs.length < n * this.inputSize)
+      throw new RangeError(`xs holds ${xs.length} values, fewer than ${n} x ${this.inputSize}`);
+    for (let from = 0; from < n; from += PREDICT_CHUNK_ROWS) {
+      const m = Math.min(PREDICT_CHUNK_ROWS, n - from);
+      this.forward(xs.subarray(from * this.inputSize, (from + m) * this.inputSize), m);
+      const y = this.acts[this.acts.length - 1]!; // [m, 1]
+      for (let r = 0; r < m; r++) out[from + r] = y[r]!;
+    }
     return out;
   }
 
