@@ -107,6 +107,22 @@ describe('checkClaim', () => {
     expect(checkClaim('l', withSpec).undominated).toEqual(['best-first', 'best-first_10']);
   });
 
+  it('keeps a tres row on the front when only its own ablation spec dominates it', () => {
+    const withBetterSpec = summarizeRuns(
+      [
+        ...runs('oracle', 'none', [0.9, 0.9, 0.9], [50, 50, 50]),
+        ...runs('tres', 'none', [0.8, 0.81, 0.79], [40, 41, 39]),
+        ...runs('tres:newDomainBonus=1', 'none', [0.85, 0.86, 0.84], [45, 46, 44]),
+        ...runs('best-first', 'none', [0.6, 0.61, 0.59], [40, 41, 39]),
+      ],
+      ['oracle', 'tres', 'tres:newDomainBonus=1', 'best-first'],
+      ['none'],
+    );
+    // The report's front counts every row: there the spec pushes tres off.
+    expect(withBetterSpec.find((r) => r.label === 'tres')?.isParetoOptimal).toBe(false);
+    expect(checkClaim('s', withBetterSpec).onFront).toEqual(['tres']);
+  });
+
   it('checks another strategy when told to', () => {
     expect(checkClaim('l', losing, 'best-first').undominated).toEqual(['tres']);
   });

@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../common/errors.js';
-import { bestRowsWithTies, type ConfigRow, rowDominates, type Spread } from './crawl-bench-stats.js';
+import { bestRowsWithTies, type ConfigRow, rowDominates, rowParetoFront, type Spread } from './crawl-bench-stats.js';
 import { num, pct } from './report-crawl.js';
 
 /** Harvest rate at no limit, as a share of the oracle's, that the claim asks for. */
@@ -90,7 +90,10 @@ export function checkClaim(topic: string, rows: readonly ConfigRow[], subject = 
   const own = ranked.filter((r) => r.strategy === subject);
   // Specs of the same strategy (tres:gamma=0.5, an ablation) are neither its rows nor rivals.
   const others = ranked.filter((r) => r.strategy !== subject && !r.strategy.startsWith(`${subject}:`));
-  const onFront = own.filter((r) => r.isParetoOptimal).map((r) => r.label);
+  // The front of the subject's rows and its rivals: an ablation row dominating a tres row does
+  // not push it off (the report's own front, `isParetoOptimal`, includes every row).
+  const front = new Set(rowParetoFront([...own, ...others]));
+  const onFront = own.filter((_, i) => front.has(i)).map((r) => r.label);
   const undominated = others.filter((o) => !own.some((t) => rowDominates(t, o))).map((r) => r.label);
   const atNone = rows.find((r) => r.strategy === subject && r.domainLimit === 'none');
   const oracleShare = atNone?.oracleHarvestShare;
