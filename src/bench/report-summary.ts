@@ -14,7 +14,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../common/errors.js';
-import { bestRowsWithTies, type ConfigRow, rowDominates, rowParetoFront, type Spread } from './crawl-bench-stats.js';
+import {
+  bestRowsWithTies,
+  type ConfigRow,
+  rowDominates,
+  rowParetoFront,
+  type Spread,
+} from './crawl-bench-stats.js';
 import { num, pct } from './report-crawl.js';
 
 /** Harvest rate at no limit, as a share of the oracle's, that the claim asks for. */
