@@ -237,6 +237,30 @@ describe('summarizeRuns ranking', () => {
     // Every run of b ran dry: b shows them all, unranked.
     expect(rows[1]!.steps.mean).toBe(33);
   });
+
+  it('compares rows whose runs all ran dry after a third of the budget (as every run does at limit 5 on a small web)', () => {
+    // 50 of 100 attempts, then the frontier ran dry.
+    const late = (strategy: string, i: number, harvestRate: number, relevantDomains: number) =>
+      run({ strategy, run: i, harvestRate, relevantDomains, steps: 50, stopReason: 'frontier-empty' });
+    const rows = summarizeRuns(
+      [
+        late('a', 0, 0.5, 20),
+        late('a', 1, 0.52, 21),
+        late('a', 2, 0.51, 22),
+        late('b', 0, 0.3, 10),
+        late('b', 1, 0.31, 11),
+        late('b', 2, 0.32, 12),
+      ],
+      ['a', 'b'],
+      ['none'],
+    );
+    expect(rows.map((r) => [r.label, r.isRanked, r.dryRuns])).toEqual([
+      ['a', true, 3],
+      ['b', true, 3],
+    ]);
+    expect(rows.map((r) => r.isParetoOptimal)).toEqual([true, false]);
+    expect(rows[0]!.harvestRate.mean).toBeCloseTo(0.51, 12);
+  });
 });
 
 describe('meanCurve', () => {
@@ -345,6 +369,6 @@ describe('outcomeSentences', () => {
     // b: 40% over its full run (its 100% over 10 attempts left out), against a's 50%.
     expect(text).toContain('Highest harvest rate: **a** at 50.0 ± 0.0% (next: b, 40.0 ± 0.0%)');
     expect(text).toContain('Most relevant domains: **b** with 9.0 ± 0.0');
-    expect(text).toContain('their figures leave those runs out');
+    expect(text).toContain('their figures leave out the runs that ran dry before 33% of the budget');
   });
 });

@@ -70,11 +70,12 @@ export interface ConfigRow {
   perRun?: RunPoint[];
 }
 
-/** One run of a row: its index (the seed), its two objectives, and whether it ran dry. */
+/** One run of a row: its index (the seed), its two objectives, and whether it ran dry early. */
 export interface RunPoint {
   run: number;
   harvestRate: number;
   relevantDomains: number;
+  /** Ran dry before {@link RANKED_BUDGET_SHARE} of its budget ({@link isShortRun}). */
   isDry: boolean;
 }
 
@@ -88,6 +89,17 @@ export type Objective = 'harvestRate' | 'relevantDomains';
  */
 export const RANKED_BUDGET_SHARE = 1 / 3;
 
+/**
+ * A run whose frontier ran dry before {@link RANKED_BUDGET_SHARE} of its budget: 10 relevant
+ * pages of an island seed's 10 attempts are no harvest rate to set against a whole crawl's, so
+ * such a run is left out of its row's figures and of every comparison (the papers leave out
+ * crawls that ran out of URLs). A run that ran dry later, as every run does at limit 5 on a
+ * small web, is counted: otherwise rows whose runs all run dry could never be compared.
+ */
+export function isShortRun(r: { steps: number; maxPages: number }): boolean {
+  return r.steps < RANKED_BUDGET_SHARE * r.maxPages;
+}
+
 /** Mean and sample standard deviation of `values` (NaN mean for none). */
 export function spread(values: readonly number[]): Spread {
   const n = values.length;
@@ -100,7 +112,8 @@ export function spread(values: readonly number[]): Spread {
 
 /**
  * The difference `a - b` in one objective over the runs both rows made from the same seed (run
- * index) and neither ran dry: mean and standard deviation of the per-seed differences.
+ * index) and neither ran dry early ({@link isShortRun}): mean and standard deviation of the
+ * per-seed differences.
  * Undefined with fewer than two such pairs.
  */
 export function pairedDifference(a: ConfigRow, b: ConfigRow, objective: Objective): Spread | undefined {
@@ -179,11 +192,10 @@ export function summarizeRuns(
     const values: number[] = [];
     for (const r of group) {
       const o = oracleOf.get(`${r.domainLimit}\u0000${r.run}`);
-      // An oracle run that ran dry is no upper bound: ranking pages, it can spend a domain
+      // An oracle run that ran dry early is no upper bound: ranking pages, it can spend a domain
       // limit of 10 on its seed's own pages and lose the links out that another crawler kept.
-      // A run that ran dry is compared with nothing either: 10 relevant pages of 10 attempts is
-      // no harvest rate to set against one over the whole budget.
-      if (o && f(o) > 0 && o.steps >= o.maxPages && r.steps >= r.maxPages) values.push(f(r) / f(o));
+      // A run that ran dry early is compared with nothing either (isShortRun).
+      if (o && f(o) > 0 && !isShortRun(o) && !isShortRun(r)) values.push(f(r) / f(o));
     }
     return values.length > 0 ? spread(values) : undefined;
   };
@@ -193,10 +205,9 @@ export function summarizeRuns(
         .filter((r) => r.strategy === strategy && r.domainLimit === domainLimit)
         .sort((a, b) => a.run - b.run);
       if (group.length === 0) continue;
-      // Figures over the runs that spent the budget: a run that ran dry after 10 pages has a
-      // rate over 10 attempts (the paper leaves such crawls out). A row whose runs all ran dry
-      // shows them all, unranked.
-      const full = group.filter((r) => r.steps >= r.maxPages);
+      // Figures over the runs that did not run dry early (isShortRun). A row whose runs all
+      // ran dry early shows them all, unranked.
+      const full = group.filter((r) => !isShortRun(r));
       const counted = full.length > 0 ? full : group;
       const pick = (f: (r: RunResult) => number) => spread(counted.map(f));
       const sum = (f: (r: RunResult) => number) => group.reduce((a, r) => a + f(r), 0);
@@ -234,7 +245,7 @@ export function summarizeRuns(
           run: r.run,
           harvestRate: r.harvestRate,
           relevantDomains: r.relevantDomains,
-          isDry: r.steps < r.maxPages,
+          isDry: isShortRun(r),
         })),
       });
     }

@@ -129,7 +129,7 @@ export function summaryReport(topics: readonly TopicResults[], subject = 'tres')
     '',
     `## The claim for ${subject}`,
     '',
-    `On each topic: some ${subject} row on the Pareto front of harvest rate against relevant domains; every row of every other strategy dominated by some ${subject} row (no worse in either axis and better in one, paired by seed: the mean per-seed difference, over seeds where neither run ran dry, larger than its standard deviation); harvest rate at no limit at least ${(ORACLE_SHARE_GOAL * 100).toFixed(0)}% of the oracle's from the same seeds. Rows that ran dry before a third of the budget are left out. **Met on ${met} of ${checks.length} topic${checks.length === 1 ? '' : 's'}.**`,
+    `On each topic: some ${subject} row on the Pareto front of harvest rate against relevant domains; every row of every other strategy dominated by some ${subject} row (no worse in either axis and better in one, paired by seed: the mean per-seed difference, over seeds where neither run ran dry before a third of the budget, larger than its standard deviation); harvest rate at no limit at least ${(ORACLE_SHARE_GOAL * 100).toFixed(0)}% of the oracle's from the same seeds. Runs that ran dry before a third of the budget are left out of a row's figures, and rows whose runs did so on average are left out. **Met on ${met} of ${checks.length} topic${checks.length === 1 ? '' : 's'}.**`,
     '',
     `| topic | runs × pages | ${subject} rows on the Pareto front | rows no ${subject} row dominates | ${subject} HR / oracle's at no limit | claim |`,
     '|---|---|---|---|---:|:-:|',
