@@ -155,6 +155,10 @@ describe('summaryReport and readTopicResults', () => {
     expect(md).toContain('## Relevant domains, domain limit 10');
     // bfs at no limit on beta ran dry after 20 pages: shown, marked, never bold.
     expect(md).toMatch(/\| bfs \| [^|]+ \| 100\.0 ± 0\.0 \(unranked\) \|/);
+    expect(md).not.toContain('Written by');
+    expect(summaryReport(topics, 'tres', 'tres bench summary a b')).toContain(
+      'Written by `tres bench summary a b` from',
+    );
   });
 
   it('says which file is wrong when a folder holds no crawl results', () => {

@@ -117,7 +117,7 @@ export function checkClaim(topic: string, rows: readonly ConfigRow[], subject = 
 }
 
 /** The whole summary in Markdown. */
-export function summaryReport(topics: readonly TopicResults[], subject = 'tres'): string {
+export function summaryReport(topics: readonly TopicResults[], subject = 'tres', command?: string): string {
   const checks = topics.map((t) => checkClaim(t.topic, t.rows, subject));
   const met = checks.filter((c) => c.isMet).length;
   const limits = [...new Set(topics.flatMap((t) => t.rows.map((r) => r.domainLimit)))];
@@ -141,6 +141,7 @@ export function summaryReport(topics: readonly TopicResults[], subject = 'tres')
     ...limits.flatMap((limit) => limitTables(topics, strategies, limit)),
     'Bold: the best ranked row of the topic at that domain limit and every row tied with it (not beaten by the paired test above). ★: on the topic\'s Pareto front (over all domain limits). "k dry": k runs emptied their frontier before the budget (from a seed whose first pages link nowhere, a domain limit ends the crawl after a few pages, and the spread is large); "unranked": on average the runs spent less than a third of the budget.',
     '',
+    ...(command ? [`Written by \`${command}\` from the folders' results.json.`, ''] : []),
   ];
   return lines.join('\n');
 }

@@ -164,7 +164,13 @@ finished run: a killed benchmark keeps them, and the same command resumes).`,
       '\nExample:\n  tres bench summary results/crawl-docweb-* --out results/crawl-docweb-summary.md',
     )
     .action((dirs: string[], flags: { strategy: string; out?: string }) => {
-      const text = summaryReport(dirs.map(readTopicResults), flags.strategy);
+      const command = [
+        'tres bench summary',
+        ...dirs,
+        ...(flags.strategy === 'tres' ? [] : ['--strategy', flags.strategy]),
+        ...(flags.out ? ['--out', flags.out] : []),
+      ].join(' ');
+      const text = summaryReport(dirs.map(readTopicResults), flags.strategy, command);
       if (flags.out) {
         writeFileSync(flags.out, text);
         console.log(`summary of ${dirs.length} topics: ${flags.out}`);
