@@ -66,7 +66,8 @@ describe('LimStrategy', () => {
     step(s, ['http://a.test/3']);
     expect(step(s, ['http://y.test/1'])).toBe('http://a.test/3');
     expect(s.stats()['lim/cap_skips']).toBe(1);
-    // The stack holds x.test/1 only; y.test/1 comes back once it is empty.
+    // The stack holds x.test/1 only; y.test/1 comes back once it is empty, so both are frontier.
+    expect(s.stats()).toMatchObject({ 'frontier/size': 2, 'lim/stack': 1, 'lim/kept_links': 1 });
     expect(step(s, [])).toBe('http://x.test/1');
     expect(step(s, [])).toBe('http://y.test/1');
     expect(s.stats()['lim/unkept']).toBe(1);
