@@ -102,7 +102,9 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     flags: '--strategy <spec>',
     help: `how to choose the next URL: ${strategyNames()
       .map((s) => s.name)
-      .join(', ')}; the RL ones take Double DQN overrides, e.g. tres:gamma=0.5; tres also warmupPrior=0 (the authors' random warm-up) and newDomainBonus=1 (more relevant sites for some harvest rate)`,
+      .join(
+        ', ',
+      )}; the RL ones take Double DQN overrides, e.g. tres:gamma=0.5; tres also warmupPrior=0 (the authors' random warm-up) and newDomainBonus=1 (more relevant sites for some harvest rate)`,
     defaultText: d.strategy,
     kind: 'string',
     check: strategy,
