@@ -20,7 +20,7 @@
  * ids are not handed out again and their columns stay as they were.
  */
 
-import { growableArray, grownArray as grown } from './slice-pool.js';
+import { growableArray, grownArray as grown, grownCapacity } from './slice-pool.js';
 import { StringIds } from './string-ids.js';
 
 /** What a sample is made from (a `DiscoveredLink` fits). */
@@ -159,7 +159,7 @@ export class SampleTable {
     const u = this.urls.intern(url);
     this.urlId[id] = u;
     if (u >= this.urlHead.length) {
-      const n = Math.ceil(Math.max(u + 1, this.urlHead.length * 1.5));
+      const n = grownCapacity(this.urlHead.length, u + 1);
       this.urlHead = grown(this.urlHead, n);
       this.urlTail = grown(this.urlTail, n);
     }
@@ -316,7 +316,7 @@ export class SampleTable {
 
   /** Grows every column in place (O(1) each, no copy; see the file comment). */
   private grow(): void {
-    const n = Math.ceil(this.capacity * 1.5);
+    const n = grownCapacity(this.capacity, this.capacity + 1);
     this.capacity = n;
     this.x = grown(this.x, n * this.featureCount);
     if (this.key.length > 0) this.key = grown(this.key, n);

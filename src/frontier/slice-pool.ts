@@ -41,6 +41,17 @@ const MAX_RESIZABLE_BYTES = 2 ** 32;
 const DEFAULT_MAX_LENGTH = 2 ** 27;
 
 /**
+ * Capacity for a growable column that must hold `needed` entries and holds `current`: one eighth
+ * more at a time. Growing in place copies nothing, so a small step costs only more (cheap)
+ * resizes, and it bounds the slack of a column to 12.5% of its entries (at 1.5x, the old step,
+ * a table just past a growth carried up to half again its size: 26 of tres's 347 bytes per
+ * frontier URL at 100k, results/memory.md).
+ */
+export function grownCapacity(current: number, needed: number): number {
+  return Math.max(needed, Math.ceil(current * 1.125), 64);
+}
+
+/**
  * Committed bytes of the growable columns' buffers, each kept beside its buffer (growth adds to
  * it) and handed to the finalizer, which takes the buffer's bytes off the total once collected.
  */

@@ -26,6 +26,7 @@ import { TresError } from '../common/errors.js';
 import type { Rng } from '../common/rng.js';
 import type { DrawContext, IndexedFrontier } from './frontier.js';
 import { type SampleInput, SampleTable } from './sample-table.js';
+import { growableArray, grownArray, grownCapacity } from './slice-pool.js';
 import { checkTreeInvariants } from './tree-invariants.js';
 import { SortedLeafList } from './tree-leaf-list.js';
 import { ExperienceSet, findBestSplit } from './tree-split.js';
@@ -73,8 +74,8 @@ export class TreeFrontier implements IndexedFrontier {
   /** Every node by id (ids are creation order). */
   private readonly nodes: TreeNode[] = [];
   /** Leaf node id of each sample id (NOT_IN_TREE if none), and its position in the leaf's array. */
-  private leafOfId = new Int32Array(1024).fill(NOT_IN_TREE);
-  private posOfId = new Int32Array(1024);
+  private leafOfId = growableArray(Int32Array, 1024).fill(NOT_IN_TREE);
+  private posOfId = growableArray(Int32Array, 1024);
   /** Leaves with frontier samples, ascending id: the deterministic order of representatives. */
   private readonly nonEmpty = new SortedLeafList<TreeNode>();
   private leaves = 1;
@@ -115,13 +116,11 @@ export class TreeFrontier implements IndexedFrontier {
     const pool = this.table.x;
     for (let i = 0; i < f; i++) pool[id * f + i] = x[i] as number;
     if (id >= this.leafOfId.length) {
-      const n = Math.max(id + 1, Math.ceil(this.leafOfId.length * 1.5));
-      const leafOf = new Int32Array(n).fill(NOT_IN_TREE);
-      leafOf.set(this.leafOfId);
-      const pos = new Int32Array(n);
-      pos.set(this.posOfId);
-      this.leafOfId = leafOf;
-      this.posOfId = pos;
+      // Read the old length before growing: a growable column's length follows its buffer.
+      const old = this.leafOfId.length;
+      const n = grownCapacity(old, id + 1);
+      this.leafOfId = grownArray(this.leafOfId, n).fill(NOT_IN_TREE, old);
+      this.posOfId = grownArray(this.posOfId, n);
     }
     this.attach(id, this.routeAt(pool, id * f));
     return id;

@@ -32,8 +32,12 @@ export interface MlpOptions extends AdamOptions {
 }
 
 /** Defaults of everything but `inputSize`: the TRES code's network and Keras' Adam. */
-/** Rows {@link Mlp.predict} runs through the layers at a time (a multiple of the kernel's 4). */
-export const PREDICT_CHUNK_ROWS = 4096;
+/**
+ * Rows {@link Mlp.predict} runs through the layers at a time (a multiple of the kernel's 4). The
+ * layer buffers hold this many rows: 1,024 x (9 + 30 + 15 + 1) Float64 values is 450 KB for
+ * TRES's network (4,096 rows, grown by doubling to 6,144, held 2.4 MB).
+ */
+export const PREDICT_CHUNK_ROWS = 1024;
 
 export const DEFAULT_MLP_OPTIONS: Readonly<Omit<MlpOptions, 'inputSize'>> = Object.freeze({
   ...DEFAULT_ADAM_OPTIONS,
@@ -78,9 +82,12 @@ export class Mlp implements QNetwork {
   private readonly wOffset: number[] = [];
   private readonly bOffset: number[] = [];
   private readonly adam: Adam;
-  private capacity = 0; // rows the buffers below hold
+  private capacity = 0; // rows acts holds
   private acts: Float64Array[] = []; // acts[l]: [capacity, layerSizes[l]]; acts[0] is the input
-  private deltas: Float64Array[] = []; // deltas[l]: dLoss/dz_l, [capacity, layerSizes[l]]
+  // deltas[l]: dLoss/dz_l, [deltaCapacity, layerSizes[l]] for l >= 1 (the input needs none). Only
+  // training fills them, so they are sized by training batches, not by predict's chunks.
+  private deltaCapacity = 0;
+  private deltas: Float64Array[] = [];
 
   /**
    * Glorot-uniform weights and zero biases (Keras' `Dense` defaults) drawn from `rng`.
@@ -192,12 +199,19 @@ export class Mlp implements QNetwork {
     };
   }
 
+  /** Room for `n` rows in acts: doubling, but not past a predict chunk unless `n` is larger. */
   private ensureCapacity(n: number): void {
     if (n <= this.capacity && this.capacity > 0) return;
-    const rows = Math.max(n, this.capacity * 2, 64);
+    const rows = Math.max(n, Math.min(this.capacity * 2, PREDICT_CHUNK_ROWS), 64);
     this.acts = this.layerSizes.map((s) => new Float64Array(rows * s));
-    this.deltas = this.layerSizes.map((s) => new Float64Array(rows * s));
     this.capacity = rows;
+  }
+
+  private ensureDeltaCapacity(n: number): void {
+    if (n <= this.deltaCapacity && this.deltaCapacity > 0) return;
+    const rows = Math.max(n, Math.min(this.deltaCapacity * 2, PREDICT_CHUNK_ROWS), 64);
+    this.deltas = this.layerSizes.map((s, l) => new Float64Array(l === 0 ? 0 : rows * s));
+    this.deltaCapacity = rows;
   }
 
   /** Fills acts[0..L] for `n` rows of `xs`. */
@@ -227,6 +241,7 @@ export class Mlp implements QNetwork {
   private backward(xs: Float32Array, targets: Float32Array, n: number): number {
     if (!(n > 0)) throw new RangeError(`a training batch needs n > 0, got ${n}`);
     this.forward(xs, n);
+    this.ensureDeltaCapacity(n);
     const L = this.wOffset.length;
     const y = this.acts[L]!;
     const dy = this.deltas[L]!;
