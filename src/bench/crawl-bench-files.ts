@@ -11,10 +11,14 @@ import { configLabel } from './crawl-bench-options.js';
 import type { RunResult } from './crawl-bench-run.js';
 import type { ConfigRow } from './crawl-bench-stats.js';
 
-/** What must be equal for a stored run to count as a run of this benchmark. */
+/**
+ * What must be equal for a stored run to count as a run of this benchmark. The seed is checked
+ * per run (a run depends on its own seed URL only, `seeds[run mod n]`): changing one seed of a
+ * topic makes only the runs from that seed stale. Files written before this carry a `seeds`
+ * field, which is ignored.
+ */
 export interface RunSetting {
   topic: string;
-  seeds: string[];
   maxPages: number;
   concurrency: number;
   curvePoints: number;
@@ -55,15 +59,27 @@ export function clearRunFiles(outDir: string): void {
   rmSync(join(outDir, RUNS_DIR), { recursive: true, force: true });
 }
 
+/** Stored runs of a folder: those of this benchmark, and those whose seed URL has changed since. */
+export interface StoredRuns {
+  runs: StoredRun[];
+  /** Runs made from another seed URL than the topic now gives their index: to be run again. */
+  stale: StoredRun[];
+}
+
 /**
- * Every stored run of `outDir`, checked against `setting`.
+ * Every stored run of `outDir`, checked against `setting` and against the seed the topic now
+ * gives its run index (`seedOf(run)`).
  * @throws ConfigError naming the file and the differing fields when a run was made with another
  *   setting (mixing them would corrupt the means): start fresh or use another folder.
  */
-export function readRunFiles(outDir: string, setting: RunSetting): StoredRun[] {
+export function readRunFiles(
+  outDir: string,
+  setting: RunSetting,
+  seedOf: (run: number) => string,
+): StoredRuns {
   const dir = join(outDir, RUNS_DIR);
-  if (!existsSync(dir)) return [];
-  const out: StoredRun[] = [];
+  if (!existsSync(dir)) return { runs: [], stale: [] };
+  const out: StoredRuns = { runs: [], stale: [] };
   for (const name of readdirSync(dir).sort()) {
     if (!name.endsWith('.json')) continue;
     const file = join(dir, name);
@@ -84,7 +100,8 @@ export function readRunFiles(outDir: string, setting: RunSetting): StoredRun[] {
         `${file} was made with another ${differ.join(', ')} (${differ.map((k) => `${JSON.stringify(stored.setting?.[k])} instead of ${JSON.stringify(setting[k])}`).join('; ')}); pass --fresh to discard the stored runs or choose another --out`,
         { context: { file, field: differ[0] } },
       );
-    out.push(stored);
+    if (stored.result.seedUrl === seedOf(stored.result.run)) out.runs.push(stored);
+    else out.stale.push(stored);
   }
   return out;
 }

@@ -186,6 +186,33 @@ describe('runCrawlBench end to end on a small synthetic web (2 strategies x 2 li
     expect(readFileSync(join(outDir, 'report.md'), 'utf8')).toContain('| bfs | ');
   });
 
+  it('runs again only the runs whose seed URL the topic has changed', async () => {
+    const seeds = result.runs
+      .filter((r) => r.strategy === 'bfs' && r.domainLimit === 'none')
+      .map((r) => r.seedUrl);
+    expect(new Set(seeds).size).toBe(2);
+    // Seed 1 replaced by seed 0's URL (the benchmark does not ask seeds to differ).
+    const changed = join(dir, 'changed-seed', 'synthetic-astronomy.yaml');
+    mkdirSync(join(dir, 'changed-seed'), { recursive: true });
+    writeFileSync(changed, `${readFileSync(topicFile, 'utf8')}seeds: [${seeds[0]}, ${seeds[0]}]\n`);
+    const run0 = statSync(join(outDir, 'runs', 'bfs__run0.json')).mtimeMs;
+    const said: string[] = [];
+    const again = await runCrawlBench({
+      ...base,
+      topicFile: changed,
+      strategies: ['bfs'],
+      domainLimits: ['none'],
+      log: (line) => void said.push(line),
+    });
+    expect(again.newRuns).toBe(1);
+    expect(again.runs.map((r) => [r.run, r.seedUrl])).toEqual([
+      [0, seeds[0]],
+      [1, seeds[0]],
+    ]);
+    expect(statSync(join(outDir, 'runs', 'bfs__run0.json')).mtimeMs).toBe(run0);
+    expect(said.join('\n')).toContain(`started from ${seeds[1]}, the topic now gives ${seeds[0]}`);
+  });
+
   it('refuses to mix runs of another setting into the folder, naming the field', async () => {
     const error = await runCrawlBench({ ...base, maxPages: 61, log: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);

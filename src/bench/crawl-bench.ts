@@ -27,7 +27,7 @@ import {
   type ResolvedCrawlBenchOptions,
   resolveCrawlBenchOptions,
 } from './crawl-bench-options.js';
-import { BENCH_CRAWLER_SETTINGS, type RunResult, runOnce } from './crawl-bench-run.js';
+import { BENCH_CRAWLER_SETTINGS, type RunResult, runOnce, seedOfRun } from './crawl-bench-run.js';
 import { type ConfigRow, summarizeRuns } from './crawl-bench-stats.js';
 import { type BenchTopic, openBenchWeb } from './crawl-bench-topic.js';
 import { crawlReport } from './report-crawl.js';
@@ -136,7 +136,6 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
     const judge = await makeJudge(o, topic);
     const setting: RunSetting = {
       topic: topic.name,
-      seeds: topic.seeds,
       maxPages: o.maxPages,
       concurrency: o.concurrency,
       curvePoints: o.curvePoints,
@@ -146,8 +145,13 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
     };
     if (o.isFresh) clearRunFiles(o.outDir);
     const stored = new Map<string, StoredRun>();
-    for (const s of readRunFiles(o.outDir, setting))
-      stored.set(key(s.result.strategy, s.result.domainLimit, s.result.run), s);
+    const found = readRunFiles(o.outDir, setting, (run) => seedOfRun(topic.seeds, run));
+    for (const s of found.runs) stored.set(key(s.result.strategy, s.result.domainLimit, s.result.run), s);
+    const staleRuns = new Set(found.stale.map((s) => s.result.run));
+    for (const run of [...staleRuns].sort((a, b) => a - b))
+      o.log(
+        `run ${run}: ${found.stale.filter((s) => s.result.run === run).length} stored runs started from ${found.stale.find((s) => s.result.run === run)!.result.seedUrl}, the topic now gives ${seedOfRun(topic.seeds, run)}: they run again`,
+      );
     // The command as the user ran it (`tres bench crawl ...`): benchEnv's `npm run bench -- ARGV`
     // does not run for a CLI invocation.
     const env = { ...benchEnv(), version: packageVersion(), ...(o.command ? { command: o.command } : {}) };
