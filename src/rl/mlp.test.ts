@@ -81,6 +81,21 @@ describe('Mlp', () => {
     expect(() => mlp.predict(xs, n + 1)).toThrow(RangeError);
   });
 
+  it('gives the same gradients whatever it scored before, for batches smaller and larger than a chunk', () => {
+    for (const n of [60, PREDICT_CHUNK_ROWS + 5]) {
+      const fresh = new Mlp({ inputSize: 9 }, createRng('reuse'));
+      const used = new Mlp({ inputSize: 9 }, createRng('reuse'));
+      const big = 3 * PREDICT_CHUNK_ROWS;
+      used.predict(randomInputs('reuse-big', big, 9), big);
+      const xs = randomInputs('reuse-x', n, 9);
+      const targets = Float32Array.from(randomInputs('reuse-t', n, 1));
+      const a = new Float64Array(fresh.parameterCount);
+      const b = new Float64Array(used.parameterCount);
+      expect(used.gradient(xs, targets, n, b)).toBe(fresh.gradient(xs, targets, n, a));
+      expect(Array.from(b)).toEqual(Array.from(a));
+    }
+  });
+
   it('initialises deterministically: Glorot-uniform weights, zero biases', () => {
     const a = new Mlp({ inputSize: 9 }, createRng('init'));
     const b = new Mlp({ inputSize: 9 }, createRng('init'));
