@@ -49,6 +49,11 @@ export interface DdqnConfig {
    * `false`: DQN (the target net does both), for ablations. @default true
    */
   isDoubleQ: boolean;
+  /**
+   * `false`: the network never trains and keeps its initial weights (transitions are still
+   * stored): the "learning off" version a learning strategy is compared with (issue 9). @default true
+   */
+  isLearning: boolean;
 }
 
 /** The reference values (TRES authors' code; Keras' Adam). */
@@ -69,6 +74,7 @@ export const DEFAULT_DDQN_CONFIG: Readonly<DdqnConfig> = Object.freeze({
   replayCapacity: 20_000,
   maxNextCandidates: false,
   isDoubleQ: true,
+  isLearning: true,
 });
 
 function fail(field: keyof DdqnConfig, rule: string, value: unknown): never {
@@ -107,5 +113,6 @@ export function resolveDdqnConfig(overrides: Partial<DdqnConfig> = {}): Readonly
   if (c.maxNextCandidates !== false && !isInt(c.maxNextCandidates, 1))
     fail('maxNextCandidates', 'an integer >= 1 or false', c.maxNextCandidates);
   if (typeof c.isDoubleQ !== 'boolean') fail('isDoubleQ', 'a boolean', c.isDoubleQ);
+  if (typeof c.isLearning !== 'boolean') fail('isLearning', 'a boolean', c.isLearning);
   return Object.freeze({ ...c, hiddenSizes: Object.freeze([...c.hiddenSizes]) });
 }

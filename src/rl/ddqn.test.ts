@@ -104,6 +104,23 @@ describe('DdqnAgent schedule', () => {
     expect(agent.isWarmingUp(10)).toBe(false);
   });
 
+  it('never trains with isLearning false: the online net keeps its initial weights', () => {
+    const config = { featureCount: 3, warmupSteps: 2, trainEvery: 1, batchSize: 4 };
+    const frozen = new DdqnAgent({ config: { ...config, isLearning: false }, rng: createRng('frozen') });
+    const learner = new DdqnAgent({ config, rng: createRng('frozen') });
+    const initial = Array.from((frozen.online as Mlp).params);
+    expect(Array.from((learner.online as Mlp).params)).toEqual(initial);
+    fillReplay(frozen, 20, 'frozen-data');
+    fillReplay(learner, 20, 'frozen-data');
+    for (let step = 0; step <= 10; step++) {
+      expect(frozen.maybeTrain(step)).toBeUndefined();
+      learner.maybeTrain(step);
+    }
+    expect(Array.from((frozen.online as Mlp).params)).toEqual(initial);
+    expect(Array.from((learner.online as Mlp).params)).not.toEqual(initial);
+    expect(frozen.stats()['rl/train_steps']).toBe(0);
+  });
+
   it('reports NaN metrics before the first training step', () => {
     const stats = new DdqnAgent({ rng: createRng(1) }).stats();
     expect(stats['rl/td_loss']).toBeNaN();

@@ -133,7 +133,8 @@ export class DdqnAgent {
 
   /**
    * Call once per crawl step, with strictly increasing `step`. Trains one batch when the step is
-   * past the warm-up and a multiple of `trainEvery` (and the replay is not empty), then copies the
+   * past the warm-up and a multiple of `trainEvery` (and the replay is not empty; never when
+   * `isLearning` is false), then copies the
    * target network when the step is a multiple of `targetUpdateEvery` (the reference code counts
    * crawl steps, not training steps). Returns the batch loss, or undefined when it did not train.
    */
@@ -143,7 +144,8 @@ export class DdqnAgent {
     this.lastStep = step;
     const c = this.config;
     let loss: number | undefined;
-    if (step >= c.warmupSteps && step % c.trainEvery === 0 && this.replay.size > 0) loss = this.trainStep();
+    if (c.isLearning && step >= c.warmupSteps && step % c.trainEvery === 0 && this.replay.size > 0)
+      loss = this.trainStep();
     if (step % c.targetUpdateEvery === 0) this.syncTarget();
     return loss;
   }

@@ -54,6 +54,27 @@ describe('strategy registry', () => {
     expect(asyncBonus.config?.ddqn.gamma).toBe(0.5);
   });
 
+  it("turns the agent's learning, double Q and candidate cap on and off by spec (tres, synchronous, tres-async)", () => {
+    for (const name of ['tres', 'synchronous', 'tres-async']) {
+      const s = createStrategy(`${name}:learn=0,doubleQ=0,maxNextCandidates=8`, { rng: createRng(1) }) as {
+        config?: { ddqn: { isLearning: boolean; isDoubleQ: boolean; maxNextCandidates: number | false } };
+      };
+      expect(s.config?.ddqn, name).toMatchObject({
+        isLearning: false,
+        isDoubleQ: false,
+        maxNextCandidates: 8,
+      });
+      const plain = createStrategy(name, { rng: createRng(1) }) as typeof s;
+      expect(plain.config?.ddqn, name).toMatchObject({
+        isLearning: true,
+        isDoubleQ: true,
+        maxNextCandidates: false,
+      });
+    }
+    expect(() => createStrategy('tres:learn=2', { rng: createRng(1) })).toThrow(/"learn" must be 0 or 1/);
+    expect(() => createStrategy('tree-random:learn=0', { rng: createRng(1) })).toThrow(ConfigError);
+  });
+
   it('refuses unknown strategies, unknown keys, bad values and overrides of plain strategies', () => {
     for (const spec of [
       'nope',

@@ -75,9 +75,23 @@ const TREE_KEYS = [
 
 /**
  * TRES settings of its own a spec may override: `tres:warmupPrior=0` (the authors' random
- * warm-up), `tres:newDomainBonus=0.5` (intrinsic reward for a new relevant site).
+ * warm-up), `tres:newDomainBonus=0.5` (intrinsic reward for a new relevant site), and three
+ * flags of its agent: `learn=0` (the Q-network keeps its initial weights; the tree still
+ * splits on the rewards it sees), `doubleQ=0` (DQN: the target network also picks the next
+ * action), `maxNextCandidates=N` (at most N stored next actions per transition).
  */
-const TRES_OWN_KEYS = ['warmupPrior', 'newDomainBonus'] as const;
+const TRES_OWN_KEYS = ['warmupPrior', 'newDomainBonus', 'learn', 'doubleQ', 'maxNextCandidates'] as const;
+/** The agent's keys above, for tres-async (which has no tree and no warm-up policy). */
+const TRES_AGENT_KEYS = ['newDomainBonus', 'learn', 'doubleQ', 'maxNextCandidates'] as const;
+
+/** A 0/1 spec value as a boolean. @throws ConfigError naming the key. */
+function flag(key: string, value: number): boolean {
+  if (value !== 0 && value !== 1)
+    throw new ConfigError(`strategy setting "${key}" must be 0 or 1, got ${value}`, {
+      context: { field: key },
+    });
+  return value === 1;
+}
 
 /** Splits overrides into the DDQN part, the tree part and TRES's own. */
 function tresOverrides(ctx: StrategyContext, overrides: Readonly<Record<string, number>>): TresOverrides {
@@ -89,6 +103,8 @@ function tresOverrides(ctx: StrategyContext, overrides: Readonly<Record<string, 
     if ((TREE_KEYS as readonly string[]).includes(key)) tree[key] = value;
     else if (key === 'warmupPrior') warmupPolicy = value === 0 ? 'random' : 'prior';
     else if (key === 'newDomainBonus') newDomainBonus = value;
+    else if (key === 'learn') ddqn.isLearning = flag(key, value);
+    else if (key === 'doubleQ') ddqn.isDoubleQ = flag(key, value);
     else ddqn[key] = value;
   }
   return {
@@ -166,7 +182,7 @@ const factories: Record<string, StrategyEntry> = {
         ...tresOverrides(ctx, overrides),
         ...(ctx.name ? { name: ctx.name } : {}),
       }),
-    overrideKeys: [...DDQN_KEYS, 'newDomainBonus'],
+    overrideKeys: [...DDQN_KEYS, ...TRES_AGENT_KEYS],
   },
   'han-async': {
     describe:
