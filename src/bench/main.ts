@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- [PART ...] [--quick] [--cache DIR]`: the benchmarks (never part of `npm test`).
  * Parts: `engine` (throughput and memory against Crawlee), `memory` (bytes per frontier URL of
- * every strategy at 100k, 500k and 1M frontier samples; `--strategies a,b` to choose), `relevance` (Table-1 metrics and
+ * every strategy at 100k, 500k and 1M frontier samples; `--strategies a,b` to choose, `--time-limit S`
+ * per strategy, default 180, `--out DIR` instead of results/), `relevance` (Table-1 metrics and
  * throughput of the five classifiers; `--cache` is the DocWeb cache, as `tres docweb --cache`,
  * default `$TRES_CACHE_DIR/docweb`), `crawl` (the oracle and every strategy x the paper's five
  * domain limits x 5 single-seed runs of 3,000 pages on the five DocWeb topics, each with an SVM
@@ -72,6 +73,22 @@ async function main(): Promise<void> {
   const strategiesAt = args.indexOf('--strategies');
   const strategyList = strategiesAt >= 0 ? (args[strategiesAt + 1] ?? '').split(',').filter(Boolean) : [];
   if (strategiesAt >= 0) args.splice(strategiesAt, 2);
+  // memory: `--time-limit S` per strategy (default 180) and `--out DIR` (default results/, whose
+  // memory.md it rewrites) so that a longer or partial run can go to a scratch folder.
+  const timeLimitAt = args.indexOf('--time-limit');
+  const timeLimitSec = timeLimitAt >= 0 ? Number(args[timeLimitAt + 1]) : undefined;
+  if (timeLimitAt >= 0 && !(timeLimitSec !== undefined && timeLimitSec > 0)) {
+    console.error(`--time-limit needs a number of seconds > 0, got ${args[timeLimitAt + 1]}`);
+    process.exit(2);
+  }
+  if (timeLimitAt >= 0) args.splice(timeLimitAt, 2);
+  const outAt = args.indexOf('--out');
+  const outArg = outAt >= 0 ? args[outAt + 1] : undefined;
+  if (outAt >= 0 && (outArg === undefined || outArg.startsWith('--'))) {
+    console.error('--out needs a folder: npm run bench -- memory --out DIR');
+    process.exit(2);
+  }
+  if (outAt >= 0) args.splice(outAt, 2);
   const parts = args.filter((a) => !a.startsWith('--'));
   const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown.length > 0) {
@@ -93,7 +110,8 @@ async function main(): Promise<void> {
         ...DEFAULT_MEMORY_BENCH_OPTIONS,
         strategies: strategyList,
         ...(isQuick ? { checkpoints: [2_000, 10_000], timeLimitSec: 60 } : {}),
-        resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
+        ...(timeLimitSec !== undefined ? { timeLimitSec } : {}),
+        resultsDir: outArg ?? (isQuick ? join(resultsDir, 'quick') : resultsDir),
       });
     }
     if (part === 'decision') {
