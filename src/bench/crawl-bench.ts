@@ -147,10 +147,11 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
     const stored = new Map<string, StoredRun>();
     const found = readRunFiles(o.outDir, setting, (run) => seedOfRun(topic.seeds, run));
     for (const s of found.runs) stored.set(key(s.result.strategy, s.result.domainLimit, s.result.run), s);
-    const staleRuns = new Set(found.stale.map((s) => s.result.run));
-    for (const run of [...staleRuns].sort((a, b) => a - b))
+    const staleByRun = new Map<number, StoredRun[]>();
+    for (const s of found.stale) staleByRun.set(s.result.run, [...(staleByRun.get(s.result.run) ?? []), s]);
+    for (const [run, runs] of [...staleByRun].sort(([a], [b]) => a - b))
       o.log(
-        `run ${run}: ${found.stale.filter((s) => s.result.run === run).length} stored runs started from ${found.stale.find((s) => s.result.run === run)!.result.seedUrl}, the topic now gives ${seedOfRun(topic.seeds, run)}: they run again`,
+        `run ${run}: ${runs.length} stored runs started from ${runs[0]!.result.seedUrl}, the topic now gives ${seedOfRun(topic.seeds, run)}: they run again`,
       );
     // The command as the user ran it (`tres bench crawl ...`): benchEnv's `npm run bench -- ARGV`
     // does not run for a CLI invocation.

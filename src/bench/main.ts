@@ -57,38 +57,38 @@ const PARTS = [
   'ui',
 ] as const;
 
+/**
+ * Removes `flag` and its value from `args` and returns the value (undefined when the flag is
+ * absent). With `needs` (what the flag takes, for the message), a missing value or one that is
+ * another flag exits with status 2.
+ */
+function takeValue(args: string[], flag: string, needs?: string): string | undefined {
+  const at = args.indexOf(flag);
+  if (at < 0) return undefined;
+  const value = args[at + 1];
+  if (needs && (value === undefined || value.startsWith('--'))) {
+    console.error(`${flag} needs ${needs}`);
+    process.exit(2);
+  }
+  args.splice(at, 2);
+  return value;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const isQuick = args.includes('--quick');
-  const cacheAt = args.indexOf('--cache');
-  const docwebCacheDir = cacheAt >= 0 ? args[cacheAt + 1] : undefined;
-  if (cacheAt >= 0) args.splice(cacheAt, 2);
-  const modelsAt = args.indexOf('--models');
-  const modelsArg = modelsAt >= 0 ? args[modelsAt + 1] : undefined;
-  if (modelsAt >= 0 && (modelsArg === undefined || modelsArg.startsWith('--'))) {
-    console.error('--models needs a folder: npm run bench -- crawl --models DIR');
-    process.exit(2);
-  }
-  if (modelsAt >= 0) args.splice(modelsAt, 2);
-  const strategiesAt = args.indexOf('--strategies');
-  const strategyList = strategiesAt >= 0 ? (args[strategiesAt + 1] ?? '').split(',').filter(Boolean) : [];
-  if (strategiesAt >= 0) args.splice(strategiesAt, 2);
+  const docwebCacheDir = takeValue(args, '--cache');
+  const modelsArg = takeValue(args, '--models', 'a folder: npm run bench -- crawl --models DIR');
+  const strategyList = (takeValue(args, '--strategies') ?? '').split(',').filter(Boolean);
   // memory: `--time-limit S` per strategy (default 180) and `--out DIR` (default results/, whose
   // memory.md it rewrites) so that a longer or partial run can go to a scratch folder.
-  const timeLimitAt = args.indexOf('--time-limit');
-  const timeLimitSec = timeLimitAt >= 0 ? Number(args[timeLimitAt + 1]) : undefined;
-  if (timeLimitAt >= 0 && !(timeLimitSec !== undefined && timeLimitSec > 0)) {
-    console.error(`--time-limit needs a number of seconds > 0, got ${args[timeLimitAt + 1]}`);
+  const timeLimitArg = takeValue(args, '--time-limit', 'a number of seconds > 0');
+  const timeLimitSec = timeLimitArg === undefined ? undefined : Number(timeLimitArg);
+  if (timeLimitSec !== undefined && !(timeLimitSec > 0)) {
+    console.error(`--time-limit needs a number of seconds > 0, got ${timeLimitArg}`);
     process.exit(2);
   }
-  if (timeLimitAt >= 0) args.splice(timeLimitAt, 2);
-  const outAt = args.indexOf('--out');
-  const outArg = outAt >= 0 ? args[outAt + 1] : undefined;
-  if (outAt >= 0 && (outArg === undefined || outArg.startsWith('--'))) {
-    console.error('--out needs a folder: npm run bench -- memory --out DIR');
-    process.exit(2);
-  }
-  if (outAt >= 0) args.splice(outAt, 2);
+  const outArg = takeValue(args, '--out', 'a folder: npm run bench -- memory --out DIR');
   const parts = args.filter((a) => !a.startsWith('--'));
   const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown.length > 0) {

@@ -70,6 +70,11 @@ function checkMlpOptions(o: MlpOptions): void {
   checkAdamOptions(o);
 }
 
+/** Rows for a layer buffer that holds `current` and needs `n`: doubling, but not past a predict chunk unless `n` is larger. */
+function bufferRows(current: number, n: number): number {
+  return Math.max(n, Math.min(current * 2, PREDICT_CHUNK_ROWS), 64);
+}
+
 /** Multilayer perceptron with one linear output; implements {@link QNetwork}. */
 export class Mlp implements QNetwork {
   readonly options: Readonly<MlpOptions>;
@@ -199,17 +204,18 @@ export class Mlp implements QNetwork {
     };
   }
 
-  /** Room for `n` rows in acts: doubling, but not past a predict chunk unless `n` is larger. */
+  /** Room for `n` rows in acts. */
   private ensureCapacity(n: number): void {
     if (n <= this.capacity && this.capacity > 0) return;
-    const rows = Math.max(n, Math.min(this.capacity * 2, PREDICT_CHUNK_ROWS), 64);
+    const rows = bufferRows(this.capacity, n);
     this.acts = this.layerSizes.map((s) => new Float64Array(rows * s));
     this.capacity = rows;
   }
 
+  /** Room for `n` rows in deltas (none for the input layer). */
   private ensureDeltaCapacity(n: number): void {
     if (n <= this.deltaCapacity && this.deltaCapacity > 0) return;
-    const rows = Math.max(n, Math.min(this.deltaCapacity * 2, PREDICT_CHUNK_ROWS), 64);
+    const rows = bufferRows(this.deltaCapacity, n);
     this.deltas = this.layerSizes.map((s, l) => new Float64Array(l === 0 ? 0 : rows * s));
     this.deltaCapacity = rows;
   }

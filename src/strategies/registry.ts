@@ -80,9 +80,9 @@ const TREE_KEYS = [
  * splits on the rewards it sees), `doubleQ=0` (DQN: the target network also picks the next
  * action), `maxNextCandidates=N` (at most N stored next actions per transition).
  */
-const TRES_OWN_KEYS = ['warmupPrior', 'newDomainBonus', 'learn', 'doubleQ', 'maxNextCandidates'] as const;
-/** The agent's keys above, for tres-async (which has no tree and no warm-up policy). */
+/** The agent's keys, for tres-async too (which has no tree and no warm-up policy). */
 const TRES_AGENT_KEYS = ['newDomainBonus', 'learn', 'doubleQ', 'maxNextCandidates'] as const;
+const TRES_OWN_KEYS = ['warmupPrior', ...TRES_AGENT_KEYS] as const;
 
 /** A 0/1 spec value as a boolean. @throws ConfigError naming the key. */
 function flag(key: string, value: number): boolean {
