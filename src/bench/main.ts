@@ -2,7 +2,8 @@
  * `npm run bench -- [PART ...] [--quick] [--cache DIR]`: the benchmarks (never part of `npm test`).
  * Parts: `engine` (throughput and memory against Crawlee), `memory` (bytes per frontier URL of
  * every strategy at 100k, 500k and 1M frontier samples; `--strategies a,b` to choose, `--time-limit S`
- * per strategy, default 180, `--out DIR` instead of results/), `relevance` (Table-1 metrics and
+ * per strategy, default 180, `--links-per-page N` outlinks per page, default 50, `--out DIR`
+ * instead of results/), `relevance` (Table-1 metrics and
  * throughput of the five classifiers; `--cache` is the DocWeb cache, as `tres docweb --cache`,
  * default `$TRES_CACHE_DIR/docweb`), `crawl` (the oracle and every strategy x the paper's five
  * domain limits x 5 single-seed runs of 3,000 pages on the five DocWeb topics, each with an SVM
@@ -89,6 +90,14 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const outArg = takeValue(args, '--out', 'a folder: npm run bench -- memory --out DIR');
+  // memory: `--links-per-page N` (default 50) grows the frontier in fewer steps, so that a
+  // strategy whose every step scores its whole frontier (synchronous) reaches 1M in time.
+  const linksArg = takeValue(args, '--links-per-page', 'an integer >= 1');
+  const linksPerPage = linksArg === undefined ? undefined : Number(linksArg);
+  if (linksPerPage !== undefined && !(Number.isInteger(linksPerPage) && linksPerPage >= 1)) {
+    console.error(`--links-per-page needs an integer >= 1, got ${linksArg}`);
+    process.exit(2);
+  }
   const parts = args.filter((a) => !a.startsWith('--'));
   const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown.length > 0) {
@@ -111,6 +120,7 @@ async function main(): Promise<void> {
         strategies: strategyList,
         ...(isQuick ? { checkpoints: [2_000, 10_000], timeLimitSec: 60 } : {}),
         ...(timeLimitSec !== undefined ? { timeLimitSec } : {}),
+        ...(linksPerPage !== undefined ? { linksPerPage } : {}),
         resultsDir: outArg ?? (isQuick ? join(resultsDir, 'quick') : resultsDir),
       });
     }
