@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../common/rng.js';
-import { confusion, logLoss, metricsOf } from './metrics.js';
+import { confusion, logLoss, metricsOf, rocAuc } from './metrics.js';
 import { fitPlatt, plattProbability } from './platt.js';
 import { classWeights, stratifiedFolds, stratifiedSplit } from './split.js';
 
@@ -58,5 +58,14 @@ describe('Platt scaling', () => {
     expect(p.a).toBeLessThan(0);
     expect(plattProbability(p, 2)).toBeGreaterThan(0.7);
     expect(plattProbability(p, -2)).toBeLessThan(0.3);
+  });
+});
+
+describe('rocAuc', () => {
+  it('is the share of positive-negative pairs ordered right, ties counting one half', () => {
+    expect(rocAuc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])).toBe(0.75);
+    expect(rocAuc([1, 0, 1, 0], [2, 2, 3, 1])).toBe(0.875); // pairs: 1, 0.5 (tie), 1, 1
+    expect(rocAuc([1, 0], [0, 1])).toBe(0);
+    expect(rocAuc([1, 1], [0, 1])).toBeNaN();
   });
 });

@@ -77,3 +77,32 @@ export function logLoss(labels: ArrayLike<number>, probabilities: ArrayLike<numb
   }
   return labels.length === 0 ? 0 : s / labels.length;
 }
+
+/**
+ * Area under the ROC curve of `scores` for binary `labels` (1 positive): the probability that a
+ * random positive scores above a random negative, ties counting one half (Mann-Whitney U over
+ * average ranks). NaN when either class is absent.
+ */
+export function rocAuc(labels: ArrayLike<number>, scores: ArrayLike<number>): number {
+  const n = labels.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => (scores[a] as number) - (scores[b] as number),
+  );
+  let positives = 0;
+  let rankSum = 0;
+  for (let i = 0; i < n; ) {
+    let j = i;
+    while (j + 1 < n && scores[order[j + 1] as number] === scores[order[i] as number]) j++;
+    const averageRank = (i + j) / 2 + 1;
+    for (let k = i; k <= j; k++) {
+      if (labels[order[k] as number] === 1) {
+        positives++;
+        rankSum += averageRank;
+      }
+    }
+    i = j + 1;
+  }
+  const negatives = n - positives;
+  if (positives === 0 || negatives === 0) return Number.NaN;
+  return (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives);
+}

@@ -8,21 +8,44 @@
  * special case of Torgo and Gama; the prediction is the HIGH class's probability, kept here as
  * log-odds so that the many small term probabilities of long contexts never round to 0 or 1
  * and frontier keys stay distinct.
+ *
+ * DOM window: the model can predict with only the features at |offset| <= w for any w from 0 to
+ * the largest offset it was built for, as if it had been trained on those features alone (the
+ * smoothing's vocabulary and the class totals are kept per offset), so that the crawler can
+ * choose w by how well each window predicts (section 3.4 chose dmax by validation accuracy).
  */
 
 /** Multinomial naive Bayes with Laplace smoothing, trained incrementally. */
 export class ApprenticeModel {
   /** counts[2 * id + cls]: occurrences of feature `id` in instances of class `cls`. */
   private counts = new Float64Array(1024);
-  private readonly totals = [0, 0];
   private readonly instances = [0, 0];
-  /** Features seen in training (the vocabulary V of the smoothing). */
-  private vocabulary = 0;
-  /** Per feature, ln P(f | HIGH) - ln P(f | LOW), rebuilt after `add`; 0 for unseen features. */
-  private weights: Float64Array | undefined;
+  /** totals[2 * d + cls]: occurrences of features at |offset| d in instances of class `cls`. */
+  private readonly totals: Float64Array;
+  /** vocabulary[d]: features at |offset| d seen in training (the smoothing's V, per offset). */
+  private readonly vocabulary: Float64Array;
+  /**
+   * Per feature, ln (count in HIGH + alpha) - ln (count in LOW + alpha), and per window w the
+   * classes' smoothing denominators' difference; rebuilt after `add`. 0 for unseen features.
+   */
+  private weights: { raw: Float64Array; denominator: Float64Array } | undefined;
+  /** The window {@link logOdds} uses unless told another. */
+  window: number;
 
-  /** @param alpha Laplace smoothing pseudo-count (the paper's Rainbow uses 1). */
-  constructor(private readonly alpha: number) {}
+  /**
+   * @param alpha Laplace smoothing pseudo-count (the paper's Rainbow uses 1)
+   * @param maxDistance the largest |offset| of any feature (the crawler's dMax)
+   * @param distanceOf |offset| of a feature id, 0 to maxDistance
+   */
+  constructor(
+    private readonly alpha: number,
+    private readonly maxDistance: number,
+    private readonly distanceOf: (id: number) => number,
+  ) {
+    this.totals = new Float64Array(2 * (maxDistance + 1));
+    this.vocabulary = new Float64Array(maxDistance + 1);
+    this.window = maxDistance;
+  }
 
   /** Training instances per class, [LOW, HIGH]. */
   get instanceCounts(): readonly [number, number] {
@@ -41,44 +64,63 @@ export class ApprenticeModel {
     this.instances[cls] = (this.instances[cls] as number) + 1;
     for (const id of features) {
       this.grow(id);
-      if ((this.counts[2 * id] as number) + (this.counts[2 * id + 1] as number) === 0) this.vocabulary++;
+      const d = this.distanceOf(id);
+      if ((this.counts[2 * id] as number) + (this.counts[2 * id + 1] as number) === 0) {
+        this.vocabulary[d] = (this.vocabulary[d] as number) + 1;
+      }
       this.counts[2 * id + cls] = (this.counts[2 * id + cls] as number) + 1;
-      this.totals[cls] = (this.totals[cls] as number) + 1;
+      this.totals[2 * d + cls] = (this.totals[2 * d + cls] as number) + 1;
     }
   }
 
   /**
-   * ln P(HIGH | features) - ln P(LOW | features). Features never seen in training are left out
-   * (they would only add the classes' smoothing difference). 0 before {@link isReady}.
+   * ln P(HIGH | features) - ln P(LOW | features) with the features at |offset| <= `window` (by
+   * default {@link window}). Features never seen in training are left out (they would only add
+   * the classes' smoothing difference). 0 before {@link isReady}.
    */
-  logOdds(features: Int32Array): number {
+  logOdds(features: Int32Array, window = this.window): number {
     if (!this.isReady) return 0;
-    const weights = this.weights ?? this.buildWeights();
+    const { raw, denominator } = this.weights ?? this.buildWeights();
+    const perFeature = denominator[window] as number;
     let score = Math.log(this.instances[1] as number) - Math.log(this.instances[0] as number);
-    for (const id of features) if (id < weights.length) score += weights[id] as number;
+    for (const id of features) {
+      if (id < raw.length && this.distanceOf(id) <= window && this.isSeen(id)) {
+        score += (raw[id] as number) - perFeature;
+      }
+    }
     return score;
   }
 
-  /** The per-feature log-likelihood ratios under the current counts (one pass over V). */
-  private buildWeights(): Float64Array {
-    const a = this.alpha;
-    const v = this.vocabulary;
-    const denomHigh = Math.log((this.totals[1] as number) + a * v);
-    const denomLow = Math.log((this.totals[0] as number) + a * v);
-    const weights = new Float64Array(this.counts.length / 2);
-    for (let id = 0; id < weights.length; id++) {
-      const low = this.counts[2 * id] as number;
-      const high = this.counts[2 * id + 1] as number;
-      if (low + high === 0) continue;
-      weights[id] = Math.log(high + a) - denomHigh - (Math.log(low + a) - denomLow);
-    }
-    this.weights = weights;
-    return weights;
+  /** P(HIGH | features), the paper's prediction. */
+  probability(features: Int32Array, window = this.window): number {
+    return 1 / (1 + Math.exp(-this.logOdds(features, window)));
   }
 
-  /** P(HIGH | features), the paper's prediction. */
-  probability(features: Int32Array): number {
-    return 1 / (1 + Math.exp(-this.logOdds(features)));
+  private isSeen(id: number): boolean {
+    return (this.counts[2 * id] as number) + (this.counts[2 * id + 1] as number) > 0;
+  }
+
+  /** The per-feature log-likelihood ratios and per-window denominators (one pass over V). */
+  private buildWeights(): { raw: Float64Array; denominator: Float64Array } {
+    const a = this.alpha;
+    const raw = new Float64Array(this.counts.length / 2);
+    for (let id = 0; id < raw.length; id++) {
+      const low = this.counts[2 * id] as number;
+      const high = this.counts[2 * id + 1] as number;
+      if (low + high > 0) raw[id] = Math.log(high + a) - Math.log(low + a);
+    }
+    const denominator = new Float64Array(this.maxDistance + 1);
+    let low = 0;
+    let high = 0;
+    let v = 0;
+    for (let w = 0; w <= this.maxDistance; w++) {
+      low += this.totals[2 * w] as number;
+      high += this.totals[2 * w + 1] as number;
+      v += this.vocabulary[w] as number;
+      denominator[w] = Math.log(high + a * v) - Math.log(low + a * v);
+    }
+    this.weights = { raw, denominator };
+    return this.weights;
   }
 
   private grow(id: number): void {

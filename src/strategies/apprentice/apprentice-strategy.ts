@@ -11,6 +11,11 @@
  *   `batchPages` fetched pages, each page v of the batch fetched through a link (u, v) gives the
  *   instance <(u, v), verdict on v>; the instances are added to the model and the whole
  *   frontier is rescored with it (priority = P(HIGH) of the link, kept as log-odds).
+ * - The DOM window (section 3.4, which chose dmax per topic by validation accuracy): before a
+ *   batch's instances are learned, the model scores each of them with the features at
+ *   |offset| <= w for every w from 0 to dMax; the window whose scores ranked the last 10,000
+ *   such instances best (ROC AUC) orders the frontier until the next batch (`selectWindow=0`:
+ *   always dMax).
  * - The features of v are those of the first link to v that was found (footnote 2: "freeze the
  *   priority of v when the first-visited u linking to v is assessed"); the paper's "any page u
  *   fetched before the current batch links to some page v in the batch" gives several instances
@@ -35,6 +40,7 @@
  * for 100k URLs, i.e. well under a millisecond per page at batchPages = 200).
  */
 import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
+import { rocAuc } from '../../relevance/metrics.js';
 import type {
   Action,
   DiscoveredLink,
@@ -43,7 +49,7 @@ import type {
   Strategy,
   StrategyStats,
 } from '../strategy.js';
-import { type ApprenticeConfig, resolveApprenticeConfig } from './apprentice-config.js';
+import { type ApprenticeConfig, resolveApprenticeConfig, WINDOW_HISTORY } from './apprentice-config.js';
 import { ApprenticeModel } from './apprentice-model.js';
 import { KnownLinks } from './known-links.js';
 import { LinkFeatureSpace } from './link-features.js';
@@ -73,6 +79,11 @@ export class ApprenticeStrategy implements Strategy {
   private pagesInBatch = 0;
   private batches = 0;
   private rescored = 0;
+  /**
+   * Prequential record for the window choice: each past instance's label and, per window w, the
+   * log-odds the model of the batches before gave it (the most recent WINDOW_HISTORY).
+   */
+  private readonly history: { labels: number[]; scores: number[][] } = { labels: [], scores: [] };
   /** The loop's last selection context, to drop samples of closed domains when rescoring. */
   private lastCtx: SelectionContext | undefined;
 
@@ -80,7 +91,7 @@ export class ApprenticeStrategy implements Strategy {
     this.config = resolveApprenticeConfig(options.overrides);
     this.name = options.name ?? 'apprentice';
     this.space = new LinkFeatureSpace(this.config.dMax);
-    this.model = new ApprenticeModel(this.config.alpha);
+    this.model = new ApprenticeModel(this.config.alpha, this.config.dMax, (id) => this.space.distanceOf(id));
   }
 
   /** True once the apprentice orders the frontier (after the first batch with both classes). */
@@ -142,6 +153,7 @@ export class ApprenticeStrategy implements Strategy {
       'apprentice/instances_high': high,
       'apprentice/features': this.space.size,
       'apprentice/rescored_urls': this.rescored,
+      'apprentice/window': this.model.window,
     };
   }
 
@@ -188,10 +200,12 @@ export class ApprenticeStrategy implements Strategy {
   private endBatch(): void {
     this.pagesInBatch = 0;
     if (this.config.learn !== 1) return;
+    if (this.config.selectWindow === 1) this.recordPredictions();
     for (const { features, isHigh } of this.batch) this.model.add(features, isHigh);
     this.batch = [];
     this.batches++;
     if (!this.model.isReady) return;
+    if (this.config.selectWindow === 1) this.model.window = this.bestWindow();
     const frontier = new IndexedPriorityFrontier();
     this.frontier = frontier;
     const ctx = this.lastCtx;
@@ -202,6 +216,41 @@ export class ApprenticeStrategy implements Strategy {
       else if (!s.isTaken(u)) this.push(u);
     }
     this.rescored += frontier.size;
+  }
+
+  /** Scores the batch's instances under every window with the model before it learns them. */
+  private recordPredictions(): void {
+    if (!this.model.isReady) return;
+    const { labels, scores } = this.history;
+    for (const { features, isHigh } of this.batch) {
+      labels.push(isHigh ? 1 : 0);
+      const row: number[] = [];
+      for (let w = 0; w <= this.config.dMax; w++) row.push(this.model.logOdds(features, w));
+      scores.push(row);
+    }
+    const excess = labels.length - WINDOW_HISTORY;
+    if (excess > 0) {
+      labels.splice(0, excess);
+      scores.splice(0, excess);
+    }
+  }
+
+  /** The window whose recorded predictions have the highest ROC AUC (ties: the wider). */
+  private bestWindow(): number {
+    const { labels, scores } = this.history;
+    let best = this.config.dMax;
+    let bestAuc = Number.NEGATIVE_INFINITY;
+    for (let w = this.config.dMax; w >= 0; w--) {
+      const auc = rocAuc(
+        labels,
+        scores.map((row) => row[w] as number),
+      );
+      if (auc > bestAuc) {
+        bestAuc = auc;
+        best = w;
+      }
+    }
+    return best;
   }
 }
 

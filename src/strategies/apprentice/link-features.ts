@@ -19,6 +19,8 @@ const SEP = '\u0001';
 /** Interns <token, offset> features and the critic's class features. */
 export class LinkFeatureSpace {
   private readonly ids = new Map<string, number>();
+  /** |DOM offset| of each feature id (0 for the critic's class). */
+  private readonly distances: number[] = [];
 
   /** @param dMax largest |DOM offset| kept (the paper's dmax = 5); the parser keeps at most its own `contextDMax`. */
   constructor(private readonly dMax: number) {}
@@ -28,13 +30,18 @@ export class LinkFeatureSpace {
     return this.ids.size;
   }
 
+  /** |DOM offset| of feature `id` (0 for the critic's class and for anchor tokens). */
+  distanceOf(id: number): number {
+    return this.distances[id] as number;
+  }
+
   /**
    * The features of a link found on a page the critic judged `isSourceRelevant`: the link's
    * context tokens at their offsets; without a context (seeds, a replayed outcome) the anchor
    * text's tokens at offset 0, which is where the context puts them.
    */
   encode(link: DiscoveredLink, isSourceRelevant: boolean): Int32Array {
-    const out: number[] = [this.intern(`critic${SEP}${isSourceRelevant ? 'HIGH' : 'LOW'}`)];
+    const out: number[] = [this.intern(`critic${SEP}${isSourceRelevant ? 'HIGH' : 'LOW'}`, 0)];
     const context = link.context;
     if (context !== undefined) {
       for (let i = 0; i < context.tokens.length; i++) {
@@ -43,19 +50,20 @@ export class LinkFeatureSpace {
         // The parser's tokens are [a-z0-9]+ with stopwords; drop stopwords and one-character
         // tokens as Rainbow's default stoplist and the project tokenizer do.
         if (d > this.dMax || d < -this.dMax || token.length < 2 || isStopword(token)) continue;
-        out.push(this.intern(`${token}${SEP}${d}`));
+        out.push(this.intern(`${token}${SEP}${d}`, Math.abs(d)));
       }
     } else {
-      for (const token of tokenize(link.anchorText)) out.push(this.intern(`${token}${SEP}0`));
+      for (const token of tokenize(link.anchorText)) out.push(this.intern(`${token}${SEP}0`, 0));
     }
     return Int32Array.from(out);
   }
 
-  private intern(name: string): number {
+  private intern(name: string, distance: number): number {
     let id = this.ids.get(name);
     if (id === undefined) {
       id = this.ids.size;
       this.ids.set(name, id);
+      this.distances.push(distance);
     }
     return id;
   }

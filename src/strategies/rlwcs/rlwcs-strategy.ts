@@ -90,6 +90,9 @@ export class RlwcsStrategy implements Strategy {
   private labels: number[] = [];
   private pagesSinceTraining = 0;
   private trainings = 0;
+  /** Pages scored by a trained pool, and those on which all its classifiers agreed. */
+  private pagesScored = 0;
+  private pagesAgreed = 0;
   private readonly actionCounts = new Array<number>(POOL_ACTIONS.length).fill(0);
 
   constructor(options: RlwcsOptions) {
@@ -163,6 +166,8 @@ export class RlwcsStrategy implements Strategy {
       ...this.frontier.stats(),
       'frontier/size': this.frontier.size,
       'rlwcs/trainings': this.trainings,
+      'rlwcs/pages_scored': this.pagesScored,
+      'rlwcs/pages_all_agree': this.pagesAgreed,
       'rl/td_error': this.agent.meanTdError,
       'rl/updates': this.agent.updateCount,
     };
@@ -180,6 +185,7 @@ export class RlwcsStrategy implements Strategy {
   private choose(outcome: Outcome, tokens: string[], parentMean: number): number | undefined {
     const pool = this.pool;
     if (pool === undefined) return undefined;
+    this.countAgreement(pool, tokens);
     let chosen: number;
     if (this.config.variant === 'svm-links') chosen = SVM_ACTION;
     else if (this.config.learn === 0) chosen = this.policyRng.int(POOL_ACTIONS.length);
@@ -200,6 +206,19 @@ export class RlwcsStrategy implements Strategy {
     }
     this.actionCounts[chosen] = (this.actionCounts[chosen] as number) + 1;
     return chosen;
+  }
+
+  /**
+   * Diagnostic (issue 9: does the choice matter?): pages on which every classifier of the pool
+   * gives the same verdict (score on the same side of 0.5), out of the pages scored.
+   */
+  private countAgreement(pool: ClassifierPool, tokens: string[]): void {
+    if (this.config.variant !== 'rlwcs') return;
+    const x = pool.terms.vector(tokens);
+    let relevantVotes = 0;
+    for (let a = 0; a < POOL_ACTIONS.length; a++) if (pool.score(a, x) >= 0.5) relevantVotes++;
+    this.pagesScored++;
+    if (relevantVotes === 0 || relevantVotes === POOL_ACTIONS.length) this.pagesAgreed++;
   }
 
   /** Keeps the page as a training document and (re)trains the pool when it is due. */
