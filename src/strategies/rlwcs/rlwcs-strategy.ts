@@ -49,6 +49,7 @@ import type {
   StrategyStats,
 } from '../strategy.js';
 import { ClassifierPool, POOL_ACTIONS, SVM_ACTION } from './classifier-pool.js';
+import { UrlRecords } from './url-records.js';
 import { LinearQLambda } from './q-lambda.js';
 import { type RlwcsConfig, type RlwcsVariant, resolveRlwcsConfig } from './rlwcs-config.js';
 
@@ -78,10 +79,8 @@ export class RlwcsStrategy implements Strategy {
   /** Waiting URLs as ids (issue 13); `parent` indexes {@link RlwcsStrategy.parentUrls}. */
   private readonly frontier = new IndexedPriorityFrontier();
   private readonly parentUrls: string[] = [];
-  /** Best key a URL was queued with (-inf once fetched). */
-  private readonly queuedKey = new Map<string, number>();
-  /** Per unfetched URL: sum and count of the relevance of fetched pages linking to it. */
-  private readonly parents = new Map<string, { sum: number; count: number }>();
+  /** Per URL seen: best key queued with (-inf once fetched), relevance of the pages linking to it. */
+  private readonly records = new UrlRecords();
   private readonly agent: LinearQLambda;
   private readonly policyRng: Rng;
   private readonly trainRng: Rng;
@@ -116,20 +115,11 @@ export class RlwcsStrategy implements Strategy {
   observe(outcome: Outcome): void {
     const { action } = outcome;
     for (const url of new Set([action.url, outcome.finalUrl])) {
-      this.queuedKey.set(url, Number.NEGATIVE_INFINITY);
+      this.records.setKey(url, Number.NEGATIVE_INFINITY);
       this.frontier.removeUrl(url);
     }
-    const parentStats = this.parents.get(action.url);
-    this.parents.delete(action.url);
-    const parentMean = parentStats === undefined ? 0.5 : parentStats.sum / parentStats.count;
-    for (const link of outcome.links) {
-      const p = this.parents.get(link.url);
-      if (p === undefined) this.parents.set(link.url, { sum: outcome.probability, count: 1 });
-      else {
-        p.sum += outcome.probability;
-        p.count++;
-      }
-    }
+    const parentMean = this.records.takeParentMean(action.url) ?? 0.5;
+    for (const link of outcome.links) this.records.addParent(link.url, outcome.probability);
 
     const hasText = outcome.isPage && outcome.text !== undefined && outcome.isDuplicate !== true;
     const tokens = hasText ? pageTokens(outcome.title ?? '', outcome.text ?? '') : undefined;
@@ -248,9 +238,9 @@ export class RlwcsStrategy implements Strategy {
 
   /** Queues `link` under `key`; `parent` indexes {@link RlwcsStrategy.parentUrls} (-1: seed). */
   private enqueue(link: DiscoveredLink, parent: number, key: number): void {
-    const previous = this.queuedKey.get(link.url);
+    const previous = this.records.key(link.url);
     if (previous !== undefined && previous <= key) return;
-    this.queuedKey.set(link.url, key);
+    this.records.setKey(link.url, key);
     this.frontier.addWithKey(link, parent, key);
   }
 }
