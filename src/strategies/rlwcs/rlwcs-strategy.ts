@@ -49,9 +49,9 @@ import type {
   StrategyStats,
 } from '../strategy.js';
 import { ClassifierPool, POOL_ACTIONS, SVM_ACTION } from './classifier-pool.js';
-import { UrlRecords } from './url-records.js';
 import { LinearQLambda } from './q-lambda.js';
 import { type RlwcsConfig, type RlwcsVariant, resolveRlwcsConfig } from './rlwcs-config.js';
+import { UrlRecords } from './url-records.js';
 
 export interface RlwcsOptions {
   variant: RlwcsVariant;
