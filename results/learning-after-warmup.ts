@@ -2,7 +2,8 @@
 // truth) over pages 1,001 to 3,000 of each run, i.e. after every learner's warm-up or first
 // training (TRES trains from page 300, ACHE from 500, the apprentice from 200, RLwCS from 100),
 // from a crawl benchmark's curves.csv; mean ± std over runs, and paired by run the difference to
-// the learning-off version ("*" where the mean difference exceeds its spread, the reports' rule).
+// the learning-off version ("*" where the mean difference exceeds its spread, the reports' rule;
+// in brackets the seeds on which learning on came out ahead).
 // npx vite-node results/learning-after-warmup.ts -- results/learning-synthetic-hardware [FROM]
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +46,8 @@ const cell = (xs: number[], sign = false) => {
 };
 const paired = (a: Map<string, number>, b: Map<string, number>) =>
   [...a].filter(([r]) => b.has(r)).map(([r, v]) => v - b.get(r)!);
+// The paired difference, and on how many seeds learning on came out ahead.
+const pairedCell = (diffs: number[]) => `${cell(diffs, true)} (${diffs.filter((d) => d > 0).length}/${diffs.length})`;
 const random = after.get('random') ?? new Map<string, number>();
 console.log(`Harvest rate % over pages ${from + 1} to the end (${dir}):\n`);
 console.log('| strategy | learning on | learning off (`learn=0`) | on - off, paired | on - random, paired |');
@@ -54,6 +57,6 @@ for (const [strategy, runs] of after) {
   if (strategy === 'random' || strategy.endsWith(':learn=0')) continue;
   const off = after.get(`${strategy}:learn=0`);
   console.log(
-    `| ${strategy} | ${cell([...runs.values()])} | ${off ? cell([...off.values()]) : ''} | ${off ? cell(paired(runs, off), true) : ''} | ${cell(paired(runs, random), true)} |`,
+    `| ${strategy} | ${cell([...runs.values()])} | ${off ? cell([...off.values()]) : ''} | ${off ? pairedCell(paired(runs, off)) : ''} | ${pairedCell(paired(runs, random))} |`,
   );
 }
