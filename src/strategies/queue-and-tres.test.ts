@@ -211,6 +211,28 @@ describe('TresStrategy', () => {
     expect(new TresStrategy({ variant: 'tres', keywords, rng: createRng(5) }).config.newDomainBonus).toBe(0);
   });
 
+  it('with epsilon = 1 after the warm-up takes random candidates without asking the network', () => {
+    const qEvaluations = (epsilon: number) => {
+      const s = new TresStrategy({
+        variant: 'tres',
+        keywords,
+        rng: createRng(3),
+        ddqn: { warmupSteps: 5 },
+        epsilon,
+      });
+      const ctx = loop();
+      s.seed([link('http://s.test/', '', 0)]);
+      for (let step = 0; step < 40; step++) {
+        const a = take(s, ctx);
+        if (!a) break;
+        s.observe(page(a, 0.9, outlinks('t.test', 4, step * 4)));
+      }
+      return s.stats()['rl/q_evaluations'];
+    };
+    expect(qEvaluations(1)).toBe(0);
+    expect(qEvaluations(0)).toBeGreaterThan(0);
+  });
+
   it('tree-random never trains its network', () => {
     const s = new TresStrategy({
       variant: 'tree-random',

@@ -47,6 +47,11 @@ describe('strategy registry', () => {
     };
     expect(bonus.config?.newDomainBonus).toBe(0.5);
     expect(() => createStrategy('tres:newDomainBonus=-1', { rng: createRng(1) })).toThrow(/newDomainBonus/);
+    const explore = createStrategy('tres:epsilon=0.1', { rng: createRng(1) }) as {
+      config?: { epsilon: number };
+    };
+    expect(explore.config?.epsilon).toBe(0.1);
+    expect(() => createStrategy('tres:epsilon=2', { rng: createRng(1) })).toThrow(/epsilon/);
     const asyncBonus = createStrategy('tres-async:newDomainBonus=1,gamma=0.5', { rng: createRng(1) }) as {
       config?: { newDomainBonus: number; ddqn: { gamma: number } };
     };

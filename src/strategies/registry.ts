@@ -75,14 +75,15 @@ const TREE_KEYS = [
 
 /**
  * TRES settings of its own a spec may override: `tres:warmupPrior=0` (the authors' random
- * warm-up), `tres:newDomainBonus=0.5` (intrinsic reward for a new relevant site), and three
+ * warm-up), `tres:epsilon=0.1` (a random candidate with this probability after the warm-up),
+ * `tres:newDomainBonus=0.5` (intrinsic reward for a new relevant site), and three
  * flags of its agent: `learn=0` (the Q-network keeps its initial weights; the tree still
  * splits on the rewards it sees), `doubleQ=0` (DQN: the target network also picks the next
  * action), `maxNextCandidates=N` (at most N stored next actions per transition).
  */
 /** The agent's keys, for tres-async too (which has no tree and no warm-up policy). */
 const TRES_AGENT_KEYS = ['newDomainBonus', 'learn', 'doubleQ', 'maxNextCandidates'] as const;
-const TRES_OWN_KEYS = ['warmupPrior', ...TRES_AGENT_KEYS] as const;
+const TRES_OWN_KEYS = ['warmupPrior', 'epsilon', ...TRES_AGENT_KEYS] as const;
 
 /** A 0/1 spec value as a boolean. @throws ConfigError naming the key. */
 function flag(key: string, value: number): boolean {
@@ -99,10 +100,12 @@ function tresOverrides(ctx: StrategyContext, overrides: Readonly<Record<string, 
   const tree: Record<string, number> = {};
   let warmupPolicy: TresOverrides['warmupPolicy'];
   let newDomainBonus: number | undefined;
+  let epsilon: number | undefined;
   for (const [key, value] of Object.entries(overrides)) {
     if ((TREE_KEYS as readonly string[]).includes(key)) tree[key] = value;
     else if (key === 'warmupPrior') warmupPolicy = value === 0 ? 'random' : 'prior';
     else if (key === 'newDomainBonus') newDomainBonus = value;
+    else if (key === 'epsilon') epsilon = value;
     else if (key === 'learn') ddqn.isLearning = flag(key, value);
     else if (key === 'doubleQ') ddqn.isDoubleQ = flag(key, value);
     else ddqn[key] = value;
@@ -112,6 +115,7 @@ function tresOverrides(ctx: StrategyContext, overrides: Readonly<Record<string, 
     tree: tree as TresOverrides['tree'],
     ...(warmupPolicy ? { warmupPolicy } : {}),
     ...(newDomainBonus === undefined ? {} : { newDomainBonus }),
+    ...(epsilon === undefined ? {} : { epsilon }),
   };
 }
 

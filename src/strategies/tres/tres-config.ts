@@ -60,6 +60,15 @@ export interface TresConfig {
    * @default 0
    */
   newDomainBonus: number;
+  /**
+   * Exploration after the warm-up: with this probability the step takes a uniformly random
+   * candidate (a random leaf's representative; for `synchronous` a random frontier sample)
+   * instead of the one of highest Q. The authors' code has none (its only exploration is the
+   * warm-up and the random representative of each leaf); issue 12 asks what exploration does.
+   * Draws from the strategy's seeded stream only when above 0, so 0 repeats earlier runs.
+   * @default 0
+   */
+  epsilon: number;
   /** Features 6 and 7 (domain relevance ratio, unknown domain); false for TRES_NH. @default true */
   withDomainFeatures: boolean;
   /** Feature bucketing (arXiv section 4.2) into this many buckets; `false`: off, as the authors' last code. @default false */
@@ -73,6 +82,7 @@ export interface TresOverrides {
   warmupSteps?: number;
   warmupPolicy?: 'random' | 'prior';
   newDomainBonus?: number;
+  epsilon?: number;
   buckets?: number | false;
 }
 
@@ -111,6 +121,12 @@ export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides
       context: { field: 'newDomainBonus' },
     });
   }
+  const epsilon = overrides.epsilon ?? 0;
+  if (!(epsilon >= 0 && epsilon <= 1)) {
+    throw new ConfigError(`tres config: epsilon must be a number from 0 to 1, got ${epsilon}`, {
+      context: { field: 'epsilon' },
+    });
+  }
   const buckets = overrides.buckets ?? false;
   if (buckets !== false && !(Number.isInteger(buckets) && buckets >= 2)) {
     throw new ConfigError(`tres config: buckets must be an integer >= 2 or false, got ${buckets}`, {
@@ -124,6 +140,7 @@ export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides
     warmupSteps,
     warmupPolicy,
     newDomainBonus,
+    epsilon,
     withDomainFeatures,
     buckets,
   });

@@ -264,6 +264,9 @@ export class TresStrategy implements Strategy {
       if (this.config.warmupPolicy === 'random') return candidates[this.rng.int(candidates.length)] as number;
       return this.choosePrior(candidates);
     }
+    const { epsilon } = this.config;
+    if (epsilon > 0 && this.rng.next() < epsilon)
+      return candidates[this.rng.int(candidates.length)] as number;
     const t = this.frontier.table;
     const size = this.features.size;
     for (const id of candidates) {
