@@ -55,11 +55,20 @@ export interface CrawlBenchOptions {
   isOpenWorld?: boolean;
   /** Where progress lines go (one per finished run); false for silence. @default console.log */
   log?: ((line: string) => void) | false;
+  /**
+   * Keep each new run's crawl store (crawl.sqlite: every attempt, its URL, reward and domain) in
+   * `<keepStoresDir>/<strategy>_<limit>__run<i>/` instead of deleting it, to look at what a run
+   * fetched. @default undefined (deleted)
+   */
+  keepStoresDir?: string;
 }
 
 /** Options after defaults are filled in and checked. */
-export type ResolvedCrawlBenchOptions = Required<Omit<CrawlBenchOptions, 'cacheDir' | 'log'>> & {
+export type ResolvedCrawlBenchOptions = Required<
+  Omit<CrawlBenchOptions, 'cacheDir' | 'log' | 'keepStoresDir'>
+> & {
   cacheDir: string | undefined;
+  keepStoresDir: string | undefined;
   log: (line: string) => void;
 };
 
@@ -118,6 +127,7 @@ export function resolveCrawlBenchOptions(options: CrawlBenchOptions): ResolvedCr
     outDir:
       options.outDir ?? join('results', `crawl-${basename(options.topicFile, extname(options.topicFile))}`),
     cacheDir: options.cacheDir,
+    keepStoresDir: options.keepStoresDir,
     relevanceThreshold: options.relevanceThreshold ?? d.relevanceThreshold,
     curvePoints: options.curvePoints ?? d.curvePoints,
     isFresh: options.isFresh ?? d.isFresh,

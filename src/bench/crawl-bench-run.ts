@@ -4,7 +4,7 @@
  * the crawler's own classifier (its reward), as the paper reports both (section 3.5). Numbers
  * are recorded every T / curvePoints pages for the curves.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../common/rng.js';
@@ -103,6 +103,8 @@ export interface RunSpec {
   isClosedWorld?: boolean;
   /** True if the web has a page at the URL; the closed world drops links to other URLs too. @default any */
   hasPage?: (url: string) => boolean;
+  /** Copy the run's crawl store here before deleting it (to inspect what it fetched). @default none */
+  keepStoreIn?: string;
 }
 
 /**
@@ -262,6 +264,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       timing: { elapsedMs: Math.round(summary.elapsedMs), pagesPerSec: round2(summary.pagesPerSec) },
     };
   } finally {
+    if (spec.keepStoreIn !== undefined) cpSync(outDir, spec.keepStoreIn, { recursive: true });
     rmSync(outDir, { recursive: true, force: true });
   }
 }

@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/errors.js';
 import { type CrawlBenchResult, modelProvenance, runCrawlBench } from './crawl-bench.js';
@@ -184,6 +185,24 @@ describe('runCrawlBench end to end on a small synthetic web (2 strategies x 2 li
     expect(more.runs.map((r) => r.run)).toEqual([0, 1, 2]);
     expect(statSync(file).mtimeMs).toBe(before);
     expect(readFileSync(join(outDir, 'report.md'), 'utf8')).toContain('| bfs | ');
+  });
+
+  it("keeps each new run's crawl store when asked, with every attempt of the run", async () => {
+    const keep = join(dir, 'stores');
+    const kept = await runCrawlBench({
+      ...base,
+      outDir: join(dir, 'kept'),
+      runs: 1,
+      strategies: ['bfs'],
+      domainLimits: ['none', '5_2'],
+      keepStoresDir: keep,
+      log: false,
+    });
+    expect(readdirSync(keep).sort()).toEqual(['bfs_5_2__run0', 'bfs__run0']);
+    const db = new Database(join(keep, 'bfs__run0', 'crawl.sqlite'), { readonly: true });
+    const { n } = db.prepare('SELECT COUNT(*) AS n FROM pages').get() as { n: number };
+    db.close();
+    expect(n).toBe(kept.runs.find((r) => r.domainLimit === 'none')?.steps);
   });
 
   it('runs again only the runs whose seed URL the topic has changed', async () => {

@@ -196,6 +196,9 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
             servedHosts: web.servedHosts,
             isClosedWorld: !o.isOpenWorld,
             ...(web.hasPage ? { hasPage: web.hasPage } : {}),
+            ...(o.keepStoresDir
+              ? { keepStoreIn: join(o.keepStoresDir, `${configLabel(strategy, domainLimit)}__run${run}`) }
+              : {}),
           });
           const entry: StoredRun = { setting, commit: env.commit, result };
           writeRunFile(o.outDir, entry);

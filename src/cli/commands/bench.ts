@@ -27,6 +27,7 @@ export interface BenchCrawlFlags {
   fresh?: boolean;
   openWorld?: boolean;
   truthReward?: boolean;
+  keepStores?: string;
   quiet?: boolean;
 }
 
@@ -116,6 +117,10 @@ export function registerBenchCommand(program: Command): void {
       '--truth-reward',
       'upper-bound experiment: the crawler\u2019s page reward is the ground truth, links still scored by --model (is the agent or the reward the limit?)',
     )
+    .option(
+      '--keep-stores <dir>',
+      'keep each new run\u2019s crawl store (crawl.sqlite) in DIR/<row>__run<i> to inspect it',
+    )
     .option('--quiet', 'no line per finished run')
     .addHelpText(
       'after',
@@ -145,6 +150,7 @@ finished run: a killed benchmark keeps them, and the same command resumes).`,
         isFresh: Boolean(flags.fresh),
         isOpenWorld: Boolean(flags.openWorld),
         isTruthReward: Boolean(flags.truthReward),
+        ...(flags.keepStores ? { keepStoresDir: flags.keepStores } : {}),
         command: `tres ${process.argv.slice(2).map(shellQuote).join(' ')}`,
         log: flags.quiet ? false : (line) => console.log(line),
       });
