@@ -233,6 +233,29 @@ describe('TresStrategy', () => {
     expect(qEvaluations(0)).toBeGreaterThan(0);
   });
 
+  it('with parentProbability the warm-up ranks links of a nearly relevant page above those of a clearly irrelevant one', () => {
+    const firstAfterTwoIrrelevantPages = (parentFeature: 'reward' | 'probability', seed: number) => {
+      // synchronous: the warm-up prior sees every sample (a young tree has one leaf, one representative).
+      const s = new TresStrategy({ variant: 'synchronous', keywords, rng: createRng(seed), parentFeature });
+      const ctx = loop();
+      s.seed([link('http://s.test/', '', 0)]);
+      s.observe(page(take(s, ctx)!, 0.9, [link('http://a.test/'), link('http://b.test/')]));
+      for (let i = 0; i < 2; i++) {
+        const a = take(s, ctx)!;
+        const p = a.url.startsWith('http://a.test') ? 0.45 : 0.05;
+        s.observe(page(a, p, [link(`http://${a.host}/next`)]));
+      }
+      return take(s, ctx)?.url;
+    };
+    for (const seed of [1, 2, 3, 4, 5])
+      expect(firstAfterTwoIrrelevantPages('probability', seed)).toBe('http://a.test/next');
+    // With the 0/1 reward both pages pass 0: the choice is a tie, broken at random.
+    const byReward = new Set(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => firstAfterTwoIrrelevantPages('reward', seed)),
+    );
+    expect(byReward).toEqual(new Set(['http://a.test/next', 'http://b.test/next']));
+  });
+
   it('tree-random never trains its network', () => {
     const s = new TresStrategy({
       variant: 'tree-random',

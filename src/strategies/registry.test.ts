@@ -52,6 +52,10 @@ describe('strategy registry', () => {
     };
     expect(explore.config?.epsilon).toBe(0.1);
     expect(() => createStrategy('tres:epsilon=2', { rng: createRng(1) })).toThrow(/epsilon/);
+    const parentP = createStrategy('tres:parentProbability=1', { rng: createRng(1) }) as {
+      config?: { parentFeature: string };
+    };
+    expect(parentP.config?.parentFeature).toBe('probability');
     const asyncBonus = createStrategy('tres-async:newDomainBonus=1,gamma=0.5', { rng: createRng(1) }) as {
       config?: { newDomainBonus: number; ddqn: { gamma: number } };
     };

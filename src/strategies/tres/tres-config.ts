@@ -69,6 +69,14 @@ export interface TresConfig {
    * @default 0
    */
   epsilon: number;
+  /**
+   * What feature 0 ("parent reward") holds: `'reward'`, the parent page's 0/1 reward (the paper);
+   * `'probability'`, the judge's P(relevant) of the parent page, which keeps apart the pages just
+   * under and far under the threshold (what best-first ranks by). The path features (distance to
+   * the last relevant page, path relevance ratio) count rewards either way.
+   * @default 'reward'
+   */
+  parentFeature: 'reward' | 'probability';
   /** Features 6 and 7 (domain relevance ratio, unknown domain); false for TRES_NH. @default true */
   withDomainFeatures: boolean;
   /** Feature bucketing (arXiv section 4.2) into this many buckets; `false`: off, as the authors' last code. @default false */
@@ -83,6 +91,7 @@ export interface TresOverrides {
   warmupPolicy?: 'random' | 'prior';
   newDomainBonus?: number;
   epsilon?: number;
+  parentFeature?: 'reward' | 'probability';
   buckets?: number | false;
 }
 
@@ -127,6 +136,15 @@ export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides
       context: { field: 'epsilon' },
     });
   }
+  const parentFeature = overrides.parentFeature ?? 'reward';
+  if (parentFeature !== 'reward' && parentFeature !== 'probability') {
+    throw new ConfigError(
+      `tres config: parentFeature must be 'reward' or 'probability', got ${parentFeature}`,
+      {
+        context: { field: 'parentFeature' },
+      },
+    );
+  }
   const buckets = overrides.buckets ?? false;
   if (buckets !== false && !(Number.isInteger(buckets) && buckets >= 2)) {
     throw new ConfigError(`tres config: buckets must be an integer >= 2 or false, got ${buckets}`, {
@@ -141,6 +159,7 @@ export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides
     warmupPolicy,
     newDomainBonus,
     epsilon,
+    parentFeature,
     withDomainFeatures,
     buckets,
   });

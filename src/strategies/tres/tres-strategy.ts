@@ -212,7 +212,14 @@ export class TresStrategy implements Strategy {
             this.domains,
           );
     this.learnFrom(outcome, x, linkState, this.agentReward(outcome));
-    this.replayPaths.set(action.url, childPathState(linkState, outcome.reward));
+    this.replayPaths.set(action.url, this.childState(linkState, outcome));
+  }
+
+  /** The path state a fetched page passes to its outlinks (feature 0 per `parentFeature`). */
+  private childState(linkState: PathState, outcome: Outcome): PathState {
+    const state = childPathState(linkState, outcome.reward);
+    if (this.config.parentFeature === 'probability') state.parentReward = outcome.probability;
+    return state;
   }
 
   /** The frontier's side of a transition: experience, purge of the URL, new samples. Returns their vectors. */
@@ -225,7 +232,7 @@ export class TresStrategy implements Strategy {
     this.domains.record(action.domain, reward);
     this.tree?.addExperience(x, agentReward);
     this.laps.lap('experience');
-    const childState = childPathState(linkState, reward);
+    const childState = this.childState(linkState, outcome);
     const candidates: number[] = [];
     if (outcome.links.length === 0) {
       this.laps.lap('outlinks');
