@@ -33,7 +33,8 @@
  * Resume: nothing is stored. The replay rebuilds the frontier and retrains the apprentice from
  * every replayed page (same batches), but replayed outlinks carry no link context, so their
  * features are their anchor tokens at offset 0 (and the critic's class); links found after the
- * resume have full contexts again.
+ * resume have full contexts again. The window choice is made again from the replayed batches, so
+ * it can lean to the anchor (offset 0) until new batches with contexts come in.
  *
  * Cost per step: encoding a page's links (one Map lookup per context token); after each batch,
  * rescoring the frontier, O(frontier x tokens per link) plus rebuilding the heap (about 0.1 s
