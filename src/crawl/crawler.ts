@@ -269,6 +269,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       isDomainOpen: (domain) => this.state.domainLoad(domain) < b,
       isDomainClosed: (domain) => this.state.domainCount(domain) >= b,
       isFetched: (url) => this.state.isFetchedOrInFlight(url),
+      domainLimit: b,
     };
   }
 

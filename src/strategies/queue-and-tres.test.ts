@@ -256,6 +256,23 @@ describe('TresStrategy', () => {
     expect(byReward).toEqual(new Set(['http://a.test/next', 'http://b.test/next']));
   });
 
+  it('pays limitSiteBonus only while the loop says a domain limit is set', () => {
+    const bonuses = (domainLimit: number | undefined) => {
+      const s = new TresStrategy({ variant: 'tres', keywords, rng: createRng(6), limitSiteBonus: 2 });
+      const ctx = loop(domainLimit === undefined ? {} : { domainLimit });
+      s.seed([link('http://s.test/', '', 0)]);
+      for (let step = 0; step < 12; step++) {
+        const a = take(s, ctx);
+        if (!a) break;
+        s.observe(page(a, 0.9, [link(`http://d${step}.test/`), link(`http://e${step}.test/`)]));
+      }
+      return s.stats()['tres/site_bonuses'];
+    };
+    expect(bonuses(undefined)).toBe(0);
+    expect(bonuses(Number.POSITIVE_INFINITY)).toBe(0);
+    expect(bonuses(10)).toBeGreaterThan(5); // every relevant page here opens a new site
+  });
+
   it('tree-random never trains its network', () => {
     const s = new TresStrategy({
       variant: 'tree-random',

@@ -77,6 +77,7 @@ const TREE_KEYS = [
  * TRES settings of its own a spec may override: `tres:warmupPrior=0` (the authors' random
  * warm-up), `tres:epsilon=0.1` (a random candidate with this probability after the warm-up),
  * `tres:parentProbability=1` (feature 0 is the parent page's P(relevant), not its 0/1 reward),
+ * `tres:limitSiteBonus=3` (a new-site bonus only while a domain limit is set),
  * `tres:newDomainBonus=0.5` (intrinsic reward for a new relevant site), and three
  * flags of its agent: `learn=0` (the Q-network keeps its initial weights; the tree still
  * splits on the rewards it sees), `doubleQ=0` (DQN: the target network also picks the next
@@ -84,7 +85,13 @@ const TREE_KEYS = [
  */
 /** The agent's keys, for tres-async too (which has no tree and no warm-up policy). */
 const TRES_AGENT_KEYS = ['newDomainBonus', 'learn', 'doubleQ', 'maxNextCandidates'] as const;
-const TRES_OWN_KEYS = ['warmupPrior', 'epsilon', 'parentProbability', ...TRES_AGENT_KEYS] as const;
+const TRES_OWN_KEYS = [
+  'warmupPrior',
+  'epsilon',
+  'parentProbability',
+  'limitSiteBonus',
+  ...TRES_AGENT_KEYS,
+] as const;
 
 /** A 0/1 spec value as a boolean. @throws ConfigError naming the key. */
 function flag(key: string, value: number): boolean {
@@ -103,11 +110,13 @@ function tresOverrides(ctx: StrategyContext, overrides: Readonly<Record<string, 
   let newDomainBonus: number | undefined;
   let epsilon: number | undefined;
   let parentFeature: TresOverrides['parentFeature'];
+  let limitSiteBonus: number | undefined;
   for (const [key, value] of Object.entries(overrides)) {
     if ((TREE_KEYS as readonly string[]).includes(key)) tree[key] = value;
     else if (key === 'warmupPrior') warmupPolicy = value === 0 ? 'random' : 'prior';
     else if (key === 'newDomainBonus') newDomainBonus = value;
     else if (key === 'epsilon') epsilon = value;
+    else if (key === 'limitSiteBonus') limitSiteBonus = value;
     else if (key === 'parentProbability') parentFeature = flag(key, value) ? 'probability' : 'reward';
     else if (key === 'learn') ddqn.isLearning = flag(key, value);
     else if (key === 'doubleQ') ddqn.isDoubleQ = flag(key, value);
@@ -120,6 +129,7 @@ function tresOverrides(ctx: StrategyContext, overrides: Readonly<Record<string, 
     ...(newDomainBonus === undefined ? {} : { newDomainBonus }),
     ...(epsilon === undefined ? {} : { epsilon }),
     ...(parentFeature ? { parentFeature } : {}),
+    ...(limitSiteBonus === undefined ? {} : { limitSiteBonus }),
   };
 }
 

@@ -70,4 +70,9 @@ export interface SelectionContext {
   isFetched(url: string): boolean;
   /** Pages fetched so far in this crawl (the step t of the MDP). */
   step: number;
+  /**
+   * The page limit b per domain at this step (it falls over the crawl under 5_2); absent or
+   * Infinity: no limit. A strategy may read it to know what the user asked for.
+   */
+  domainLimit?: number;
 }

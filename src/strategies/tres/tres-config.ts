@@ -61,6 +61,14 @@ export interface TresConfig {
    */
   newDomainBonus: number;
   /**
+   * A new-site bonus that applies only while the crawl has a domain limit b (the user asked for
+   * many relevant sites): added to `newDomainBonus` then, 0 without a limit, so that the crawl
+   * without a limit keeps the paper's reward and its harvest rate. On a resume the replayed
+   * pages count without it (the limit is known from the first step after the replay).
+   * @default 0
+   */
+  limitSiteBonus: number;
+  /**
    * Exploration after the warm-up: with this probability the step takes a uniformly random
    * candidate (a random leaf's representative; for `synchronous` a random frontier sample)
    * instead of the one of highest Q. The authors' code has none (its only exploration is the
@@ -90,6 +98,7 @@ export interface TresOverrides {
   warmupSteps?: number;
   warmupPolicy?: 'random' | 'prior';
   newDomainBonus?: number;
+  limitSiteBonus?: number;
   epsilon?: number;
   parentFeature?: 'reward' | 'probability';
   buckets?: number | false;
@@ -130,6 +139,12 @@ export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides
       context: { field: 'newDomainBonus' },
     });
   }
+  const limitSiteBonus = overrides.limitSiteBonus ?? 0;
+  if (!(Number.isFinite(limitSiteBonus) && limitSiteBonus >= 0)) {
+    throw new ConfigError(`tres config: limitSiteBonus must be a number >= 0, got ${limitSiteBonus}`, {
+      context: { field: 'limitSiteBonus' },
+    });
+  }
   const epsilon = overrides.epsilon ?? 0;
   if (!(epsilon >= 0 && epsilon <= 1)) {
     throw new ConfigError(`tres config: epsilon must be a number from 0 to 1, got ${epsilon}`, {
@@ -158,6 +173,7 @@ export function resolveTresConfig(variant: TresVariant, overrides: TresOverrides
     warmupSteps,
     warmupPolicy,
     newDomainBonus,
+    limitSiteBonus,
     epsilon,
     parentFeature,
     withDomainFeatures,

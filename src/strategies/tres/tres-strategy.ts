@@ -103,6 +103,10 @@ export class TresStrategy implements Strategy {
   private readonly replayPaths = new Map<string, PathState>();
   private readonly laps: PhaseLaps;
   private steps = 0;
+  /** True once the loop said a domain limit is set (`limitSiteBonus` applies). */
+  private isUnderLimit = false;
+  /** Rewards that got a new-site bonus (`newDomainBonus`, `limitSiteBonus`). */
+  private siteBonuses = 0;
   private qEvaluations = 0;
   private lastQEvaluations = 0;
 
@@ -144,6 +148,7 @@ export class TresStrategy implements Strategy {
 
   next(ctx: SelectionContext): Action | undefined {
     this.laps.start();
+    this.isUnderLimit = Number.isFinite(ctx.domainLimit ?? Number.POSITIVE_INFINITY);
     const candidates = this.frontier.draw(ctx);
     this.laps.lap('draw');
     if (candidates.length === 0) return undefined;
@@ -190,7 +195,10 @@ export class TresStrategy implements Strategy {
 
   /** The reward the agent learns from (read before the page is recorded in the domain counts). */
   private agentReward(outcome: Outcome): number {
-    return withNewSiteBonus(outcome.reward, outcome.action.domain, this.domains, this.config.newDomainBonus);
+    const bonus = this.config.newDomainBonus + (this.isUnderLimit ? this.config.limitSiteBonus : 0);
+    const reward = withNewSiteBonus(outcome.reward, outcome.action.domain, this.domains, bonus);
+    if (reward > outcome.reward) this.siteBonuses++;
+    return reward;
   }
 
   /**
@@ -260,6 +268,7 @@ export class TresStrategy implements Strategy {
       'frontier/depth': this.tree?.depth ?? 0,
       'rl/q_evaluations': this.qEvaluations,
       'rl/q_evaluations_last_step': this.lastQEvaluations,
+      'tres/site_bonuses': this.siteBonuses,
       ...agentStats(this.agent),
     };
   }
