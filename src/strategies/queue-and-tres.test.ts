@@ -48,6 +48,18 @@ function take(s: Strategy, ctx: ReturnType<typeof loop>): Action | undefined {
   return a;
 }
 
+/** Crawls 40 relevant pages of 4 new links each from one seed; the Q-network evaluations made. */
+function qEvaluationsOf(s: TresStrategy): number | null {
+  const ctx = loop();
+  s.seed([link('http://s.test/', '', 0)]);
+  for (let step = 0; step < 40; step++) {
+    const a = take(s, ctx);
+    if (!a) break;
+    s.observe(page(a, 0.9, outlinks('t.test', 4, step * 4)));
+  }
+  return s.stats()['rl/q_evaluations'] ?? null;
+}
+
 describe('QueueStrategy', () => {
   it('bfs fetches in discovery order, and never a URL fetched since it was queued', () => {
     const s = new QueueStrategy({ order: 'bfs', rng: createRng(1) });
@@ -212,23 +224,10 @@ describe('TresStrategy', () => {
   });
 
   it('with epsilon = 1 after the warm-up takes random candidates without asking the network', () => {
-    const qEvaluations = (epsilon: number) => {
-      const s = new TresStrategy({
-        variant: 'tres',
-        keywords,
-        rng: createRng(3),
-        ddqn: { warmupSteps: 5 },
-        epsilon,
-      });
-      const ctx = loop();
-      s.seed([link('http://s.test/', '', 0)]);
-      for (let step = 0; step < 40; step++) {
-        const a = take(s, ctx);
-        if (!a) break;
-        s.observe(page(a, 0.9, outlinks('t.test', 4, step * 4)));
-      }
-      return s.stats()['rl/q_evaluations'];
-    };
+    const qEvaluations = (epsilon: number) =>
+      qEvaluationsOf(
+        new TresStrategy({ variant: 'tres', keywords, rng: createRng(3), ddqn: { warmupSteps: 5 }, epsilon }),
+      );
     expect(qEvaluations(1)).toBe(0);
     expect(qEvaluations(0)).toBeGreaterThan(0);
   });
@@ -280,14 +279,7 @@ describe('TresStrategy', () => {
       rng: createRng(3),
       ddqn: { warmupSteps: 5 },
     });
-    const ctx = loop();
-    s.seed([link('http://s.test/', '', 0)]);
-    for (let step = 0; step < 40; step++) {
-      const a = take(s, ctx);
-      if (!a) break;
-      s.observe(page(a, 0.9, outlinks('t.test', 4, step * 4)));
-    }
-    expect(s.stats()['rl/q_evaluations']).toBe(0);
+    expect(qEvaluationsOf(s)).toBe(0);
   });
 
   it('rebuilds its frontier from replayed outcomes without counting steps', () => {
