@@ -10,8 +10,10 @@ const [dir = 'results/crawl-docweb-hardware', baseline = 'tres'] = process.argv.
 type Row = Record<string, string>;
 const [header, ...lines] = readFileSync(join(dir, 'runs.csv'), 'utf8').trim().split('\n');
 const keys = header!.split(',');
-// The seed URL is the only field that could hold a comma; DocWeb and generated seeds hold none.
-const rows: Row[] = lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [keys[i], v])));
+// Fields with a comma (a strategy spec with several keys) are quoted.
+const fields = (line: string) =>
+  [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].slice(0, keys.length).map((m) => (m[1] as string).replace(/^"|"$/g, '').replace(/""/g, '"'));
+const rows: Row[] = lines.map((l) => Object.fromEntries(fields(l).map((v, i) => [keys[i], v])));
 const limits = [...new Set(rows.map((r) => r.domain_limit as string))];
 const strategies = [...new Set(rows.map((r) => r.strategy as string))].filter((s) => s !== baseline);
 const full = (r: Row) => Number(r.steps) >= Number(r.max_pages) / 3;
