@@ -123,7 +123,8 @@ export class RlwcsStrategy implements Strategy {
 
     const hasText = outcome.isPage && outcome.text !== undefined && outcome.isDuplicate !== true;
     const tokens = hasText ? pageTokens(outcome.title ?? '', outcome.text ?? '') : undefined;
-    const action_ = tokens !== undefined ? this.choose(outcome, tokens, parentMean) : undefined;
+    const choice = tokens !== undefined ? this.choose(outcome, tokens, parentMean) : undefined;
+    const action_ = choice?.action;
     if (tokens === undefined && !outcome.isReplay && this.isLearning) {
       // The next fetch failed (or copied a page): reward 0 for the last choice, and no state
       // to go on from, so the episode ends.
@@ -131,10 +132,7 @@ export class RlwcsStrategy implements Strategy {
     }
     const pool = this.pool;
     // scoreLinks = 0: every outlink inherits the chosen classifier's score of the page.
-    const pageScore =
-      action_ !== undefined && pool !== undefined && tokens !== undefined && this.config.scoreLinks === 0
-        ? pool.score(action_, pool.terms.vector(tokens))
-        : undefined;
+    const pageScore = this.config.scoreLinks === 0 ? choice?.pageScore : undefined;
     const parent = outcome.links.length > 0 ? this.parentUrls.push(action.url) - 1 : -1;
     for (const link of outcome.links) {
       const score =
@@ -168,47 +166,56 @@ export class RlwcsStrategy implements Strategy {
   }
 
   /**
-   * The classifier for this page's outlinks: Q(lambda) epsilon-greedy (learning from this page's
-   * reward for the previous choice), a random one when learning is off, the SVM for
-   * `svm-links`. Undefined before the pool is trained.
+   * The classifier for this page's outlinks and its score of the page: Q(lambda) epsilon-greedy
+   * (learning from this page's reward for the previous choice), a random one when learning is
+   * off, the SVM for `svm-links`. Undefined before the pool is trained.
    */
-  private choose(outcome: Outcome, tokens: string[], parentMean: number): number | undefined {
+  private choose(
+    outcome: Outcome,
+    tokens: string[],
+    parentMean: number,
+  ): { action: number; pageScore: number } | undefined {
     const pool = this.pool;
     if (pool === undefined) return undefined;
-    this.countAgreement(pool, tokens);
+    const x = pool.terms.vector(tokens);
     let chosen: number;
-    if (this.config.variant === 'svm-links') chosen = SVM_ACTION;
-    else if (this.config.learn === 0) chosen = this.policyRng.int(POOL_ACTIONS.length);
-    else {
-      const x = pool.terms.vector(tokens);
-      const hub = Math.min(1, Math.log1p(outcome.links.length) / Math.log1p(this.config.hubOutDegree));
-      const phis = new Float64Array(POOL_ACTIONS.length * BLOCK); // [actions, features]
-      for (let a = 0; a < POOL_ACTIONS.length; a++) {
-        phis.set([1, outcome.probability, pool.score(a, x), parentMean, hub], a * BLOCK);
+    let pageScore: number;
+    if (this.config.variant === 'svm-links') {
+      chosen = SVM_ACTION;
+      pageScore = pool.score(SVM_ACTION, x);
+    } else {
+      // Every classifier's score of the page, once: the state features and the agreement count.
+      const scores = POOL_ACTIONS.map((_, a) => pool.score(a, x));
+      this.countAgreement(scores);
+      if (this.config.learn === 0) chosen = this.policyRng.int(POOL_ACTIONS.length);
+      else {
+        const hub = Math.min(1, Math.log1p(outcome.links.length) / Math.log1p(this.config.hubOutDegree));
+        const phis = new Float64Array(POOL_ACTIONS.length * BLOCK); // [actions, features]
+        for (let a = 0; a < POOL_ACTIONS.length; a++) {
+          phis.set([1, outcome.probability, scores[a] as number, parentMean, hub], a * BLOCK);
+        }
+        // Reward 1 for a relevant next page: this page's reward closes the previous choice.
+        this.agent.update(outcome.reward, phis);
+        chosen =
+          this.policyRng.next() < this.config.epsilon
+            ? this.policyRng.int(POOL_ACTIONS.length)
+            : this.agent.greedy(phis);
+        this.agent.act(phis, chosen);
       }
-      // Reward 1 for a relevant next page: this page's reward closes the previous choice.
-      this.agent.update(outcome.reward, phis);
-      chosen =
-        this.policyRng.next() < this.config.epsilon
-          ? this.policyRng.int(POOL_ACTIONS.length)
-          : this.agent.greedy(phis);
-      this.agent.act(phis, chosen);
+      pageScore = scores[chosen] as number;
     }
     this.actionCounts[chosen] = (this.actionCounts[chosen] as number) + 1;
-    return chosen;
+    return { action: chosen, pageScore };
   }
 
   /**
    * Diagnostic (issue 9: does the choice matter?): pages on which every classifier of the pool
    * gives the same verdict (score on the same side of 0.5), out of the pages scored.
    */
-  private countAgreement(pool: ClassifierPool, tokens: string[]): void {
-    if (this.config.variant !== 'rlwcs') return;
-    const x = pool.terms.vector(tokens);
-    let relevantVotes = 0;
-    for (let a = 0; a < POOL_ACTIONS.length; a++) if (pool.score(a, x) >= 0.5) relevantVotes++;
+  private countAgreement(scores: readonly number[]): void {
+    const relevantVotes = scores.filter((score) => score >= 0.5).length;
     this.pagesScored++;
-    if (relevantVotes === 0 || relevantVotes === POOL_ACTIONS.length) this.pagesAgreed++;
+    if (relevantVotes === 0 || relevantVotes === scores.length) this.pagesAgreed++;
   }
 
   /** Keeps the page as a training document and (re)trains the pool when it is due. */

@@ -275,14 +275,11 @@ export class TresStrategy implements Strategy {
 
   /** The id of the action to take among the drawn candidates' ids. */
   private choose(candidates: number[], step: number): number {
-    if (this.config.variant === 'tree-random') return candidates[this.rng.int(candidates.length)] as number;
-    if (step < this.config.warmupSteps) {
-      if (this.config.warmupPolicy === 'random') return candidates[this.rng.int(candidates.length)] as number;
-      return this.choosePrior(candidates);
-    }
+    if (this.config.variant === 'tree-random') return this.randomOf(candidates);
+    if (step < this.config.warmupSteps)
+      return this.config.warmupPolicy === 'random' ? this.randomOf(candidates) : this.choosePrior(candidates);
     const { epsilon } = this.config;
-    if (epsilon > 0 && this.rng.next() < epsilon)
-      return candidates[this.rng.int(candidates.length)] as number;
+    if (epsilon > 0 && this.rng.next() < epsilon) return this.randomOf(candidates);
     const t = this.frontier.table;
     const size = this.features.size;
     for (const id of candidates) {
@@ -318,6 +315,11 @@ export class TresStrategy implements Strategy {
       }
     }
     return candidates[best] as number;
+  }
+
+  /** A uniformly random candidate (one draw from the strategy's stream). */
+  private randomOf(candidates: number[]): number {
+    return candidates[this.rng.int(candidates.length)] as number;
   }
 
   /**
