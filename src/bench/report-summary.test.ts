@@ -123,6 +123,24 @@ describe('checkClaim', () => {
     expect(checkClaim('s', withBetterSpec).onFront).toEqual(['tres']);
   });
 
+  it('lists the TRES ablations (Table 4) it does not dominate apart, without counting them', () => {
+    const withAblations = [
+      ...winning,
+      ...['tres-nh', 'synchronous'].map((strategy) => ({
+        ...(winning.find((r) => r.label === 'tres') as (typeof winning)[number]),
+        strategy,
+        label: strategy,
+      })),
+    ];
+    const c = checkClaim('w', withAblations);
+    expect(c.undominated).toEqual([]);
+    // Equal to tres in both axes: a tie, which dominates nothing.
+    expect(c.undominatedAblations).toEqual(['tres-nh', 'synchronous']);
+    expect(c.isMet).toBe(true);
+    // For a strategy outside the family they are rivals like any other.
+    expect(checkClaim('w', withAblations, 'best-first').undominated).toContain('synchronous');
+  });
+
   it('checks another strategy when told to', () => {
     expect(checkClaim('l', losing, 'best-first').undominated).toEqual(['tres']);
   });
@@ -152,6 +170,8 @@ describe('summaryReport and readTopicResults', () => {
       /\| beta \| 3 × 1000 \| tres \| best-first, best-first_10 \| [\d.]+ ± [\d.]+% \| not met \|/,
     );
     expect(md).toContain('## Harvest rate %, no domain limit');
+    // No ablation in these folders: no Table 4.
+    expect(md).not.toContain('Table 4 layout');
     expect(md).toContain('## Relevant domains, domain limit 10');
     // bfs at no limit on beta ran dry after 20 pages: shown, marked, never bold.
     expect(md).toMatch(/\| bfs \| [^|]+ \| 100\.0 ± 0\.0 \(unranked\) \|/);
@@ -159,6 +179,28 @@ describe('summaryReport and readTopicResults', () => {
     expect(summaryReport(topics, 'tres', 'tres bench summary a b')).toContain(
       'Written by `tres bench summary a b` from',
     );
+  });
+
+  it("shows tres, its ablations and Async in the journal's Table 4 layout", () => {
+    const rows = summarizeRuns(
+      [
+        ...runs('tres', 'none', [0.8, 0.81, 0.79], [40, 41, 39]),
+        ...runs('tres-nh', 'none', [0.7, 0.71, 0.69], [60, 61, 59]),
+        ...runs('han-async', 'none', [0.2, 0.21, 0.19], [30, 31, 29]),
+        ...runs('best-first', 'none', [0.6, 0.61, 0.59], [40, 41, 39]),
+      ],
+      ['tres', 'tres-nh', 'han-async', 'best-first'],
+      ['none'],
+    );
+    const md = summaryReport([readTopicResults(write('gamma', rows))]);
+    expect(md).toContain('## Table 4 layout: TRES and its ablations');
+    expect(md).toContain('| crawler | gamma HR | gamma domains |');
+    expect(md).toMatch(/\| \*\*tres\*\* \| 80\.0 ± [\d.]+ \| 40\.0 ± [\d.]+ \|/);
+    expect(md).toMatch(/\| tres-nh \| 70\.0 ± [\d.]+ \| 60\.0 ± [\d.]+ \|/);
+    expect(md).toMatch(/\| han-async \| 20\.0 ± [\d.]+ \| 30\.0 ± [\d.]+ \|/);
+    const table4 = md.split('## Table 4 layout')[1]?.split('\n## ')[0] ?? '';
+    expect(table4).toContain('| tres-nh |');
+    expect(table4).not.toContain('best-first');
   });
 
   it('says which file is wrong when a folder holds no crawl results', () => {
