@@ -50,6 +50,13 @@ export interface RlwcsConfig {
   epsilon: number;
   /** Out-degree at which the hub score reaches 1 (log scale). @default 100 */
   hubOutDegree: number;
+  /**
+   * A diagnostic (issue 9): every page scored by this one classifier of the pool (0 nn, 1 svm,
+   * 2 nb, 3 dt, 4 the majority vote S) and no agent. The best of the five fixed choices bounds
+   * what a policy that ignores the state can reach; -1, the default, lets Q(lambda) choose.
+   * @default -1
+   */
+  fixedClassifier: number;
 }
 
 export const DEFAULT_RLWCS_CONFIG: Readonly<Omit<RlwcsConfig, 'variant'>> = {
@@ -64,6 +71,7 @@ export const DEFAULT_RLWCS_CONFIG: Readonly<Omit<RlwcsConfig, 'variant'>> = {
   lambda: 0.8,
   epsilon: 0.1,
   hubOutDegree: 100,
+  fixedClassifier: -1,
 };
 
 /** Keys of an `rlwcs:...` spec. */
@@ -79,6 +87,7 @@ export const RLWCS_KEYS = [
   'lambda',
   'epsilon',
   'hubOutDegree',
+  'fixedClassifier',
 ] as const;
 /** Keys of an `svm-links:...` spec (no agent). */
 export const SVM_LINKS_KEYS = [
@@ -119,5 +128,7 @@ export function resolveRlwcsConfig(
   if (!(c.lambda >= 0 && c.lambda <= 1)) fail('lambda', 'in [0, 1]');
   if (!(c.epsilon >= 0 && c.epsilon <= 1)) fail('epsilon', 'in [0, 1]');
   if (!(c.hubOutDegree >= 1)) fail('hubOutDegree', '>= 1');
+  if (!(Number.isInteger(c.fixedClassifier) && c.fixedClassifier >= -1 && c.fixedClassifier <= 4))
+    fail('fixedClassifier', 'an integer from -1 (Q(lambda) chooses) to 4 (0 nn, 1 svm, 2 nb, 3 dt, 4 vote)');
   return c;
 }

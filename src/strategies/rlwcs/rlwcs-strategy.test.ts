@@ -106,6 +106,14 @@ describe('rlwcs and svm-links', () => {
     expect(frozen['rl/td_error']).toBe(0);
   });
 
+  it('rlwcs with fixedClassifier scores every page with that classifier and runs no agent', () => {
+    const { s } = crawl('rlwcs', { fixedClassifier: 2 });
+    const stats = s.stats();
+    expect(stats['rlwcs/chose_nb']).toBe(4);
+    expect(POOL_ACTIONS.reduce((n, a) => n + (stats[`rlwcs/chose_${a}`] as number), 0)).toBe(4);
+    expect(stats['rl/updates']).toBe(0);
+  });
+
   it('rlwcs gives the last choice reward 0 when the next fetch fails (no page, so the episode ends)', () => {
     const { s } = crawl('rlwcs', { epsilon: 0 });
     const ctx = loop();
@@ -128,6 +136,7 @@ describe('rlwcs and svm-links', () => {
       new RlwcsStrategy({ variant: 'rlwcs', rng: createRng(1), overrides: o });
     expect(() => make({ gamma: 1 })).toThrow(ConfigError);
     expect(() => make({ trainAfterPages: 1 })).toThrow(/trainAfterPages/);
+    expect(() => make({ fixedClassifier: 5 })).toThrow(/fixedClassifier must be an integer from -1/);
   });
 });
 

@@ -146,7 +146,12 @@ export class RlwcsStrategy implements Strategy {
 
   /** True if Q(lambda) chooses and learns (`rlwcs` with learn=1, once the pool is trained). */
   private get isLearning(): boolean {
-    return this.pool !== undefined && this.config.variant === 'rlwcs' && this.config.learn === 1;
+    return (
+      this.pool !== undefined &&
+      this.config.variant === 'rlwcs' &&
+      this.config.learn === 1 &&
+      this.config.fixedClassifier < 0
+    );
   }
 
   stats(): StrategyStats {
@@ -187,7 +192,8 @@ export class RlwcsStrategy implements Strategy {
       // Every classifier's score of the page, once: the state features and the agreement count.
       const scores = POOL_ACTIONS.map((_, a) => pool.score(a, x));
       this.countAgreement(scores);
-      if (this.config.learn === 0) chosen = this.policyRng.int(POOL_ACTIONS.length);
+      if (this.config.fixedClassifier >= 0) chosen = this.config.fixedClassifier;
+      else if (this.config.learn === 0) chosen = this.policyRng.int(POOL_ACTIONS.length);
       else {
         const hub = Math.min(1, Math.log1p(outcome.links.length) / Math.log1p(this.config.hubOutDegree));
         const phis = new Float64Array(POOL_ACTIONS.length * BLOCK); // [actions, features]
