@@ -186,7 +186,7 @@ function ablationTable(
   subject: string,
 ): string[] {
   if (!isTresFamily(subject)) return [];
-  const family = strategies.filter((s) => s === subject || isTresFamily(s));
+  const family = strategies.filter(isTresFamily);
   if (family.length < 2) return [];
   const rows = [...family, ...strategies.filter((s) => s === ASYNC_STRATEGY)];
   const lines = limits.flatMap((limit) =>
@@ -196,8 +196,7 @@ function ablationTable(
       if (first === undefined) return [];
       const cells = found.map((r) => {
         if (!r) return ' | ';
-        const mark = !r.isRanked ? ' (unranked)' : r.dryRuns > 0 ? ` (${r.dryRuns} dry)` : '';
-        return `${pct(r.harvestRate)}${mark} | ${num(r.relevantDomains)}`;
+        return `${pct(r.harvestRate)}${runsMark(r)} | ${num(r.relevantDomains)}`;
       });
       const label = s === subject ? `**${first.label}**` : first.label;
       return [`| ${label} | ${cells.join(' | ')} |`];
@@ -213,6 +212,12 @@ function ablationTable(
     ...lines,
     '',
   ];
+}
+
+/** " (unranked)" or " (k dry)" after a row's figure, when its runs ran out of URLs. */
+function runsMark(r: ConfigRow): string {
+  if (!r.isRanked) return ' (unranked)';
+  return r.dryRuns > 0 ? ` (${r.dryRuns} dry)` : '';
 }
 
 /** Harvest rate and relevant domains of every strategy at one domain limit, topics as columns. */
@@ -237,9 +242,7 @@ function limitTables(
           let text = format(r[metric]);
           if (best[i]?.has(r.label)) text = `**${text}**`;
           if (r.isParetoOptimal) text += ' ★';
-          if (!r.isRanked) text += ' (unranked)';
-          else if (r.dryRuns > 0) text += ` (${r.dryRuns} dry)`;
-          return text;
+          return text + runsMark(r);
         });
         return `| ${s} | ${cells.join(' | ')} |`;
       });
