@@ -7,18 +7,22 @@
 // npx vite-node results/learning-after-warmup.ts -- results/learning-synthetic-hardware [FROM]
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { wilcoxonSignedRank } from '../src/bench/wilcoxon.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const dir = args[0] ?? 'results/learning-synthetic-hardware';
 const from = Number(args[1] ?? 1000);
 const [header, ...lines] = readFileSync(join(dir, 'curves.csv'), 'utf8').trim().split('\n');
-const keys = header!.split(',');
+// Fields may be quoted (a spec with several settings, `rlwcs:scoreLinks=1,learn=0`, holds commas).
+const splitCsv = (line: string) =>
+  [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) => (m[1] ?? '').replace(/^"|"$/g, '').replace(/""/g, '"'));
+const keys = splitCsv(header!);
 const col = (k: string) => keys.indexOf(k);
 const [iS, iL, iR, iStep, iHr] = ['strategy', 'domain_limit', 'run', 'step', 'harvest_rate'].map(col);
 // Relevant pages fetched by a step = harvest rate x step; keep the points at `from` and at the end.
 const at = new Map<string, { step: number; relevant: number }[]>();
 for (const line of lines) {
-  const f = line.split(',');
+  const f = splitCsv(line);
   if (f[iL!] !== 'none') continue;
   const key = `${f[iS!]}|${f[iR!]}`;
   const step = Number(f[iStep!]);
@@ -46,16 +50,26 @@ const cell = (xs: number[], sign = false) => {
 };
 const paired = (a: Map<string, number>, b: Map<string, number>) =>
   [...a].filter(([r]) => b.has(r)).map(([r, v]) => v - b.get(r)!);
-// The paired difference, and on how many seeds learning on came out ahead.
-const pairedCell = (diffs: number[]) => `${cell(diffs, true)} (${diffs.filter((d) => d > 0).length}/${diffs.length})`;
+// One-sided exact Wilcoxon signed-rank p that learning on is ahead: half the two-sided p when
+// the positive ranks outweigh the negative ones (the null distribution is symmetric). An
+// untrained Q-network is erratic (on some seeds its random weights happen to rank well), so the
+// paired differences are far from normal and the mean-beyond-spread rule is the weaker test.
+const oneSidedP = (diffs: number[]) => {
+  const w = wilcoxonSignedRank(diffs, new Array<number>(diffs.length).fill(0));
+  return w.wPlus > w.wMinus ? w.p / 2 : 1 - w.p / 2;
+};
+// The paired difference, on how many seeds learning on came out ahead, and the test.
+const pairedCell = (diffs: number[]) =>
+  `${cell(diffs, true)} (${diffs.filter((d) => d > 0).length}/${diffs.length}, p = ${oneSidedP(diffs).toFixed(3)})`;
 const random = after.get('random') ?? new Map<string, number>();
 console.log(`Harvest rate % over pages ${from + 1} to the end (${dir}):\n`);
 console.log('| strategy | learning on | learning off (`learn=0`) | on - off, paired | on - random, paired |');
 console.log('|---|---:|---:|---:|---:|');
 console.log(`| random | ${cell([...random.values()])} | | | |`);
 for (const [strategy, runs] of after) {
-  if (strategy === 'random' || strategy.endsWith(':learn=0')) continue;
-  const off = after.get(`${strategy}:learn=0`);
+  if (strategy === 'random' || /[:,]learn=0$/.test(strategy)) continue;
+  // The learning-off version of `name` is `name:learn=0`, of `name:a=1` it is `name:a=1,learn=0`.
+  const off = after.get(`${strategy}${strategy.includes(':') ? ',' : ':'}learn=0`);
   console.log(
     `| ${strategy} | ${cell([...runs.values()])} | ${off ? cell([...off.values()]) : ''} | ${off ? pairedCell(paired(runs, off)) : ''} | ${pairedCell(paired(runs, random))} |`,
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../../common/rng.js';
 import { LinearQLambda } from './q-lambda.js';
 
 /** Two actions, two features per block: the step factor is alpha / 2 = 0.1. */
@@ -55,5 +56,29 @@ describe('linear Q(lambda)', () => {
     expect(q.greedy(Float64Array.of(1, 1, 1, 1))).toBe(0);
     q.weights[2] = 1;
     expect(q.greedy(Float64Array.of(1, 1, 1, 1))).toBe(1);
+  });
+
+  /**
+   * The control of issue 9's finding (results/learning.md): on the webs RLwCS's choice does not
+   * learn, because the next page hardly depends on it. Where the reward does depend on the
+   * choice, the same learner with RLwCS's settings finds the better action per state.
+   */
+  it('learns a state-dependent choice when the reward depends on the action (a seeded contextual control)', () => {
+    const q = new LinearQLambda({ actions: 2, features: 2, alpha: 0.1, gamma: 0.9, lambda: 0.8 });
+    const rng = createRng('q-lambda-control');
+    // Block per action: (bias, x). Action 0 pays 1 with probability x, action 1 with 1 - x.
+    const phisOf = (x: number) => Float64Array.of(1, x, 1, x);
+    let x = rng.next();
+    let reward = 0;
+    for (let step = 0; step < 20_000; step++) {
+      const phis = phisOf(x);
+      q.update(reward, phis);
+      const action = rng.next() < 0.1 ? rng.int(2) : q.greedy(phis);
+      q.act(phis, action);
+      reward = rng.next() < (action === 0 ? x : 1 - x) ? 1 : 0;
+      x = rng.next();
+    }
+    for (const x of [0.05, 0.2, 0.35]) expect(q.greedy(phisOf(x))).toBe(1);
+    for (const x of [0.65, 0.8, 0.95]) expect(q.greedy(phisOf(x))).toBe(0);
   });
 });
