@@ -45,4 +45,16 @@ describe('HostStates', () => {
     expect(trueFeatureCount(0)).toBe(0);
     expect(trueFeatureCount(15)).toBe(4);
   });
+  it('gives the quantities behind the booleans as real features for lim-q:realState=1', () => {
+    const h = states();
+    h.recordPage('a', 0.6);
+    h.recordDecision('a', true);
+    h.recordPage('b', 0.2);
+    h.recordDecision('b', false);
+    h.recordPage('b', 0.4);
+    // [bias, N_sp / (N_sp + N_ss + 1), previous host's mean, this host's mean, URL, N_pp / (N_pp + 10), page]
+    const x = [...h.features('b', 0.5, 0.4)];
+    const expected = [1, 0 / 2, 0.6, 0.3, 0.5, 1 / 11, 0.4];
+    for (const [k, v] of x.entries()) expect(v).toBeCloseTo(expected[k] as number, 12);
+  });
 });

@@ -101,6 +101,32 @@ export class HostStates {
     return stateIndex(f1, f2, f3, f4);
   }
 
+  /**
+   * The same quantities before they are cut into booleans (section 5.2.1's list; `lim-q:realState=1`),
+   * each in [0, 1]: [1 (bias), N_sp / (N_sp + N_ss + 1), mean relevance of the previous host (0 if
+   * none), mean relevance of this host (this page included), URL relevance, N_pp / (N_pp + 10),
+   * this page's relevance]. The last is the newest term of R_same, scored in steps 4-5 just
+   * before the decision; the booleans only see it diluted in the host's mean.
+   */
+  features(host: string, urlRelevance: number, pageRelevance: number): Float64Array {
+    const same = this.hosts.get(host);
+    const nsp = same?.parsed ?? 0;
+    const nss = same?.skipped ?? 0;
+    const prev = this.previousHost === undefined ? undefined : this.hosts.get(this.previousHost);
+    const mean = (r: HostRecord | undefined) =>
+      r === undefined || r.pages === 0 ? 0 : r.relevanceSum / r.pages;
+    const npp = prev?.parsed ?? 0;
+    return Float64Array.of(
+      1,
+      nsp / (nsp + nss + 1),
+      mean(prev),
+      mean(same),
+      urlRelevance,
+      npp / (npp + 10),
+      pageRelevance,
+    );
+  }
+
   private record(host: string): HostRecord {
     let r = this.hosts.get(host);
     if (r === undefined) {

@@ -88,6 +88,22 @@ describe('LimStrategy', () => {
     expect(s.stats()['rl/updates']).toBe(1);
     expect(s.config).toMatchObject({ learner: 'q-learning', reward: 'page', shouldLearn: true });
   });
+  it('with parseAbove parses exactly the pages whose own relevance reaches it, and learns nothing', () => {
+    const s = make({ parseAbove: 0.5 });
+    s.seed([link('http://a.test/')]);
+    step(s, ['http://b.test/1'], 'computer parts', 1); // relevance 1: parse
+    step(s, ['http://c.test/1'], 'zorbax nothing', 0); // the pushed b.test link; relevance 0: skip
+    expect(s.stats()).toMatchObject({ 'lim/parses': 1, 'lim/skips': 1, 'lim/explorations': 0 });
+    expect(s.stats()['rl/updates']).toBeUndefined();
+  });
+  it('with realState=1 learns a linear Q over the real-valued state, one update per observed next page', () => {
+    const s = make({ realState: 1, epsilon: 0 });
+    s.seed([link('http://a.test/')]);
+    step(s, ['http://b.test/1']);
+    step(s, ['http://c.test/1'], 'computer', 1);
+    step(s, ['http://d.test/1']);
+    expect(s.stats()).toMatchObject({ 'rl/updates': 2, 'lim/greedy_parse_share': 1 });
+  });
   it('scores page relevance with RAKE keywords and keyword matching when no vectors are given', () => {
     const s = make({ learn: 0 });
     s.seed([link('http://a.test/')]);
@@ -132,5 +148,8 @@ describe('resolveLimConfig', () => {
     expect(() => resolveLimConfig('q-learning', { maxConsecutivePerHost: 0 })).toThrow(
       /maxConsecutivePerHost/,
     );
+    expect(() => resolveLimConfig('policy-iteration', { realState: 1 })).toThrow(/realState.*lim-dfs/);
+    expect(() => resolveLimConfig('q-learning', { parseAbove: 2 })).toThrow(/parseAbove/);
+    expect(resolveLimConfig('q-learning', { realState: 1 }).realState).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../common/rng.js';
 import { STATE_COUNT, trueFeatureCount } from './host-states.js';
-import { PolicyIterationPolicy, QLearningPolicy } from './parse-policy.js';
+import { LinearQParsePolicy, PolicyIterationPolicy, QLearningPolicy } from './parse-policy.js';
 
 const ALL_FALSE = 0;
 const ALL_TRUE = 15;
@@ -27,6 +27,31 @@ describe('QLearningPolicy', () => {
   });
   it('parses in an untried state (ties go to parse)', () => {
     expect(new QLearningPolicy({ gamma: 0.9, learningRate: 0.1 }).isParse(7)).toBe(true);
+  });
+});
+
+describe('LinearQParsePolicy', () => {
+  it('moves w of the action taken by alpha / |x| * (r + gamma max Q(x′) - Q(x, a)) * x (hand-computed)', () => {
+    const p = new LinearQParsePolicy({ features: 2, gamma: 0.5, learningRate: 0.4 });
+    expect(p.isParse(Float64Array.of(1, 1))).toBe(true); // ties go to parse
+    p.learn(Float64Array.of(1, 0.5), true, 1, Float64Array.of(1, 0)); // step 0.2 * (1 + 0 - 0)
+    expect([...p.weights]).toEqual([0, 0, 0.2, 0.1]);
+    p.learn(Float64Array.of(1, 1), false, 0, Float64Array.of(1, 0)); // 0.2 * (0 + 0.5 * 0.2 - 0)
+    expect([...p.weights].map((w) => Number(w.toFixed(12)))).toEqual([0.02, 0.02, 0.2, 0.1]);
+    expect(p.isParse(Float64Array.of(1, 0))).toBe(true);
+  });
+  it('learns to skip where skipping pays and parse where parsing does (a seeded control)', () => {
+    const p = new LinearQParsePolicy({ features: 2, gamma: 0, learningRate: 0.1 });
+    const rng = createRng('lim-linear-control');
+    // Feature x: parsing pays with probability x, skipping with 0.5.
+    for (let i = 0; i < 20_000; i++) {
+      const x = Float64Array.of(1, rng.next());
+      const isParse = rng.next() < 0.5;
+      const pays = rng.next() < (isParse ? (x[1] as number) : 0.5);
+      p.learn(x, isParse, pays ? 1 : 0, Float64Array.of(1, 0));
+    }
+    expect(p.isParse(Float64Array.of(1, 0.1))).toBe(false);
+    expect(p.isParse(Float64Array.of(1, 0.9))).toBe(true);
   });
 });
 

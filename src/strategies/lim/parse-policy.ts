@@ -157,3 +157,54 @@ function countParse(policy: ParsePolicy): number {
   for (let s = 0; s < STATE_COUNT; s++) if (policy.isParse(s)) n++;
   return n;
 }
+
+/**
+ * Q-learning over real-valued state features (`lim-q:realState=1`): the thesis' future work
+ * (section 9.1) proposes Q-learning because it "allows infinite state spaces", so the quantities
+ * of section 5.2.1 need not be cut into four booleans ({@link HostStates.features}). Q(x, a) =
+ * w_a . x with one weight vector per action; semi-gradient Q-learning,
+ * w_a += alpha / |x| * (r + gamma max_b w_b . x' - w_a . x) x. Ties go to parse, as in the table.
+ */
+export class LinearQParsePolicy {
+  /** [action, feature] */
+  readonly weights: Float64Array;
+  private updates = 0;
+  private parses = 0;
+  private decisions = 0;
+
+  constructor(private readonly options: { features: number; gamma: number; learningRate: number }) {
+    this.weights = new Float64Array(ACTIONS * options.features);
+  }
+
+  q(x: Float64Array, action: number): number {
+    const f = this.options.features;
+    let sum = 0;
+    for (let j = 0; j < f; j++) sum += (this.weights[action * f + j] as number) * (x[j] as number);
+    return sum;
+  }
+
+  isParse(x: Float64Array): boolean {
+    const isParse = this.q(x, PARSE) >= this.q(x, 0);
+    this.decisions++;
+    if (isParse) this.parses++;
+    return isParse;
+  }
+
+  learn(x: Float64Array, isParse: boolean, reward: number, next: Float64Array): void {
+    const a = isParse ? PARSE : 0;
+    const f = this.options.features;
+    const target = reward + this.options.gamma * Math.max(this.q(next, 0), this.q(next, PARSE));
+    const step = (this.options.learningRate / f) * (target - this.q(x, a));
+    for (let j = 0; j < f; j++) {
+      this.weights[a * f + j] = (this.weights[a * f + j] as number) + step * (x[j] as number);
+    }
+    this.updates++;
+  }
+
+  stats(): Record<string, number> {
+    return {
+      'lim/greedy_parse_share': this.decisions === 0 ? 0 : this.parses / this.decisions,
+      'rl/updates': this.updates,
+    };
+  }
+}
