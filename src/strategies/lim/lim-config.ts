@@ -37,10 +37,12 @@ export interface LimConfig {
    * Reward of a decision. 'state': R(s) = number of true state features / 4, the thesis' reward
    * (section 5.2.3, scaled into section 4.2's [0, 1]); it is why policy iteration learned "never
    * parse". 'page': the crawl's reward (1 relevant, 0 not) of the next page fetched after the
-   * decision, "the reward for parsing relevant content" (section 1.4 item 4).
+   * decision. 'decision': 1 for parsing a page the crawl's judge calls relevant or skipping one
+   * it does not, else 0: section 1.4 item 4's "reward for parsing relevant content and not
+   * parsing irrelevant content", read as the content decided on (`decisionReward=1`).
    * @default 'state' for lim-dfs, 'page' for lim-q
    */
-  reward: 'state' | 'page';
+  reward: 'state' | 'page' | 'decision';
   /**
    * Share of decisions taken at random (seeded), so that both actions are tried in every state;
    * 0 turns it off. Our choice: the thesis has no exploration (its model came from analysis).
@@ -68,7 +70,7 @@ export interface LimConfig {
   priorCount: number;
 }
 
-/** Settings a spec may override (`lim-q:gamma=0.5`); `learn` maps to `shouldLearn`, `pageReward` to `reward`, `realState` 0/1 to a boolean. */
+/** Settings a spec may override (`lim-q:gamma=0.5`); `learn` maps to `shouldLearn`, `pageReward`/`decisionReward` to `reward`, `realState` 0/1 to a boolean. */
 export const LIM_OVERRIDE_KEYS = [
   'learn',
   'maxConsecutivePerHost',
@@ -78,6 +80,7 @@ export const LIM_OVERRIDE_KEYS = [
   'maxUrlLength',
   'gamma',
   'pageReward',
+  'decisionReward',
   'epsilon',
   'learningRate',
   'realState',
@@ -115,7 +118,7 @@ export function resolveLimConfig(
   learner: LimLearner,
   overrides: Readonly<Record<string, number>> = {},
 ): LimConfig {
-  const { learn, pageReward, realState, ...rest } = overrides;
+  const { learn, pageReward, decisionReward, realState, ...rest } = overrides;
   const c: LimConfig = {
     ...DEFAULT_LIM_CONFIG,
     learner,
@@ -129,6 +132,16 @@ export function resolveLimConfig(
   if (pageReward !== undefined) {
     check(pageReward === 0 || pageReward === 1, 'pageReward', pageReward, '0 or 1');
     c.reward = pageReward === 1 ? 'page' : 'state';
+  }
+  if (decisionReward !== undefined) {
+    check(decisionReward === 0 || decisionReward === 1, 'decisionReward', decisionReward, '0 or 1');
+    check(
+      decisionReward === 0 || pageReward !== 1,
+      'decisionReward',
+      decisionReward,
+      '0 when pageReward=1 (one reward at a time)',
+    );
+    if (decisionReward === 1) c.reward = 'decision';
   }
   if (realState !== undefined) {
     check(realState === 0 || realState === 1, 'realState', realState, '0 or 1');

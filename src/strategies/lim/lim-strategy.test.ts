@@ -6,7 +6,7 @@ import { WordVectors } from '../../text/word-vectors.js';
 import { createStrategy, strategyNeedsWordVectors } from '../registry.js';
 import type { DiscoveredLink, Outcome, SelectionContext, Strategy } from '../strategy.js';
 import { resolveLimConfig } from './lim-config.js';
-import { LimStrategy } from './lim-strategy.js';
+import { LimStrategy, rewardOfDecision } from './lim-strategy.js';
 
 const fetched = new Set<string>();
 const ctx: SelectionContext = {
@@ -96,6 +96,20 @@ describe('LimStrategy', () => {
     expect(s.stats()).toMatchObject({ 'lim/parses': 1, 'lim/skips': 1, 'lim/explorations': 0 });
     expect(s.stats()['rl/updates']).toBeUndefined();
   });
+  it('with decisionReward=1 rewards parsing a relevant page and skipping an irrelevant one', () => {
+    expect([
+      rewardOfDecision(true, true),
+      rewardOfDecision(false, false),
+      rewardOfDecision(true, false),
+      rewardOfDecision(false, true),
+    ]).toEqual([1, 1, 0, 0]);
+    const s = make({ decisionReward: 1, realState: 1, epsilon: 0 });
+    expect(s.config.reward).toBe('decision');
+    s.seed([link('http://a.test/')]);
+    step(s, ['http://b.test/1'], 'computer', 1);
+    step(s, ['http://c.test/1'], 'zorbax', 0);
+    expect(s.stats()['rl/updates']).toBe(1);
+  });
   it('with realState=1 learns a linear Q over the real-valued state, one update per observed next page', () => {
     const s = make({ realState: 1, epsilon: 0 });
     s.seed([link('http://a.test/')]);
@@ -150,6 +164,9 @@ describe('resolveLimConfig', () => {
     );
     expect(() => resolveLimConfig('policy-iteration', { realState: 1 })).toThrow(/realState.*lim-dfs/);
     expect(() => resolveLimConfig('q-learning', { parseAbove: 2 })).toThrow(/parseAbove/);
+    expect(() => resolveLimConfig('q-learning', { pageReward: 1, decisionReward: 1 })).toThrow(
+      /decisionReward/,
+    );
     expect(resolveLimConfig('q-learning', { realState: 1 }).realState).toBe(true);
   });
 });

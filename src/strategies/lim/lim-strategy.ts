@@ -73,9 +73,19 @@ export interface LimStrategyOptions {
 /** A decision waiting for its reward and next state. */
 interface PendingDecision {
   state: number;
+  /** The 'decision' reward, known when the decision is taken (the page's verdict is in). */
+  decisionReward: number;
   /** The real-valued state (`realState`). */
   features: Float64Array | undefined;
   isParse: boolean;
+}
+
+/**
+ * The 'decision' reward (section 1.4 item 4: "parsing relevant content and not parsing
+ * irrelevant content"): 1 if the decision agrees with the crawl's verdict on the page, else 0.
+ */
+export function rewardOfDecision(isParse: boolean, isRelevant: boolean): number {
+  return isParse === isRelevant ? 1 : 0;
 }
 
 export class LimStrategy implements Strategy {
@@ -179,7 +189,12 @@ export class LimStrategy implements Strategy {
       this.linear !== undefined ? this.hosts.features(host, urlRelevance, pageRelevance) : undefined;
     const pending = this.pending;
     if (pending !== undefined) {
-      const reward = this.config.reward === 'page' ? outcome.reward : trueFeatureCount(pending.state) / 4;
+      const reward =
+        this.config.reward === 'page'
+          ? outcome.reward
+          : this.config.reward === 'decision'
+            ? pending.decisionReward
+            : trueFeatureCount(pending.state) / 4;
       this.policy?.learn(pending.state, pending.isParse, reward, state);
       if (pending.features !== undefined && features !== undefined)
         this.linear?.learn(pending.features, pending.isParse, reward, features);
@@ -204,7 +219,10 @@ export class LimStrategy implements Strategy {
       this.counts.skips++;
       this.keep(outcome.links, action.url);
     }
-    if (this.policy !== undefined || this.linear !== undefined) this.pending = { state, features, isParse };
+    if (this.policy !== undefined || this.linear !== undefined) {
+      const decisionReward = rewardOfDecision(isParse, outcome.reward >= 1);
+      this.pending = { state, decisionReward, features, isParse };
+    }
   }
 
   stats(): StrategyStats {
