@@ -1,0 +1,124 @@
+/**
+ * Issue 9's "each new strategy resumes after a kill", with a real kill: the CLI crawls with the
+ * strategy in a child process, gets SIGKILL part-way, and `--resume` finishes the budget with no
+ * page lost or stored twice, and no URL requested twice beyond the fetches in flight at the kill.
+ * (`every-strategy.test.ts` checks every strategy's resume in-process, with the fetches in
+ * flight aborted; `crawl.test.ts` kills the default strategy.)
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createSyntheticWeb,
+  type HandlerSite,
+  type ReplayServer,
+  sandboxResolveRules,
+  startReplayServer,
+} from '../../sandbox/index.js';
+import { keywordsOf } from '../../sandbox/vocabulary.js';
+import { runMain, spawnCli } from '../test-cli.js';
+
+const TOPIC = 'computer hardware';
+const BUDGET = 160;
+const KILL_AFTER = 50;
+const CONCURRENCY = 2;
+/** The strategies issue 9 added (the TRES family's kills are in earlier tests). */
+const STRATEGIES = ['han-async', 'ache', 'apprentice', 'rlwcs', 'lim-dfs', 'lim-q'];
+
+describe('a crawl killed with SIGKILL resumes, for each strategy of the source papers', () => {
+  let server: ReplayServer;
+  let base: string;
+  let seedsFile: string;
+  const requests = new Map<string, number>();
+
+  beforeAll(async () => {
+    const web = createSyntheticWeb({
+      seed: 9,
+      hostCount: 40,
+      pageCount: 8_000,
+      topics: [TOPIC, 'cooking recipes'],
+      relevantTopic: TOPIC,
+    });
+    const sites: HandlerSite[] = web.sites().map((site) => ({
+      ...site,
+      handle: (req: IncomingMessage, res, rel) => {
+        const key = `${req.headers.host}${req.url}`;
+        requests.set(key, (requests.get(key) ?? 0) + 1);
+        return site.handle(req, res, rel);
+      },
+    }));
+    server = await startReplayServer({ sites });
+    base = mkdtempSync(join(tmpdir(), 'tres-kill-'));
+    seedsFile = join(base, 'seeds.txt');
+    writeFileSync(seedsFile, `${web.seedUrls(3, { relevant: true }).join('\n')}\n`);
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  for (const strategy of STRATEGIES) {
+    it(`${strategy}: killed after ${KILL_AFTER} pages, resumed to ${BUDGET}, nothing lost or fetched twice`, async () => {
+      const out = join(base, strategy);
+      // Each crawl's own hosts (`--resolve` serves every sandbox host), so requests are per crawl.
+      requests.clear();
+      const child = spawnCli([
+        'crawl',
+        '--seeds',
+        seedsFile,
+        '--out',
+        out,
+        '--keywords',
+        keywordsOf(TOPIC).join(','),
+        '--strategy',
+        strategy,
+        '--max-pages',
+        String(BUDGET),
+        '--concurrency',
+        String(CONCURRENCY),
+        '--min-delay-ms',
+        '0',
+        '--allow-loopback',
+        '--resolve',
+        sandboxResolveRules(server).join(','),
+        '--quiet',
+      ]);
+      let stderr = '';
+      child.stderr?.on('data', (d) => {
+        stderr += d;
+      });
+      const jsonl = join(out, 'pages.jsonl');
+      const lines = () => (existsSync(jsonl) ? readFileSync(jsonl, 'utf8').split('\n').length - 1 : 0);
+      const deadline = Date.now() + 60_000;
+      while (lines() < KILL_AFTER && Date.now() < deadline && child.exitCode === null) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('close', r));
+      const before = lines();
+      expect(stderr).toBe('');
+      expect(before).toBeGreaterThanOrEqual(KILL_AFTER);
+      expect(before).toBeLessThan(BUDGET);
+
+      // The resume runs the CLI's main in this process: the kill is what needs a process of its own.
+      const resumed = await runMain(['crawl', '--resume', out, '--quiet']);
+      expect(resumed.stderr).toBe('');
+      expect(resumed.code).toBe(0);
+      expect(resumed.stdout).toContain(`pages fetched   ${BUDGET}`);
+      const db = new Database(join(out, 'crawl.sqlite'), { readonly: true });
+      const urls = (db.prepare('SELECT url FROM pages').all() as { url: string }[]).map((r) => r.url);
+      const config = db.prepare("SELECT value FROM meta WHERE key = 'config'").get() as { value: string };
+      db.close();
+      expect(urls).toHaveLength(BUDGET);
+      expect(new Set(urls).size).toBe(BUDGET);
+      expect(lines()).toBe(BUDGET);
+      expect(JSON.parse(config.value)).toMatchObject({ strategy });
+      // Only the fetches in flight at the kill (at most K) reached the server twice.
+      const twice = [...requests.values()].filter((n) => n > 1).length;
+      expect(twice).toBeLessThanOrEqual(CONCURRENCY);
+    }, 120_000);
+  }
+});
