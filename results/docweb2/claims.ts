@@ -1,7 +1,7 @@
 // The papers' claims, paired by seed: harvest rate at no limit, mean ± std of the per-seed
 // differences in points over runs where neither ran dry before a third of the budget; `*` where
 // the mean exceeds the spread (the reports' rule for a win). Reads each topic's runs.csv.
-// npx vite-node results/docweb2/claims.ts [topic ...]
+// npx vite-node results/docweb2/claims.ts [topic ...]   (a topic, or a benchmark folder: results/crawl-synthetic-hardware)
 import { readFileSync } from 'node:fs';
 
 const topics = process.argv.slice(2).filter((a) => a !== '--');
@@ -21,7 +21,8 @@ const claims = [
 
 type Row = Record<string, string>;
 function readRuns(topic: string): Row[] {
-  const [header, ...lines] = readFileSync(`results/crawl-docweb-${topic}/runs.csv`, 'utf8').trim().split('\n');
+  const dir = topic.includes('/') ? topic : `results/crawl-docweb-${topic}`;
+  const [header, ...lines] = readFileSync(`${dir}/runs.csv`, 'utf8').trim().split('\n');
   const keys = header!.split(',');
   // The seed URL is the only field that could hold a comma; it holds none here.
   return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [keys[i], v])));
