@@ -14,8 +14,24 @@ const dir = args[0] ?? 'results/learning-synthetic-hardware';
 const from = Number(args[1] ?? 1000);
 const [header, ...lines] = readFileSync(join(dir, 'curves.csv'), 'utf8').trim().split('\n');
 // Fields may be quoted (a spec with several settings, `rlwcs:scoreLinks=1,learn=0`, holds commas).
-const splitCsv = (line: string) =>
-  [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) => (m[1] ?? '').replace(/^"|"$/g, '').replace(/""/g, '"'));
+function splitCsv(line: string): string[] {
+  const fields: string[] = [];
+  let field = '';
+  let isQuoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (isQuoted && c === '"' && line[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (c === '"') isQuoted = !isQuoted;
+    else if (c === ',' && !isQuoted) {
+      fields.push(field);
+      field = '';
+    } else field += c;
+  }
+  fields.push(field);
+  return fields;
+}
 const keys = splitCsv(header!);
 const col = (k: string) => keys.indexOf(k);
 const [iS, iL, iR, iStep, iHr] = ['strategy', 'domain_limit', 'run', 'step', 'harvest_rate'].map(col);
@@ -50,14 +66,10 @@ const cell = (xs: number[], sign = false) => {
 };
 const paired = (a: Map<string, number>, b: Map<string, number>) =>
   [...a].filter(([r]) => b.has(r)).map(([r, v]) => v - b.get(r)!);
-// One-sided exact Wilcoxon signed-rank p that learning on is ahead: half the two-sided p when
-// the positive ranks outweigh the negative ones (the null distribution is symmetric). An
-// untrained Q-network is erratic (on some seeds its random weights happen to rank well), so the
+// One-sided exact Wilcoxon signed-rank p that learning on is ahead (zero differences dropped).
+// An untrained Q-network is erratic (on some seeds its random weights happen to rank well), so the
 // paired differences are far from normal and the mean-beyond-spread rule is the weaker test.
-const oneSidedP = (diffs: number[]) => {
-  const w = wilcoxonSignedRank(diffs, new Array<number>(diffs.length).fill(0));
-  return w.wPlus > w.wMinus ? w.p / 2 : 1 - w.p / 2;
-};
+const oneSidedP = (diffs: number[]) => wilcoxonSignedRank(diffs, new Array<number>(diffs.length).fill(0)).pGreater;
 // The paired difference, on how many seeds learning on came out ahead, and the test.
 const pairedCell = (diffs: number[]) =>
   `${cell(diffs, true)} (${diffs.filter((d) => d > 0).length}/${diffs.length}, p = ${oneSidedP(diffs).toFixed(3)})`;
@@ -68,7 +80,8 @@ console.log('|---|---:|---:|---:|---:|');
 console.log(`| random | ${cell([...random.values()])} | | | |`);
 for (const [strategy, runs] of after) {
   if (strategy === 'random' || /[:,]learn=0$/.test(strategy)) continue;
-  // The learning-off version of `name` is `name:learn=0`, of `name:a=1` it is `name:a=1,learn=0`.
+  // The learning-off version of `name` is `name:learn=0`, of `name:a=1` it is `name:a=1,learn=0`
+  // (so `learn=0` is written last).
   const off = after.get(`${strategy}${strategy.includes(':') ? ',' : ':'}learn=0`);
   console.log(
     `| ${strategy} | ${cell([...runs.values()])} | ${off ? cell([...off.values()]) : ''} | ${off ? pairedCell(paired(runs, off)) : ''} | ${pairedCell(paired(runs, random))} |`,

@@ -29,6 +29,20 @@ describe('wilcoxonSignedRank', () => {
     expect(mirrored.p).toBeCloseTo(r.p, 12);
     expect(wilcoxonSignedRank([1, 2], [1, 2]).p).toBe(1);
   });
+
+  it('gives the exact one-sided p that a is ahead, P(W+ >= observed), ties and zeros included', () => {
+    // The textbook example: W+ = 26 of 36; P(W+ >= 26) = P(W- <= 10) = 40/256.
+    expect(wilcoxonSignedRank([1, 2, -3, 4, 5, 6, -7, 8], new Array(8).fill(0)).pGreater).toBeCloseTo(
+      40 / 256,
+      12,
+    );
+    // All five ahead: 1/32. All five behind: every sign pattern has W+ >= 0, so 1.
+    expect(wilcoxonSignedRank([1, 2, 3, 4, 5], [0, 0, 0, 0, 0]).pGreater).toBeCloseTo(1 / 32, 12);
+    expect(wilcoxonSignedRank([0, 0, 0, 0, 0], [1, 2, 3, 4, 5]).pGreater).toBe(1);
+    // W+ = W- = 1.5 (ranks 1.5, 1.5): patterns with W+ >= 1.5 are 3 of 4.
+    expect(wilcoxonSignedRank([1, -1], [0, 0]).pGreater).toBeCloseTo(3 / 4, 12);
+    expect(wilcoxonSignedRank([1, 2], [1, 2]).pGreater).toBe(1);
+  });
 });
 
 describe('wilcoxonSection', () => {

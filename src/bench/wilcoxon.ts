@@ -17,6 +17,11 @@ export interface WilcoxonResult {
   wMinus: number;
   /** Exact two-sided p-value; 1 when n = 0. */
   p: number;
+  /**
+   * Exact one-sided p-value that `a` is ahead: the chance under the null that the positive rank
+   * sum is at least the one observed; 1 when n = 0.
+   */
+  pGreater: number;
 }
 
 /**
@@ -28,7 +33,7 @@ export function wilcoxonSignedRank(a: readonly number[], b: readonly number[]): 
     throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);
   const diffs = a.map((x, i) => x - (b[i] as number)).filter((d) => d !== 0);
   const n = diffs.length;
-  if (n === 0) return { n: 0, wPlus: 0, wMinus: 0, p: 1 };
+  if (n === 0) return { n: 0, wPlus: 0, wMinus: 0, p: 1, pGreater: 1 };
   // Average ranks of |d|, doubled so they are integers.
   const order = diffs.map((d, i) => ({ abs: Math.abs(d), i })).sort((x, y) => x.abs - y.abs);
   const rank2 = new Array<number>(n);
@@ -62,8 +67,18 @@ export function wilcoxonSignedRank(a: readonly number[], b: readonly number[]): 
   // Two-sided: assignments at least as far from the centre as the observed statistic.
   const distance = Math.abs(wPlus2 - total2 / 2);
   let extreme = 0;
-  for (let s = 0; s <= total2; s++) if (Math.abs(s - total2 / 2) >= distance - 1e-9) extreme += counts[s]!;
-  return { n, wPlus: wPlus2 / 2, wMinus: (total2 - wPlus2) / 2, p: Math.min(1, extreme / all) };
+  let upper = 0;
+  for (let s = 0; s <= total2; s++) {
+    if (Math.abs(s - total2 / 2) >= distance - 1e-9) extreme += counts[s]!;
+    if (s >= wPlus2) upper += counts[s]!;
+  }
+  return {
+    n,
+    wPlus: wPlus2 / 2,
+    wMinus: (total2 - wPlus2) / 2,
+    p: Math.min(1, extreme / all),
+    pGreater: upper / all,
+  };
 }
 
 /** The smallest two-sided p-value n non-zero pairs can give (all differences of one sign). */

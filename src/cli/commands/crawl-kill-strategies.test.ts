@@ -5,6 +5,7 @@
  * (`every-strategy.test.ts` checks every strategy's resume in-process, with the fetches in
  * flight aborted; `crawl.test.ts` kills the default strategy.)
  */
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -63,7 +64,8 @@ describe('a crawl killed with SIGKILL resumes, for each strategy of the source p
   for (const strategy of STRATEGIES) {
     it(`${strategy}: killed after ${KILL_AFTER} pages, resumed to ${BUDGET}, nothing lost or fetched twice`, async () => {
       const out = join(base, strategy);
-      // Each crawl's own hosts (`--resolve` serves every sandbox host), so requests are per crawl.
+      // Every crawl here fetches from the same hosts and seeds: the count restarts for each (the
+      // tests of a file run one after the other).
       requests.clear();
       const child = spawnCli([
         'crawl',
@@ -86,6 +88,8 @@ describe('a crawl killed with SIGKILL resumes, for each strategy of the source p
         sandboxResolveRules(server).join(','),
         '--quiet',
       ]);
+      // Listen before waiting: a child that exits early must fail the test, not hang it.
+      const closed = once(child, 'close');
       let stderr = '';
       child.stderr?.on('data', (d) => {
         stderr += d;
@@ -97,7 +101,7 @@ describe('a crawl killed with SIGKILL resumes, for each strategy of the source p
         await new Promise((r) => setTimeout(r, 10));
       }
       child.kill('SIGKILL');
-      await new Promise((r) => child.once('close', r));
+      await closed;
       const before = lines();
       expect(stderr).toBe('');
       expect(before).toBeGreaterThanOrEqual(KILL_AFTER);

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -72,12 +73,16 @@ describe('tres crawl', () => {
     const out = join(base, 'killed');
     const budget = 400;
     const child = spawnCli(crawlArgs(out, ['--max-pages', String(budget), '--concurrency', '2', '--quiet']));
+    // Listen before waiting: a child that exits early must fail the test, not hang it.
+    const closed = once(child, 'close');
     const jsonl = join(out, 'pages.jsonl');
     const lines = () => (existsSync(jsonl) ? readFileSync(jsonl, 'utf8').split('\n').length - 1 : 0);
     const deadline = Date.now() + 60_000;
-    while (lines() < 120 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (lines() < 120 && Date.now() < deadline && child.exitCode === null) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     child.kill('SIGKILL');
-    await new Promise((r) => child.once('close', r));
+    await closed;
     const before = lines();
     expect(before).toBeGreaterThanOrEqual(120);
     expect(before).toBeLessThan(budget);
@@ -112,6 +117,7 @@ describe('tres crawl', () => {
   it('stops gracefully on SIGINT: exit 130, status interrupted, everything recorded', async () => {
     const out = join(base, 'interrupted');
     const child = spawnCli(crawlArgs(out, ['--max-pages', '5000', '--concurrency', '2', '--quiet']));
+    const closed = once(child, 'close');
     let stdout = '';
     child.stdout?.on('data', (d) => {
       stdout += d;
@@ -119,9 +125,11 @@ describe('tres crawl', () => {
     const jsonl = join(out, 'pages.jsonl');
     const lines = () => (existsSync(jsonl) ? readFileSync(jsonl, 'utf8').split('\n').length - 1 : 0);
     const deadline = Date.now() + 60_000;
-    while (lines() < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (lines() < 50 && Date.now() < deadline && child.exitCode === null) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     child.kill('SIGINT');
-    const code = await new Promise((r) => child.once('close', r));
+    const [code] = await closed;
     expect(code).toBe(130);
     expect(stdout).toContain('crawl interrupted');
     expect(stdout).toContain(`tres crawl --resume ${out}`);

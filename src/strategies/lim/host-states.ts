@@ -36,6 +36,9 @@ export interface StateThresholds {
   relevanceThreshold: number;
 }
 
+/** Length of {@link HostStates.features}. */
+export const REAL_FEATURE_COUNT = 7;
+
 /** Number of states: four boolean features. */
 export const STATE_COUNT = 16;
 
@@ -106,7 +109,8 @@ export class HostStates {
    * each in [0, 1]: [1 (bias), N_sp / (N_sp + N_ss + 1), mean relevance of the previous host (0 if
    * none), mean relevance of this host (this page included), URL relevance, N_pp / (N_pp + 10),
    * this page's relevance]. The last is the newest term of R_same, scored in steps 4-5 just
-   * before the decision; the booleans only see it diluted in the host's mean.
+   * before the decision; the booleans only see it diluted in the host's mean. The scalings that
+   * bring the counts into [0, 1] (+1 and +10) are our choice; the thesis has no real-valued state.
    */
   features(host: string, urlRelevance: number, pageRelevance: number): Float64Array {
     const same = this.hosts.get(host);

@@ -54,23 +54,24 @@ export interface LimConfig {
   /**
    * lim-q only. False: the four booleans of section 5.2.1 and a Q table (16 states x 2). True:
    * the quantities behind them as real numbers and a linear Q (section 9.1: Q-learning "allows
-   * infinite state spaces"). `lim-q:realState=1`. @default false
+   * infinite state spaces"). `lim-q:realState=1` on the command line. @default false
    */
-  realState: boolean;
+  shouldUseRealState: boolean;
   /**
-   * A diagnostic (issue 9), not the thesis: >= 0 parses exactly the pages whose own relevance
-   * (section 5.2.2) is at least this, and learns nothing; it measures what the parse/skip
+   * A diagnostic (issue 9), not the thesis: a number t parses exactly the pages whose own
+   * relevance (section 5.2.2) is at least t, and nothing learns; it measures what the parse/skip
    * decision is worth when it follows the page's relevance, which the thesis' state does not hold.
-   * -1, the default, leaves the decision to the policy. @default -1
+   * False leaves the decision to the policy. `lim-dfs:parseAbove=0.1` on the command line
+   * (`parseAbove=-1`: false). @default false
    */
-  parseAbove: number;
+  parseAbove: number | false;
   /** Decisions between two policy-iteration solves of the estimated model (lim-dfs only). @default 50 */
   planEvery: number;
   /** Dirichlet pseudo-count per next state in the estimated transition model (lim-dfs only). @default 0.1 */
   priorCount: number;
 }
 
-/** Settings a spec may override (`lim-q:gamma=0.5`); `learn` maps to `shouldLearn`, `pageReward`/`decisionReward` to `reward`, `realState` 0/1 to a boolean. */
+/** Settings a spec may override (`lim-q:gamma=0.5`); `learn` maps to `shouldLearn`, `pageReward`/`decisionReward` to `reward`, `realState` 0/1 to `shouldUseRealState`, `parseAbove=-1` to false. */
 export const LIM_OVERRIDE_KEYS = [
   'learn',
   'maxConsecutivePerHost',
@@ -100,8 +101,8 @@ export const DEFAULT_LIM_CONFIG: Omit<LimConfig, 'learner' | 'reward'> = {
   gamma: 0.9,
   epsilon: 0.1,
   learningRate: 0.1,
-  realState: false,
-  parseAbove: -1,
+  shouldUseRealState: false,
+  parseAbove: false,
   planEvery: 50,
   priorCount: 0.1,
 };
@@ -118,7 +119,7 @@ export function resolveLimConfig(
   learner: LimLearner,
   overrides: Readonly<Record<string, number>> = {},
 ): LimConfig {
-  const { learn, pageReward, decisionReward, realState, ...rest } = overrides;
+  const { learn, pageReward, decisionReward, realState, parseAbove, ...rest } = overrides;
   const c: LimConfig = {
     ...DEFAULT_LIM_CONFIG,
     learner,
@@ -151,7 +152,16 @@ export function resolveLimConfig(
       realState,
       '0 for lim-dfs (policy iteration needs the 16 states)',
     );
-    c.realState = realState === 1;
+    c.shouldUseRealState = realState === 1;
+  }
+  if (parseAbove !== undefined) {
+    check(
+      parseAbove === -1 || (parseAbove >= 0 && parseAbove <= 1),
+      'parseAbove',
+      parseAbove,
+      '-1 (off) or in [0, 1]',
+    );
+    c.parseAbove = parseAbove === -1 ? false : parseAbove;
   }
   const m = c.maxConsecutivePerHost;
   check(Number.isInteger(m) && m >= 1, 'maxConsecutivePerHost', m, 'an integer >= 1');
@@ -162,12 +172,6 @@ export function resolveLimConfig(
   check(c.maxUrlLength >= 1, 'maxUrlLength', c.maxUrlLength, '>= 1');
   check(c.gamma >= 0 && c.gamma < 1, 'gamma', c.gamma, 'in [0, 1) (section 4.2)');
   check(c.learningRate > 0 && c.learningRate <= 1, 'learningRate', c.learningRate, 'in (0, 1]');
-  check(
-    c.parseAbove === -1 || (c.parseAbove >= 0 && c.parseAbove <= 1),
-    'parseAbove',
-    c.parseAbove,
-    '-1 (off) or in [0, 1]',
-  );
   check(Number.isInteger(c.planEvery) && c.planEvery >= 1, 'planEvery', c.planEvery, 'an integer >= 1');
   check(c.priorCount > 0, 'priorCount', c.priorCount, '> 0');
   return c;

@@ -103,12 +103,22 @@ describe('LimStrategy', () => {
       rewardOfDecision(true, false),
       rewardOfDecision(false, true),
     ]).toEqual([1, 1, 0, 0]);
-    const s = make({ decisionReward: 1, realState: 1, epsilon: 0 });
-    expect(s.config.reward).toBe('decision');
-    s.seed([link('http://a.test/')]);
-    step(s, ['http://b.test/1'], 'computer', 1);
-    step(s, ['http://c.test/1'], 'zorbax', 0);
-    expect(s.stats()['rl/updates']).toBe(1);
+    // Pages judged relevant, then not, not, not; every decision parses (ties go to parse and the
+    // rewards keep Q(parse) >= Q(skip) = 0). Each decision is credited when the next page comes.
+    const verdicts = [1, 0, 0, 0];
+    const creditedMean = (reward: Record<string, number>) => {
+      const s = make({ ...reward, epsilon: 0 });
+      s.seed([link('http://a.test/')]);
+      for (const [i, v] of verdicts.entries()) {
+        step(s, [`http://h${i}.test/1`], v === 1 ? 'computer' : 'zorbax', v);
+      }
+      expect(s.stats()).toMatchObject({ 'lim/parses': 4, 'rl/updates': 3 });
+      return s.stats()['lim/mean_reward'];
+    };
+    // Decision reward: the verdicts of pages 1-3 decided on (parse relevant 1, parse irrelevant 0).
+    expect(creditedMean({ decisionReward: 1 })).toBeCloseTo(1 / 3, 12);
+    // Page reward (lim-q's default): the verdicts of the next pages, 2-4.
+    expect(creditedMean({})).toBe(0);
   });
   it('with realState=1 learns a linear Q over the real-valued state, one update per observed next page', () => {
     const s = make({ realState: 1, epsilon: 0 });
@@ -167,6 +177,7 @@ describe('resolveLimConfig', () => {
     expect(() => resolveLimConfig('q-learning', { pageReward: 1, decisionReward: 1 })).toThrow(
       /decisionReward/,
     );
-    expect(resolveLimConfig('q-learning', { realState: 1 }).realState).toBe(true);
+    expect(resolveLimConfig('q-learning', { realState: 1 }).shouldUseRealState).toBe(true);
+    expect(resolveLimConfig('q-learning', { parseAbove: -1 }).parseAbove).toBe(false);
   });
 });

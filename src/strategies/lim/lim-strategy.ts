@@ -45,7 +45,7 @@ import type {
   Strategy,
   StrategyStats,
 } from '../strategy.js';
-import { HostStates, trueFeatureCount } from './host-states.js';
+import { HostStates, REAL_FEATURE_COUNT, trueFeatureCount } from './host-states.js';
 import { KeptLinks } from './kept-links.js';
 import { type LimConfig, type LimLearner, resolveLimConfig } from './lim-config.js';
 import { LimRelevance, type WordVectorLookup } from './lim-relevance.js';
@@ -115,6 +115,8 @@ export class LimStrategy implements Strategy {
     unkept: 0,
     relevanceSum: 0,
     pages: 0,
+    rewardSum: 0,
+    rewards: 0,
   };
   /** Decisions with each feature true, feature 1 first (measures which features ever fire). */
   private readonly featureTrue = [0, 0, 0, 0];
@@ -135,9 +137,13 @@ export class LimStrategy implements Strategy {
     });
     this.exploreRng = options.rng.fork('lim-explore');
     // With the parseAbove diagnostic the decision is fixed and nothing learns.
-    const isLearning = c.shouldLearn && c.parseAbove < 0;
-    if (isLearning && c.realState) {
-      this.linear = new LinearQParsePolicy({ features: 7, gamma: c.gamma, learningRate: c.learningRate });
+    const isLearning = c.shouldLearn && c.parseAbove === false;
+    if (isLearning && c.shouldUseRealState) {
+      this.linear = new LinearQParsePolicy({
+        features: REAL_FEATURE_COUNT,
+        gamma: c.gamma,
+        learningRate: c.learningRate,
+      });
     } else if (isLearning) {
       this.policy =
         c.learner === 'q-learning'
@@ -195,6 +201,8 @@ export class LimStrategy implements Strategy {
           : this.config.reward === 'decision'
             ? pending.decisionReward
             : trueFeatureCount(pending.state) / 4;
+      this.counts.rewardSum += reward;
+      this.counts.rewards++;
       this.policy?.learn(pending.state, pending.isParse, reward, state);
       if (pending.features !== undefined && features !== undefined)
         this.linear?.learn(pending.features, pending.isParse, reward, features);
@@ -210,7 +218,9 @@ export class LimStrategy implements Strategy {
     }
     for (let f = 0; f < 4; f++) if ((state >> (3 - f)) & 1) (this.featureTrue[f] as number)++;
     const isParse =
-      this.config.parseAbove >= 0 ? pageRelevance >= this.config.parseAbove : this.decide(state, features);
+      this.config.parseAbove !== false
+        ? pageRelevance >= this.config.parseAbove
+        : this.decide(state, features);
     this.hosts.recordDecision(host, isParse);
     if (isParse) {
       this.counts.parses++;
@@ -239,6 +249,8 @@ export class LimStrategy implements Strategy {
       'lim/unkept': c.unkept,
       'lim/kept_pages': this.kept.length,
       'lim/mean_relevance': c.pages > 0 ? c.relevanceSum / c.pages : 0,
+      // Mean reward credited to the decisions (the configured reward).
+      'lim/mean_reward': c.rewards > 0 ? c.rewardSum / c.rewards : 0,
       'lim/f1_true': this.featureTrue[0] as number,
       'lim/f2_true': this.featureTrue[1] as number,
       'lim/f3_true': this.featureTrue[2] as number,

@@ -31,7 +31,7 @@ describe('QLearningPolicy', () => {
 });
 
 describe('LinearQParsePolicy', () => {
-  it('moves w of the action taken by alpha / |x| * (r + gamma max Q(x′) - Q(x, a)) * x (hand-computed)', () => {
+  it('moves w of the action taken by alpha / n * (r + gamma max Q(x′) - Q(x, a)) * x (hand-computed)', () => {
     const p = new LinearQParsePolicy({ features: 2, gamma: 0.5, learningRate: 0.4 });
     expect(p.isParse(Float64Array.of(1, 1))).toBe(true); // ties go to parse
     p.learn(Float64Array.of(1, 0.5), true, 1, Float64Array.of(1, 0)); // step 0.2 * (1 + 0 - 0)

@@ -1,6 +1,6 @@
 /**
- * The two learners of Lim's parse/skip decision over the 16 states of `host-states.ts`, actions
- * skip (0) and parse (1):
+ * The learners of Lim's parse/skip decision, actions skip (0) and parse (1); the first two over
+ * the 16 states of `host-states.ts`, the third over its real-valued features:
  * - {@link PolicyIterationPolicy} (`lim-dfs`, thesis section 4.3): policy iteration on a model.
  *   The thesis "derived" the transition probabilities "via analysis" without saying how; we
  *   estimate them from the transitions seen so far (counts plus a small Dirichlet prior, so an
@@ -8,6 +8,7 @@
  *   First policy: a random action per state (section 4.3 step 1, seeded).
  * - {@link QLearningPolicy} (`lim-q`, the thesis' future work, section 9.1): model-free tabular
  *   Q-learning, Q(s,a) += alpha (r + gamma max_a' Q(s',a') - Q(s,a)), Q starting at 0.
+ * - {@link LinearQParsePolicy} (`lim-q:realState=1`): Q-learning with a linear Q.
  * Ties between the two actions go to parse, so an untrained Q-learner parses everything.
  */
 import type { Rng } from '../../common/rng.js';
@@ -158,12 +159,22 @@ function countParse(policy: ParsePolicy): number {
   return n;
 }
 
+/** Settings of {@link LinearQParsePolicy}. */
+export interface LinearQParseOptions {
+  /** Length n of a state's feature vector. */
+  features: number;
+  /** Discount. */
+  gamma: number;
+  /** Step size alpha, divided by n. */
+  learningRate: number;
+}
+
 /**
  * Q-learning over real-valued state features (`lim-q:realState=1`): the thesis' future work
  * (section 9.1) proposes Q-learning because it "allows infinite state spaces", so the quantities
  * of section 5.2.1 need not be cut into four booleans ({@link HostStates.features}). Q(x, a) =
- * w_a . x with one weight vector per action; semi-gradient Q-learning,
- * w_a += alpha / |x| * (r + gamma max_b w_b . x' - w_a . x) x. Ties go to parse, as in the table.
+ * w_a . x with one weight vector per action; semi-gradient Q-learning with n features,
+ * w_a += alpha / n * (r + gamma max_b w_b . x' - w_a . x) x. Ties go to parse, as in the table.
  */
 export class LinearQParsePolicy {
   /** [action, feature] */
@@ -172,10 +183,11 @@ export class LinearQParsePolicy {
   private parses = 0;
   private decisions = 0;
 
-  constructor(private readonly options: { features: number; gamma: number; learningRate: number }) {
+  constructor(private readonly options: LinearQParseOptions) {
     this.weights = new Float64Array(ACTIONS * options.features);
   }
 
+  /** Q(x, action), action 1 = parse. */
   q(x: Float64Array, action: number): number {
     const f = this.options.features;
     let sum = 0;
@@ -183,6 +195,7 @@ export class LinearQParsePolicy {
     return sum;
   }
 
+  /** The greedy action in `x` (true = parse); counted for `lim/greedy_parse_share`. */
   isParse(x: Float64Array): boolean {
     const isParse = this.q(x, PARSE) >= this.q(x, 0);
     this.decisions++;
@@ -190,6 +203,7 @@ export class LinearQParsePolicy {
     return isParse;
   }
 
+  /** One transition: decision `isParse` in `x`, its reward, the next decision's features. */
   learn(x: Float64Array, isParse: boolean, reward: number, next: Float64Array): void {
     const a = isParse ? PARSE : 0;
     const f = this.options.features;
@@ -201,6 +215,7 @@ export class LinearQParsePolicy {
     this.updates++;
   }
 
+  /** Share of greedy decisions that parsed, and updates. */
   stats(): Record<string, number> {
     return {
       'lim/greedy_parse_share': this.decisions === 0 ? 0 : this.parses / this.decisions,
