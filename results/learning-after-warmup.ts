@@ -4,12 +4,15 @@
 // from a crawl benchmark's curves.csv; mean ± std over runs, and paired by run the difference to
 // the learning-off version ("*" where the mean difference exceeds its spread, the reports' rule;
 // in brackets the seeds on which learning on came out ahead).
-// npx vite-node results/learning-after-warmup.ts -- results/learning-synthetic-hardware [FROM]
+// npx vite-node results/learning-after-warmup.ts -- results/learning-synthetic-hardware [FROM] [--judge]
+// --judge: the harvest rate by the crawl's judge (the reward the learners learn from) instead of
+// the ground truth.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { wilcoxonSignedRank } from '../src/bench/wilcoxon.js';
 
-const args = process.argv.slice(2).filter((a) => a !== '--');
+const isJudge = process.argv.includes('--judge');
+const args = process.argv.slice(2).filter((a) => a !== '--' && a !== '--judge');
 const dir = args[0] ?? 'results/learning-synthetic-hardware';
 const from = Number(args[1] ?? 1000);
 const [header, ...lines] = readFileSync(join(dir, 'curves.csv'), 'utf8').trim().split('\n');
@@ -34,7 +37,8 @@ function splitCsv(line: string): string[] {
 }
 const keys = splitCsv(header!);
 const col = (k: string) => keys.indexOf(k);
-const [iS, iL, iR, iStep, iHr] = ['strategy', 'domain_limit', 'run', 'step', 'harvest_rate'].map(col);
+const rateColumn = isJudge ? 'classifier_harvest_rate' : 'harvest_rate';
+const [iS, iL, iR, iStep, iHr] = ['strategy', 'domain_limit', 'run', 'step', rateColumn].map(col);
 // Relevant pages fetched by a step = harvest rate x step; keep the points at `from` and at the end.
 const at = new Map<string, { step: number; relevant: number }[]>();
 for (const line of lines) {
@@ -74,7 +78,9 @@ const oneSidedP = (diffs: number[]) => wilcoxonSignedRank(diffs, new Array<numbe
 const pairedCell = (diffs: number[]) =>
   `${cell(diffs, true)} (${diffs.filter((d) => d > 0).length}/${diffs.length}, p = ${oneSidedP(diffs).toFixed(3)})`;
 const random = after.get('random') ?? new Map<string, number>();
-console.log(`Harvest rate % over pages ${from + 1} to the end (${dir}):\n`);
+console.log(
+  `Harvest rate % ${isJudge ? "by the crawl's judge " : ''}over pages ${from + 1} to the end (${dir}):\n`,
+);
 console.log('| strategy | learning on | learning off (`learn=0`) | on - off, paired | on - random, paired |');
 console.log('|---|---:|---:|---:|---:|');
 console.log(`| random | ${cell([...random.values()])} | | | |`);
