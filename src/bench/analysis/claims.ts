@@ -1,11 +1,14 @@
 // The papers' claims, paired by seed: harvest rate at no limit, mean ± std of the per-seed
 // differences in points over runs where neither ran dry before a third of the budget; `*` where
 // the mean exceeds the spread (the reports' rule for a win). Reads each topic's runs.csv.
-// npx vite-node results/docweb2/claims.ts [topic ...]   (a topic, or a benchmark folder: results/crawl-synthetic-hardware)
+// npx vite-node src/bench/analysis/claims.ts -- [topic ...]   (a topic, or a benchmark folder: results/crawl-synthetic-hardware)
 import { readFileSync } from 'node:fs';
 
 const topics = process.argv.slice(2).filter((a) => a !== '--');
-const names = topics.length > 0 ? topics : ['hardware', 'statistics', 'programming-languages', 'typesetting', 'system-administration'];
+const names =
+  topics.length > 0
+    ? topics
+    : ['hardware', 'statistics', 'programming-languages', 'typesetting', 'system-administration'];
 const claims = [
   ['tres', 'ache'],
   ['tres', 'han-async'],

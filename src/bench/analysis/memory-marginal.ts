@@ -1,10 +1,15 @@
 // Bytes per frontier URL between checkpoints of a memory benchmark run: (memory at the larger
 // size - memory at the smaller) / (URLs added), heap and RSS. Fixed costs (the V8 young
 // generation, code, the Q-network) cancel out, so this is what each further URL costs.
-// npx vite-node results/memory-marginal.ts -- results/memory-all-strategies.json
+// npx vite-node src/bench/analysis/memory-marginal.ts -- results/memory-all-strategies.json
 import { readFileSync } from 'node:fs';
 
-interface Point { strategy: string; frontierSize: number; heapBytes: number; rssBytes: number }
+interface Point {
+  strategy: string;
+  frontierSize: number;
+  heapBytes: number;
+  rssBytes: number;
+}
 const file = process.argv.slice(2).find((a) => a !== '--') ?? 'results/memory-all-strategies.json';
 const data = JSON.parse(readFileSync(file, 'utf8')) as { points: Point[] };
 const byStrategy = new Map<string, Point[]>();

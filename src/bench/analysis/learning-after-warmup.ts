@@ -1,15 +1,15 @@
-// Issue 9: does each learner beat its own learning-off version and random? Harvest rate (ground
+// Does each learner beat its own learning-off version and random? Harvest rate (ground
 // truth) over pages 1,001 to 3,000 of each run, i.e. after every learner's warm-up or first
 // training (TRES trains from page 300, ACHE from 500, the apprentice from 200, RLwCS from 100),
 // from a crawl benchmark's curves.csv; mean ± std over runs, and paired by run the difference to
 // the learning-off version ("*" where the mean difference exceeds its spread, the reports' rule;
 // in brackets the seeds on which learning on came out ahead).
-// npx vite-node results/learning-after-warmup.ts -- results/learning-synthetic-hardware [FROM] [--judge]
+// npx vite-node src/bench/analysis/learning-after-warmup.ts -- results/learning-synthetic-hardware [FROM] [--judge]
 // --judge: the harvest rate by the crawl's judge (the reward the learners learn from) instead of
 // the ground truth.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { wilcoxonSignedRank } from '../src/bench/wilcoxon.js';
+import { wilcoxonSignedRank } from '../wilcoxon.js';
 
 const isJudge = process.argv.includes('--judge');
 const args = process.argv.slice(2).filter((a) => a !== '--' && a !== '--judge');
@@ -73,7 +73,8 @@ const paired = (a: Map<string, number>, b: Map<string, number>) =>
 // One-sided exact Wilcoxon signed-rank p that learning on is ahead (zero differences dropped).
 // An untrained Q-network is erratic (on some seeds its random weights happen to rank well), so the
 // paired differences are far from normal and the mean-beyond-spread rule is the weaker test.
-const oneSidedP = (diffs: number[]) => wilcoxonSignedRank(diffs, new Array<number>(diffs.length).fill(0)).pGreater;
+const oneSidedP = (diffs: number[]) =>
+  wilcoxonSignedRank(diffs, new Array<number>(diffs.length).fill(0)).pGreater;
 // The paired difference, on how many seeds learning on came out ahead, and the test.
 const pairedCell = (diffs: number[]) =>
   `${cell(diffs, true)} (${diffs.filter((d) => d > 0).length}/${diffs.length}, p = ${oneSidedP(diffs).toFixed(3)})`;
