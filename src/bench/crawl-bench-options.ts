@@ -28,7 +28,7 @@ export interface CrawlBenchOptions {
   concurrency?: number;
   /** Folder of a trained relevance model as the crawler's judge; false: the topic's keywords. @default false */
   modelDir?: string | false;
-  /** Results folder. @default `results/crawl-<topic file name>` */
+  /** Results folder. @default `bench-out/crawl-<topic file name>` (gitignored; commit a report on purpose) */
   outDir?: string;
   /** DocWeb cache folder, for topics on the DocWeb. @default the DocWeb default cache */
   cacheDir?: string;
@@ -125,7 +125,7 @@ export function resolveCrawlBenchOptions(options: CrawlBenchOptions): ResolvedCr
     concurrency: options.concurrency ?? d.concurrency,
     modelDir: options.modelDir || d.modelDir,
     outDir:
-      options.outDir ?? join('results', `crawl-${basename(options.topicFile, extname(options.topicFile))}`),
+      options.outDir ?? join('bench-out', `crawl-${basename(options.topicFile, extname(options.topicFile))}`),
     cacheDir: options.cacheDir,
     keepStoresDir: options.keepStoresDir,
     relevanceThreshold: options.relevanceThreshold ?? d.relevanceThreshold,

@@ -15,9 +15,11 @@
  * `feedback` (50 labels through the dashboard's API retrain the judge of a DocWeb crawl; precision
  * before and after; results/ui/feedback.md), `ui` (pages/s of the same crawl with and without the
  * dashboard; results/ui/ui-cost.md).
- * Results go to results/<part>.json and .md (crawl: results/crawl-<topic>/report.md).
+ * Results go to `--out DIR` (default {@link DEFAULT_OUT_DIR}, outside the tracked reports, so a run
+ * never dirties the tree): <part>.json and .md (crawl: crawl-<topic>/report.md), `--quick` runs
+ * in DIR/quick. A report is committed on purpose: `--out results`, or copy it there.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defaultCacheDir } from '../sandbox/docweb/index.js';
 import { strategyNames } from '../strategies/registry.js';
 import { runCrawlBench } from './crawl-bench.js';
@@ -43,6 +45,9 @@ const DOCWEB_TOPICS = [
   'typesetting',
   'system-administration',
 ];
+
+/** The output folder when `--out` is not given (gitignored). */
+const DEFAULT_OUT_DIR = 'bench-out';
 
 const PARTS = [
   'engine',
@@ -81,15 +86,14 @@ async function main(): Promise<void> {
   const docwebCacheDir = takeValue(args, '--cache');
   const modelsArg = takeValue(args, '--models', 'a folder: npm run bench -- crawl --models DIR');
   const strategyList = (takeValue(args, '--strategies') ?? '').split(',').filter(Boolean);
-  // memory: `--time-limit S` per strategy (default 180) and `--out DIR` (default results/, whose
-  // memory.md it rewrites) so that a longer or partial run can go to a scratch folder.
+  // memory: `--time-limit S` per strategy (default 180).
   const timeLimitArg = takeValue(args, '--time-limit', 'a number of seconds > 0');
   const timeLimitSec = timeLimitArg === undefined ? undefined : Number(timeLimitArg);
   if (timeLimitSec !== undefined && !(timeLimitSec > 0)) {
     console.error(`--time-limit needs a number of seconds > 0, got ${timeLimitArg}`);
     process.exit(2);
   }
-  const outArg = takeValue(args, '--out', 'a folder: npm run bench -- memory --out DIR');
+  const outArg = takeValue(args, '--out', 'a folder: npm run bench -- engine --out DIR');
   // memory: `--links-per-page N` (default 50) grows the frontier in fewer steps, so that a
   // strategy whose every step scores its whole frontier (synchronous) reaches 1M in time.
   const linksArg = takeValue(args, '--links-per-page', 'an integer >= 1');
@@ -105,7 +109,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const selected = parts.length > 0 ? parts : [...PARTS];
-  const resultsDir = join(process.cwd(), 'results');
+  const resultsDir = resolve(outArg ?? DEFAULT_OUT_DIR);
   for (const part of selected) {
     if (part === 'engine') {
       await runEngineBench({
@@ -121,7 +125,7 @@ async function main(): Promise<void> {
         ...(isQuick ? { checkpoints: [2_000, 10_000], timeLimitSec: 60 } : {}),
         ...(timeLimitSec !== undefined ? { timeLimitSec } : {}),
         ...(linksPerPage !== undefined ? { linksPerPage } : {}),
-        resultsDir: outArg ?? (isQuick ? join(resultsDir, 'quick') : resultsDir),
+        resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
       });
     }
     if (part === 'decision') {

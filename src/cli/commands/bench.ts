@@ -101,7 +101,7 @@ export function registerBenchCommand(program: Command): void {
       '--model <dir>',
       'trained relevance model as the crawler\u2019s judge (default: the topic keywords)',
     )
-    .option('--out <dir>', 'results folder (default results/crawl-<topic file name>)')
+    .option('--out <dir>', 'results folder (default bench-out/crawl-<topic file name>, not tracked by git)')
     .option('--cache <dir>', 'DocWeb cache folder (default $TRES_CACHE_DIR/docweb or ~/.cache/tres/docweb)')
     .option(
       '--threshold <p>',
