@@ -6,8 +6,10 @@
  * - {@link StopCrawlError}: the crawl cannot go on (store unwritable, bad configuration).
  * - {@link ConfigError}: bad input from the user: names the file and field and says what to do.
  *
- * Modules throw; only the crawl loop decides to retry, skip or stop, and records why.
+ * Modules throw; only the crawl loop decides to retry, skip or stop, and records why. Every code
+ * is in the catalogue, error-codes.ts (docs/errors.md).
  */
+import type { ErrorCode } from './error-codes.js';
 
 /** Context carried by every error: whatever is known of where it happened. */
 export interface ErrorContext {
@@ -26,11 +28,11 @@ export interface TresErrorOptions {
 
 /** Base class of every error tres throws on purpose. */
 export class TresError extends Error {
-  /** Stable machine-readable code, e.g. `TRES_FETCH_TIMEOUT`. */
-  readonly code: string;
+  /** Stable machine-readable code from the catalogue, e.g. `TRES_CONNECT_TIMEOUT`. */
+  readonly code: ErrorCode;
   readonly context: ErrorContext;
 
-  constructor(code: string, message: string, options: TresErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: TresErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
@@ -41,7 +43,7 @@ export class TresError extends Error {
 /** A transient failure: the same request may succeed later. `retryAfterMs` is a server's hint. */
 export class RetryLaterError extends TresError {
   readonly retryAfterMs: number | undefined;
-  constructor(code: string, message: string, options: TresErrorOptions & { retryAfterMs?: number } = {}) {
+  constructor(code: ErrorCode, message: string, options: TresErrorOptions & { retryAfterMs?: number } = {}) {
     super(code, message, options);
     this.retryAfterMs = options.retryAfterMs;
   }
@@ -67,7 +69,10 @@ export class ConfigError extends TresError {
   }
 }
 
-/** Short code of any thrown value, for records and metrics. */
+/**
+ * Short code of any thrown value, for records and metrics: a TresError's catalogue code, another
+ * error's own `code` (e.g. a Node system error's `ENOENT`), else `TRES_UNKNOWN`.
+ */
 export function errorCode(error: unknown): string {
   if (error instanceof TresError) return error.code;
   if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string')

@@ -3,10 +3,11 @@
  * decide: {@link RetryLaterError} for transient failures, {@link SkipUrlError} for URLs that will
  * not work. Every error names the URL and carries `{ url, host, status }` and the cause.
  */
+import type { ErrorCode } from '../common/error-codes.js';
 import { type ErrorContext, RetryLaterError, SkipUrlError, TresError } from '../common/errors.js';
 
 /** Retryable network failures: Node/undici error code -> tres code. */
-const RETRYABLE: Record<string, string> = {
+const RETRYABLE: Record<string, ErrorCode> = {
   UND_ERR_CONNECT_TIMEOUT: 'TRES_CONNECT_TIMEOUT',
   ETIMEDOUT: 'TRES_CONNECT_TIMEOUT',
   UND_ERR_HEADERS_TIMEOUT: 'TRES_HEADERS_TIMEOUT',
@@ -26,7 +27,7 @@ const RETRYABLE: Record<string, string> = {
 };
 
 /** Failures that retrying will not fix: Node/undici error code -> tres code. */
-const PERMANENT: Record<string, string> = {
+const PERMANENT: Record<string, ErrorCode> = {
   ENOTFOUND: 'TRES_DNS',
   EAI_NONAME: 'TRES_DNS',
   EAI_NODATA: 'TRES_DNS',

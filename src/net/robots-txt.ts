@@ -1,6 +1,6 @@
 /**
- * robots.txt per origin (scheme, host, port: RFC 9309 section 2.3), cached, parsed with
- * robots-parser. How a fetch outcome maps to rules (RFC 9309 section 2.3.1):
+ * robots.txt per origin (scheme, host, port: RFC 9309 section 2.3), cached, parsed and matched
+ * by `robots-rules.ts` (linear in the path for any pattern). How a fetch outcome maps to rules (RFC 9309 section 2.3.1):
  * - 2xx: the rules are parsed (the first 500 KiB; section 2.5) and cached for `cacheTtlMs`;
  * - redirects are followed up to 5 hops (2.3.1.2); more count as unavailable -> allow all;
  * - 4xx (404 included): "unavailable", everything is allowed;
@@ -12,12 +12,12 @@
  * - a failure no retry will cure (unknown host, refused address) is cached and re-thrown.
  * Concurrent lookups for one origin share one fetch.
  */
-import robotsParserModule from 'robots-parser';
 import { type Clock, systemClock } from '../common/clock.js';
 import { SkipUrlError, TresError } from '../common/errors.js';
 import { type FetchResult, parseHttpUrl } from './fetch-result.js';
 import type { FetchRequestOptions } from './fetcher.js';
 import { checkBoolean, checkNumber, withDefaults } from './option-checks.js';
+import { decidingRule, groupFor, parseRobotsTxt, type RobotsRules } from './robots-rules.js';
 
 /** Options of {@link RobotsTxtCache}. */
 export interface RobotsTxtOptions {
@@ -75,14 +75,9 @@ export interface RobotsDecision {
   retryAfterMs?: number;
 }
 
-// robots-parser is CommonJS (`module.exports = fn`) but its types declare an ES default export;
-// under NodeNext the default import is `module.exports`, i.e. the function itself.
-const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
-type Robot = ReturnType<typeof robotsParser>;
-
 interface Entry {
   kind: 'rules' | 'allow-all' | 'unreachable' | 'failed';
-  robot?: Robot;
+  robot?: RobotsRules;
   error?: TresError;
   expiresAtMs: number;
   /** 'unreachable': failures in a row, and when the first of them happened (monotonic ms). */
@@ -151,11 +146,10 @@ export class RobotsTxtCache {
       case 'failed':
         throw entry.error;
       default: {
-        const robot = entry.robot as Robot;
-        const token = this.options.userAgentToken;
-        // robots-parser answers undefined for another origin; parseHttpUrl made them equal.
-        const isAllowed = robot.isAllowed(parsed.href, token) !== false;
-        const delaySeconds = robot.getCrawlDelay(token);
+        const group = groupFor(entry.robot as RobotsRules, this.options.userAgentToken);
+        const rule = decidingRule(group, parsed.pathname + parsed.search);
+        const isAllowed = rule === undefined || rule.isAllow;
+        const delaySeconds = group?.crawlDelaySeconds;
         const crawlDelayMs =
           typeof delaySeconds === 'number' && delaySeconds > 0 ? Math.round(delaySeconds * 1000) : undefined;
         return crawlDelayMs === undefined
@@ -169,7 +163,7 @@ export class RobotsTxtCache {
   async sitemaps(origin: string): Promise<string[]> {
     if (!this.options.respectRobotsTxt) return [];
     const entry = await this.entryFor(parseHttpUrl(origin).origin);
-    return entry.robot?.getSitemaps() ?? [];
+    return entry.robot ? [...entry.robot.sitemaps] : [];
   }
 
   /** Forgets every cached origin. */
@@ -251,7 +245,7 @@ export class RobotsTxtCache {
       if (result.status >= 200 && result.status < 300) {
         // Rules apply to the origin asked about, wherever the file was served from.
         const text = result.text ?? result.body.toString('utf8');
-        return { kind: 'rules', robot: robotsParser(robotsUrl, text), expiresAtMs: until(cacheTtlMs) };
+        return { kind: 'rules', robot: parseRobotsTxt(text), expiresAtMs: until(cacheTtlMs) };
       }
       return { kind: 'allow-all', expiresAtMs: until(cacheTtlMs) };
     }

@@ -1,0 +1,113 @@
+/**
+ * Fetch-order fingerprints: every strategy of the registry (and a few spec variants that set its
+ * settings) crawls the same seeded generated web for PAGES pages with one fetch at a time, and
+ * the script prints a SHA-256 of the fetched URLs in order, one line per strategy. A refactor that
+ * changes no behaviour leaves every line identical.
+ *
+ *   npx vite-node scripts/fetch-order-fingerprint.ts                  # print
+ *   npx vite-node scripts/fetch-order-fingerprint.ts -- --out F.txt   # print and save
+ *   npx vite-node scripts/fetch-order-fingerprint.ts -- --check F.txt # exit 1 on any difference
+ *
+ * A strategy missing from the saved file (added since) is reported as new, not as a failure.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Crawler, sandboxResolveRules, serveSandbox, strategyNames } from '../src/index.js';
+import { keywordsOf } from '../src/sandbox/vocabulary.js';
+
+const TOPIC = 'astronomy telescopes';
+const PAGES = 300;
+
+/**
+ * Spec variants beside each bare name, labelled so that a renamed spec key keeps its line:
+ * label = what it is, spec = how the registry spells it now.
+ */
+const VARIANTS: { label: string; spec: string }[] = [
+  { label: 'tres random-warmup', spec: 'tres:warmupPrior=0' },
+  { label: 'tres no-learning', spec: 'tres:learn=0,warmupSteps=50,batchSize=16' },
+  { label: 'tres dqn', spec: 'tres:doubleQ=0,warmupSteps=50,batchSize=16' },
+  { label: 'tres short-warmup', spec: 'tres:warmupSteps=50,batchSize=16' },
+  { label: 'tres parent-probability', spec: 'tres:parentProbability=1,gamma=0.5,maxDepth=6' },
+  { label: 'ache domain-cap learn-every', spec: 'ache:maxLinksPerDomain=20,learnEvery=100' },
+  { label: 'ache no-hard-focus', spec: 'ache:hardFocus=0,learnEvery=100' },
+  { label: 'lim-dfs parse-above-off', spec: 'lim-dfs:parseAbove=-1,realState=0' },
+  { label: 'lim-q parse-above real-state', spec: 'lim-q:parseAbove=0.2,realState=1' },
+  { label: 'han-async overrides', spec: 'han-async:epsilon=0.2,learn=0' },
+  { label: 'rlwcs overrides', spec: 'rlwcs:retrainEvery=50,learn=0' },
+  { label: 'apprentice overrides', spec: 'apprentice:batchPages=50,learn=0' },
+];
+
+function fetchedUrls(dir: string): string[] {
+  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT url FROM pages ORDER BY id').all() as { url: string }[]).map((r) => r.url);
+  } finally {
+    db.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const outFile = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : undefined;
+  const checkFile = argv.includes('--check') ? argv[argv.indexOf('--check') + 1] : undefined;
+  const sandbox = await serveSandbox({
+    web: {
+      seed: 5,
+      hostCount: 30,
+      pageCount: 3000,
+      topics: [TOPIC, 'cooking recipes'],
+      relevantTopic: TOPIC,
+    },
+  });
+  const base = mkdtempSync(join(tmpdir(), 'tres-fingerprint-'));
+  const lines: string[] = [];
+  try {
+    const runs = [...strategyNames().map(({ name }) => ({ label: name, spec: name })), ...VARIANTS];
+    for (const [i, { label, spec }] of runs.entries()) {
+      const outDir = join(base, String(i));
+      await new Crawler({
+        outDir,
+        strategy: spec,
+        seed: 9,
+        keywords: keywordsOf(TOPIC),
+        maxPages: PAGES,
+        maxConcurrency: 1,
+        net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
+      }).run(sandbox.web!.seedUrls(2, { relevant: true }));
+      const urls = fetchedUrls(outDir);
+      const hash = createHash('sha256').update(urls.join('\n')).digest('hex').slice(0, 16);
+      const line = `${label.padEnd(28)} ${String(urls.length).padStart(4)} ${hash}`;
+      lines.push(line);
+      console.log(line);
+    }
+  } finally {
+    await sandbox.close();
+    rmSync(base, { recursive: true, force: true });
+  }
+  if (outFile) writeFileSync(outFile, `${lines.join('\n')}\n`);
+  if (!checkFile) return 0;
+  const saved = new Map(
+    readFileSync(checkFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, 28).trim(), l.slice(29)]),
+  );
+  let differ = 0;
+  for (const line of lines) {
+    const label = line.slice(0, 28).trim();
+    const before = saved.get(label);
+    if (before === undefined) console.log(`new:     ${label}`);
+    else if (before !== line.slice(29)) {
+      differ++;
+      console.log(`CHANGED: ${label}: was ${before}, now ${line.slice(29)}`);
+    }
+    saved.delete(label);
+  }
+  for (const label of saved.keys()) console.log(`gone:    ${label}`);
+  console.log(differ === 0 ? 'fingerprints identical' : `${differ} fingerprints changed`);
+  return differ === 0 && saved.size === 0 ? 0 : 1;
+}
+
+process.exitCode = await main(process.argv.slice(2));
