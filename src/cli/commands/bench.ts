@@ -167,7 +167,7 @@ finished run: a killed benchmark keeps them, and the same command resumes).`,
     .option('--out <file>', 'write the Markdown there instead of printing it')
     .addHelpText(
       'after',
-      '\nExample:\n  tres bench summary results/crawl-docweb-* --out results/crawl-docweb-summary.md',
+      '\nExample:\n  tres bench summary bench-out/crawl-docweb-* --out bench-out/crawl-docweb-summary.md',
     )
     .action((dirs: string[], flags: { strategy: string; out?: string }) => {
       const command = [
