@@ -34,7 +34,7 @@ type Check =
 /** Every command of the README, exactly as written there (continuations joined, comments cut). */
 const CHECKS: Record<string, Check> = {
   'npm install': { how: 'by hand', reason: 'the set-up itself; this test runs after it' },
-  'npx tres demo': { how: 'run', append: '--pages 30 --strategies best-first,tres', exitCode: 0 },
+  'npx tres demo': { how: 'run', append: '--pages 30 --strategies tres', exitCode: 0 },
   "printf 'https://www.debian.org/doc/\\n' > seeds.txt": { how: 'run', exitCode: 0, creates: 'seeds.txt' },
   'npx tres crawl --seeds seeds.txt --out crawl1 --keywords debian,package,install --max-pages 200': {
     how: 'run',
