@@ -8,6 +8,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // CLI tests run the built command (src/cli/test-cli.ts): dist/ is rebuilt first when stale.
+    globalSetup: ['./test/build-dist.ts'],
+    // dist/ is loaded by Node as built, not compiled again by vite.
+    server: { deps: { external: [/\/dist\//] } },
     reporters: ['default', new PlainSummaryReporter()],
   },
 });

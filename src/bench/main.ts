@@ -80,8 +80,53 @@ function takeValue(args: string[], flag: string, needs?: string): string | undef
   return value;
 }
 
+/** What `npm run bench -- --help` prints (and any part with --help: nothing is run). */
+const BENCH_USAGE = `Usage: npm run bench -- [PART ...] [FLAGS]
+The benchmarks (never part of npm test). With no PART, every part runs (hours). Each part writes
+results/<part>.json and .md (crawl: results/crawl-<topic>/report.md), replacing the tracked reports.
+
+Parts:
+  engine     throughput and memory against Crawlee
+  memory     bytes per frontier URL of every strategy at 100k, 500k and 1M frontier samples
+  decision   time per step of tres as the frontier passes 500,000 samples (the journal's Figure 4)
+  tree       the Tree-Frontier's share of each decision, frontier past 500,000 samples
+  rl         the Double DQN hot path: Q evaluation and one training step
+  relevance  Table-1 metrics and throughput of the five classifiers (DocWeb)
+  crawl      the oracle and every strategy x 5 domain limits x 5 runs on the five DocWeb topics, then the generated web (resumable)
+  oracle     the oracle from every seed of the five DocWeb topics (results/docweb2/oracle-reach.md)
+  fuzz       1,000,000 generated inputs for each of the URL, HTML and robots.txt parsers
+  feedback   50 labels through the dashboard's API retrain the judge of a DocWeb crawl
+  ui         pages/s of the same crawl with and without the dashboard
+
+Flags:
+  --quick               a small budget, results in results/quick/ (the tracked reports stay)
+  --cache DIR           the DocWeb cache, as tres docweb --cache (default: $TRES_CACHE_DIR/docweb)
+  --models DIR          crawl: trained reward models (default: <cache>/bench-models)
+  --strategies a,b      memory: the strategies to measure (default: all)
+  --time-limit S        memory: seconds per strategy (default 180)
+  --links-per-page N    memory: outlinks per page (default 50)
+  --out DIR             memory: write here instead of results/
+  --help                this text
+
+Example: npm run bench -- memory --quick --strategies tres,bfs --out /tmp/mem`;
+
+/** Flags that take a value (see BENCH_USAGE); --quick and --help take none. */
+const VALUE_FLAGS = ['--cache', '--models', '--strategies', '--time-limit', '--out', '--links-per-page'];
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(BENCH_USAGE);
+    return;
+  }
+  const unknownFlags = args.filter(
+    (a, i) =>
+      a.startsWith('-') && a !== '--quick' && !VALUE_FLAGS.includes(a) && !VALUE_FLAGS.includes(args[i - 1]!),
+  );
+  if (unknownFlags.length > 0) {
+    console.error(`unknown flag ${unknownFlags.join(', ')}; see npm run bench -- --help`);
+    process.exit(2);
+  }
   const isQuick = args.includes('--quick');
   const docwebCacheDir = takeValue(args, '--cache');
   const modelsArg = takeValue(args, '--models', 'a folder: npm run bench -- crawl --models DIR');

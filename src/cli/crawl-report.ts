@@ -5,6 +5,7 @@
  */
 import type { CrawlSummary } from '../crawl/events.js';
 import type { FailureReason } from '../store/read-crawl.js';
+import { tresCommand } from './tres-command.js';
 
 /** Exit codes of `tres crawl` besides 0 (done) and 2 (refused: bad options). */
 export const CRAWL_EXIT = { nothingFetched: 1, interrupted: 130 } as const;
@@ -39,8 +40,35 @@ export function crawlExitCode(summary: CrawlSummary): number {
   return summary.pages === 0 ? CRAWL_EXIT.nothingFetched : 0;
 }
 
-/** The end-of-crawl report: numbers, then failures by reason (whole crawl, earlier runs included). */
-export function formatCrawlReport(s: CrawlSummary, reasons: readonly FailureReason[]): string {
+/**
+ * The speed line: this run's attempts over this run's time (a resume does not count the pages of
+ * the runs before it), or why this run fetched nothing.
+ */
+function speedText(s: CrawlSummary, maxPages?: number | false): string {
+  const seconds = (s.elapsedMs / 1000).toFixed(1);
+  if (s.stepsThisRun === 0) {
+    if (s.stopReason === 'max-pages') {
+      const budget = maxPages === undefined || maxPages === false ? '--max-pages' : `--max-pages ${maxPages}`;
+      return `nothing fetched in this run: the budget (${budget}) was already spent; resume with a larger --max-pages to crawl on`;
+    }
+    if (s.stopReason === 'frontier-empty') return 'nothing fetched in this run: no URL was left to crawl';
+    return `nothing fetched in this run (${seconds} s)`;
+  }
+  const rate = `${s.pagesPerSec.toFixed(1)} pages/s over ${seconds} s`;
+  return s.stepsThisRun === s.steps
+    ? rate
+    : `${rate} (this run: ${s.stepsThisRun} of the ${s.steps} attempts)`;
+}
+
+/**
+ * The end-of-crawl report: numbers, then failures by reason (whole crawl, earlier runs included).
+ * @param maxPages the crawl's page budget, named when a resume found it spent
+ */
+export function formatCrawlReport(
+  s: CrawlSummary,
+  reasons: readonly FailureReason[],
+  maxPages?: number | false,
+): string {
   const interrupted = s.stopReason === 'interrupted';
   const lines = [
     `crawl ${interrupted ? 'interrupted' : 'finished'} (${s.stopReason}) with strategy ${s.strategy}`,
@@ -48,8 +76,8 @@ export function formatCrawlReport(s: CrawlSummary, reasons: readonly FailureReas
     `  relevant        ${s.relevant}  harvest rate ${(s.harvestRate * 100).toFixed(1)}%`,
     `  relevant sites  ${s.relevantDomains}`,
     `  frontier left   ${s.frontierSize}`,
-    `  speed           ${s.pagesPerSec.toFixed(1)} pages/s over ${(s.elapsedMs / 1000).toFixed(1)} s`,
-    `  stored in       ${s.outDir}${interrupted ? `  (continue with: tres crawl --resume ${s.outDir})` : ''}`,
+    `  speed           ${speedText(s, maxPages)}`,
+    `  stored in       ${s.outDir}${interrupted ? `  (continue with: ${tresCommand(`crawl --resume ${s.outDir}`)})` : ''}`,
   ];
   if (reasons.length > 0) {
     lines.push('  failures by reason');

@@ -24,7 +24,13 @@ export function readListLines(path: string, what: string): ListLine[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    const reason = (error as { code?: string }).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    const code = (error as { code?: string }).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a folder; give the file inside it (one item per line)'
+          : (error as Error).message;
     throw new ConfigError(`cannot read ${what} ${path}: ${reason}`, {
       cause: error,
       context: { file: path },
@@ -56,11 +62,13 @@ export function readSeedsFile(path: string, what = 'seeds file'): string[] {
       context: { file: path },
     });
   }
-  const bad = lines.filter((l) => normalizeUrl(l.text) === undefined);
+  const bad = lines
+    .map((l) => ({ ...l, why: seedProblem(l.text) }))
+    .filter((l): l is ListLine & { why: string } => l.why !== undefined);
   if (bad.length > 0) {
     const listed = bad
       .slice(0, MAX_LISTED)
-      .map((l) => `${path}:${l.line}: ${JSON.stringify(l.text)}`)
+      .map((l) => `${path}:${l.line}: ${JSON.stringify(l.text)} ${l.why}`)
       .join('; ');
     const more = bad.length > MAX_LISTED ? ` (and ${bad.length - MAX_LISTED} more)` : '';
     throw new ConfigError(`${what} has lines that are not http(s) URLs: ${listed}${more}`, {
@@ -68,4 +76,22 @@ export function readSeedsFile(path: string, what = 'seeds file'): string[] {
     });
   }
   return lines.map((l) => l.text);
+}
+
+/**
+ * Why a seed line is not one http(s) URL, with what to do, or undefined if it is one. A URL
+ * takes no spaces (`http://host/ extra words` would become `.../%20extra%20words`), and a host
+ * without a scheme gets the hint to add one.
+ */
+export function seedProblem(text: string): string | undefined {
+  if (/\s/.test(text)) {
+    return '(one URL per line, without spaces: write a space in a URL as %20, and put notes after #)';
+  }
+  if (normalizeUrl(text) !== undefined) return undefined;
+  // `localhost:8080/x` has no scheme either, though it looks like one; `mailto:` has one.
+  const hasScheme = text.includes('://') || /^(mailto|javascript|data|tel|file|ftp):/i.test(text);
+  if (!hasScheme && normalizeUrl(`https://${text}`) !== undefined) {
+    return `(no scheme: add https:// or http://, as in "https://${text}")`;
+  }
+  return '(only http:// and https:// URLs can be crawled)';
 }

@@ -10,6 +10,7 @@ import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmdirSync, s
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../common/errors.js';
 import { STORE_FILES } from '../store/open-files.js';
+import { withCrawlReader } from '../store/read-crawl.js';
 
 /** Node's message without the syscall and path it appends: `ENOENT: no such file or directory`. */
 function reason(error: unknown): string {
@@ -32,10 +33,20 @@ export function checkNewCrawlFolder(dir: string, flag = '--out'): void {
     if (!statSync(path).isDirectory()) fail(flag, dir, 'is a file, not a folder');
     const found = Object.values(STORE_FILES).filter((name) => existsSync(join(path, name)));
     if (found.length > 0) {
+      const next =
+        fetchedPages(path) === 0
+          ? `it fetched no page: run it again with --resume ${dir} and the options that fix its failures (it then starts again from its seeds), or choose another ${flag}`
+          : `continue it with --resume ${dir}, or choose another ${flag}`;
+      fail(flag, dir, `already holds a crawl (${found.join(', ')}); ${next}`);
+    }
+    const others = readdirSync(path);
+    if (others.length > 0) {
+      const listed =
+        others.slice(0, 3).join(', ') + (others.length > 3 ? `, ... (${others.length} files)` : '');
       fail(
         flag,
         dir,
-        `already holds a crawl (${found.join(', ')}); continue it with --resume ${dir}, or choose another ${flag}`,
+        `holds other files (${listed}); a crawl goes into a new or empty folder: choose another ${flag}, such as ${join(dir, 'crawl1')}`,
       );
     }
     checkWritable(flag, dir, path);
@@ -45,6 +56,15 @@ export function checkNewCrawlFolder(dir: string, flag = '--out'): void {
   while (!existsSync(ancestor)) ancestor = dirname(ancestor);
   if (!statSync(ancestor).isDirectory()) fail(flag, dir, `${ancestor} is a file, not a folder`);
   checkWritable(flag, dir, ancestor);
+}
+
+/** Pages (not failures) the crawl in `dir` fetched, or undefined if it cannot be read. */
+function fetchedPages(dir: string): number | undefined {
+  try {
+    return withCrawlReader(dir, (r) => r.counts().pages);
+  } catch {
+    return undefined;
+  }
 }
 
 function checkWritable(flag: string, dir: string, folder: string): void {

@@ -1,18 +1,22 @@
-/** Spawning the CLI from its TypeScript sources in tests (through vite-node, no build needed). */
+/**
+ * Starting the CLI in tests: the built command (bin/tres.js, which runs dist/), as a user runs
+ * it after `npm install`. Vitest's global set-up (test/build-dist.ts) rebuilds dist/ when a source
+ * is newer, so these tests always run the code as it is. Children start in about a second, not
+ * the 12-15 s vite-node took to compile the sources in each one.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const VITE_NODE = join(
-  dirname(createRequire(import.meta.url).resolve('vite-node/package.json')),
-  'vite-node.mjs',
-);
-const ENTRY = join(dirname(fileURLToPath(import.meta.url)), 'test-run-cli.ts');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The `tres` command of this checkout. */
+export const TRES_BIN = join(ROOT, 'bin', 'tres.js');
+/** The built CLI's entry module. */
+const DIST_MAIN = pathToFileURL(join(ROOT, 'dist', 'cli', 'main.js')).href;
 
 /** Starts `tres ARGS...` as a child process. */
 export function spawnCli(args: string[]): ChildProcess {
-  return spawn(process.execPath, [VITE_NODE, ENTRY, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [TRES_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Runs `tres ARGS...` to the end; resolves to its exit code and output. */
@@ -37,7 +41,9 @@ export function runCli(args: string[]): Promise<{ code: number | null; stdout: s
  * returns and what was written to stdout and stderr (console and direct writes alike).
  */
 export async function runMain(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { main } = await import('./main.js');
+  // The built CLI, loaded by Node itself (vitest.config.ts leaves dist/ to Node): importing the
+  // sources instead made vite compile the whole CLI in every test file that runs it.
+  const { main } = (await import(/* @vite-ignore */ DIST_MAIN)) as typeof import('./main.js');
   let stdout = '';
   let stderr = '';
   const saved = {

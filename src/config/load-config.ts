@@ -47,8 +47,8 @@ export function loadConfigFile(path: string, schema: Record<string, OptionKind>)
   for (const [key, value] of Object.entries(data)) {
     const kind = Object.hasOwn(schema, key) ? schema[key] : undefined;
     if (!kind) {
-      const camel = key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-      const hint = camel !== key && Object.hasOwn(schema, camel) ? `did you mean "${camel}"? ` : '';
+      const near = closestKey(key, Object.keys(schema));
+      const hint = near === undefined ? '' : `did you mean "${near}"? `;
       throw new ConfigError(
         `config file ${path}: unknown option "${key}"; ${hint}known options: ${Object.keys(schema).join(', ')}`,
         {
@@ -94,4 +94,38 @@ function checkKind(value: unknown, kind: OptionKind, file: string, key: string):
       if (typeof value === 'string') return [value];
       return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : fail();
   }
+}
+
+/** Edit distance (insertions, deletions, substitutions) between two strings. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(next[j - 1]! + 1, row[j]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * The known key a typo most likely meant, as commander suggests for flags: `max-pages` and
+ * `max_pages` mean `maxPages`, and a key within a few edits of one (`maxPage`, `minDelay`) means
+ * that one; undefined when none is close.
+ */
+export function closestKey(key: string, known: readonly string[]): string | undefined {
+  const camel = key.replace(/[-_]([a-z])/g, (_, c: string) => c.toUpperCase());
+  if (known.includes(camel)) return camel;
+  const lower = camel.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(lower.length / 3)) + 1;
+  for (const candidate of known) {
+    const d = editDistance(lower, candidate.toLowerCase());
+    if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
+      if (d < bestDistance) bestDistance = d;
+      best = candidate;
+    }
+  }
+  return best;
 }

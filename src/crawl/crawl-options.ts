@@ -60,6 +60,22 @@ export interface CrawlerOptions {
   relevanceThreshold?: number;
   /** Follow links marked rel=nofollow or on pages with meta robots nofollow. @default false */
   shouldFollowNofollow?: boolean;
+  /**
+   * Obey `noindex` (meta robots or X-Robots-Tag): such a page is still fetched, judged and its
+   * links followed (unless nofollow), but its title is not kept, it is marked `noindex` in the store
+   * and `tres export` leaves it out. `false` keeps it like any page. @default true
+   */
+  shouldObeyNoindex?: boolean;
+  /**
+   * Visible text kept per page for the judge and the fingerprint, in characters; a page cut here
+   * is marked `text-capped`. `false` keeps all of it. @default 200_000
+   */
+  maxTextChars?: number | false;
+  /**
+   * Links read per page; a page with more is marked `links-capped` and its later links are not
+   * read. `false` reads all. @default 10_000
+   */
+  maxLinksPerPage?: number | false;
   /** Keep link context tokens for strategies that use them (the apprentice). @default false */
   withLinkContext?: boolean;
   /** Maximum link depth from a seed. `false` for none. @default false */
@@ -110,6 +126,9 @@ export const DEFAULT_CRAWLER_OPTIONS: Omit<Resolved, 'outDir' | 'maxPagesPerDoma
   siteMode: 'domain',
   relevanceThreshold: 0.5,
   shouldFollowNofollow: false,
+  shouldObeyNoindex: true,
+  maxTextChars: 200_000,
+  maxLinksPerPage: 10_000,
   withLinkContext: false,
   maxDepth: false,
   shouldWriteWarc: true,
@@ -160,6 +179,8 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
   positiveInt(merged.maxConcurrency, 'maxConcurrency', false);
   positiveInt(merged.progressIntervalMs, 'progressIntervalMs', false);
   integerAtLeast(merged.maxDepth, 'maxDepth', 0, true);
+  integerAtLeast(merged.maxTextChars, 'maxTextChars', 0, true);
+  integerAtLeast(merged.maxLinksPerPage, 'maxLinksPerPage', 0, true);
   if (merged.timeLimitMs !== false) positiveInt(merged.timeLimitMs, 'timeLimitMs', false);
   positiveInt(merged.maxRetryDelayMs, 'maxRetryDelayMs', false);
   integerAtLeast(merged.maxRetries, 'maxRetries', 0, false);

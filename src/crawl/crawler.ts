@@ -53,6 +53,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private fatal: unknown;
   private wake: (() => void) | undefined;
   private startedMs = 0;
+  /** Attempts recorded before this run (a resume): speed counts this run's attempts only. */
+  private stepsBeforeRun = 0;
   private lastProgressMs = 0;
   private isPausedFlag = false;
   private judgeVersionNow = 0;
@@ -103,6 +105,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       { clock: this.clock },
     );
     this.startedMs = this.clock.monotonicMs();
+    this.stepsBeforeRun = this.store.pageCount();
     let status: 'finished' | 'interrupted' | 'failed' = 'failed';
     try {
       if (o.isResume) this.resumeFromStore(seedLinks);
@@ -320,6 +323,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         shouldFollowNofollow: this.options.shouldFollowNofollow,
         withLinkContext: this.options.withLinkContext || this.strategy.needsLinkContext === true,
         parseTimeBudgetMs: this.options.parseTimeBudgetMs,
+        shouldObeyNoindex: this.options.shouldObeyNoindex,
+        userAgentToken: this.options.net.userAgentToken ?? 'tres',
+        maxTextChars: this.options.maxTextChars,
+        maxLinksPerPage: this.options.maxLinksPerPage,
         shouldScoreAnchors: this.strategy.needsAnchorScores === true,
         isKnown: (url) => this.state.isFetchedOrInFlight(url),
       });
@@ -477,7 +484,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       deferred: this.retries.reduce((n, r) => n + (r.isDeferred ? 1 : 0), 0),
       frontierSize: stats['frontier/size'],
       elapsedMs,
-      pagesPerSec: elapsedMs > 0 ? (c.steps * 1000) / elapsedMs : 0,
+      stepsThisRun: c.steps - this.stepsBeforeRun,
+      pagesPerSec: elapsedMs > 0 ? ((c.steps - this.stepsBeforeRun) * 1000) / elapsedMs : 0,
       strategyStats: stats,
     };
   }

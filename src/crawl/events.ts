@@ -54,8 +54,11 @@ export interface CrawlProgress {
   /** URLs set aside until their origin's robots.txt can be fetched (no budget held). */
   deferred: number;
   frontierSize: number;
+  /** Milliseconds since this run started (a resume starts again at 0). */
   elapsedMs: number;
-  /** Attempts per second since the start (`crawl/pages_per_sec`). */
+  /** Attempts recorded by this run (`steps` less those of the runs before a resume). */
+  stepsThisRun: number;
+  /** Attempts of this run per second of this run (`crawl/pages_per_sec`). */
   pagesPerSec: number;
   strategyStats: Record<string, number>;
 }

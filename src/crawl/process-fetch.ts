@@ -4,11 +4,12 @@
  */
 import { SkipUrlError, TresError } from '../common/errors.js';
 import { type ParsedPage, parseHtmlBounded } from '../html/index.js';
-import type { FetchResult, PageFetch } from '../net/index.js';
+import { type FetchResult, looksBinary, type PageFetch } from '../net/index.js';
 import type { PageRecord, WarcPayload } from '../store/index.js';
 import type { Action, DiscoveredLink, Outcome } from '../strategies/strategy.js';
 import { type ContentFingerprint, contentFingerprint } from '../text/index.js';
 import { normalizeUrl } from '../url/index.js';
+import { parseXRobotsTag } from './indexing-directives.js';
 import type { PageJudge } from './judge.js';
 import type { LinkProcessor } from './link-processor.js';
 
@@ -28,6 +29,14 @@ export interface ProcessFetchOptions {
    * @default 2000
    */
   parseTimeBudgetMs?: number | false;
+  /** A noindex page keeps no title in the store and is left out of exports. @default true */
+  shouldObeyNoindex?: boolean;
+  /** Product token X-Robots-Tag prefixes are matched against. @default 'tres' */
+  userAgentToken?: string;
+  /** Visible text kept per page, in characters; `false` keeps all. @default 200_000 */
+  maxTextChars?: number | false;
+  /** Links read per page; `false` reads all. @default 10_000 */
+  maxLinksPerPage?: number | false;
 }
 
 export interface ProcessedFetch {
@@ -48,7 +57,12 @@ export async function processFetch(
 ): Promise<ProcessedFetch> {
   const result = fetched.result;
   const finalUrl = normalizeUrl(fetched.finalUrl) ?? fetched.finalUrl;
-  const isPage = result.status >= 200 && result.status < 300 && result.text !== undefined;
+  const isOk = result.status >= 200 && result.status < 300 && result.text !== undefined;
+  // A body that is not text (a PNG sent as text/html) is no page: its "text" would be garbage.
+  const isBinary = isOk && looksBinary(result.body);
+  const isPage = isOk && !isBinary;
+  const directives: string[] = [];
+  let canonicalUrl: string | undefined;
   let title = '';
   let text = '';
   let probability = 0;
@@ -60,7 +74,15 @@ export async function processFetch(
     text = page.text;
     fingerprint = contentFingerprint(`${title} ${page.text}`);
     probability = (await o.judge.scorePages([{ url: finalUrl, title, text: page.text }]))[0] ?? 0;
-    if (!page.metaRobots.isNofollow || o.shouldFollowNofollow) {
+    const header = parseXRobotsTag(result.headers['x-robots-tag'], o.userAgentToken ?? 'tres');
+    const isNofollow = page.metaRobots.isNofollow || header.isNofollow;
+    if ((page.metaRobots.isNoindex || header.isNoindex) && o.shouldObeyNoindex !== false)
+      directives.push('noindex');
+    if (isNofollow && !o.shouldFollowNofollow) directives.push('nofollow');
+    if (page.isTextTruncated) directives.push('text-capped');
+    if (page.isLinksTruncated) directives.push('links-capped');
+    canonicalUrl = page.canonicalUrl;
+    if (!isNofollow || o.shouldFollowNofollow) {
       const raw = page.metaRefreshUrl
         ? [...page.links, { url: page.metaRefreshUrl, anchorText: '', isNofollow: false }]
         : page.links;
@@ -95,8 +117,17 @@ export async function processFetch(
     outlinks: links,
   };
   if (fingerprint) record.fingerprint = fingerprint;
+  if (directives.length > 0) record.directives = directives;
+  // A noindex page keeps no title (its words are the site's to keep out of indexes).
+  if (directives.includes('noindex')) delete record.title;
+  if (canonicalUrl !== undefined) record.canonicalUrl = canonicalUrl;
   if (action.parentUrl !== undefined) record.parentUrl = action.parentUrl;
-  if (!isPage) record.errorCode = result.status >= 300 ? `TRES_HTTP_${result.status}` : 'TRES_NOT_HTML';
+  if (!isPage)
+    record.errorCode = isBinary
+      ? 'TRES_BINARY_BODY'
+      : result.status >= 300
+        ? `TRES_HTTP_${result.status}`
+        : 'TRES_NOT_HTML';
   const outcome: Outcome = { action, finalUrl, isPage, reward, probability, links };
   if (isPage) {
     // For the strategy's learner (seed features use the title; the apprentice, Lim's crawler and
@@ -113,6 +144,8 @@ async function parseWithinBudget(fetched: PageFetch, o: ProcessFetchOptions): Pr
   try {
     return await parseHtmlBounded(result.text ?? '', fetched.finalUrl, {
       withContext: o.withLinkContext,
+      ...(o.maxTextChars === undefined ? {} : { maxTextChars: o.maxTextChars }),
+      ...(o.maxLinksPerPage === undefined ? {} : { maxLinks: o.maxLinksPerPage }),
       ...(o.parseTimeBudgetMs === undefined ? {} : { timeBudgetMs: o.parseTimeBudgetMs }),
     });
   } catch (error) {

@@ -80,6 +80,8 @@ export class PageCollector implements LinearParserHandler {
   lang: string | undefined;
 
   private readonly maxLinks: number;
+  /** True once a link was dropped at `maxLinks`. */
+  isLinksTruncated = false;
   private pendingText = '';
   /** True between an element's open event and its first child: its close makes it a leaf. */
   private isLeafCandidate = false;
@@ -218,7 +220,11 @@ export class PageCollector implements LinearParserHandler {
 
   private startLink(href: string, rel: string | undefined, alt: string): void {
     // <template> content is inert: its links are not on the page.
-    if (this.templateDepth > 0 || this.links.length >= this.maxLinks) return;
+    if (this.templateDepth > 0) return;
+    if (this.links.length >= this.maxLinks) {
+      this.isLinksTruncated = true;
+      return;
+    }
     if (href.length > MAX_HREF_CHARS) return;
     const trimmed = href.trim();
     if (trimmed === '' || trimmed.charCodeAt(0) === 35 /* # */ || DROPPED_SCHEMES.test(trimmed)) return;

@@ -127,6 +127,8 @@ describe('parseHtml on broken HTML', () => {
       links: [],
       baseUrl: PAGE,
       metaRobots: { isNoindex: false, isNofollow: false },
+      isTextTruncated: false,
+      isLinksTruncated: false,
     });
   });
 });

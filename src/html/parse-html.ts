@@ -80,6 +80,8 @@ export function finishParse(
     links,
     baseUrl,
     metaRobots: collector.metaRobots,
+    isTextTruncated: collector.text.isTruncated,
+    isLinksTruncated: collector.isLinksTruncated,
   };
   const refreshTarget =
     collector.refreshContent === undefined ? undefined : parseMetaRefreshUrl(collector.refreshContent);

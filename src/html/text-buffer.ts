@@ -13,6 +13,8 @@ export class TextBuffer {
   private length = 0;
   /** True at the start too, so leading whitespace is dropped. */
   private endsWithSpace = true;
+  /** True once some text was dropped at the cap (not merely reached it). */
+  isTruncated = false;
 
   /** @param maxChars cap on the stored text, in UTF-16 code units */
   constructor(private readonly maxChars: number) {}
@@ -24,7 +26,10 @@ export class TextBuffer {
 
   /** Appends `raw` with each whitespace run turned into one space; NUL characters are dropped. */
   add(raw: string): void {
-    if (this.length >= this.maxChars) return;
+    if (this.length >= this.maxChars) {
+      if (!this.isTruncated && hasNonSpaceChar(raw)) this.isTruncated = true;
+      return;
+    }
     let s = raw;
     if (needsCleaning(raw)) {
       if (raw.indexOf('\u0000') !== -1) s = s.replace(NUL, '');
@@ -34,6 +39,7 @@ export class TextBuffer {
     if (s.length === 0) return;
     const room = this.maxChars - this.length;
     if (s.length > room) {
+      if (s.slice(room).trim() !== '') this.isTruncated = true;
       // Do not cut a surrogate pair in half.
       const code = s.charCodeAt(room - 1);
       s = s.slice(0, code >= 0xd800 && code <= 0xdbff ? room - 1 : room);
@@ -89,4 +95,8 @@ function isUnicodeSpace(c: number): boolean {
     c === 0x3000 ||
     c === 0xfeff
   );
+}
+
+function hasNonSpaceChar(s: string): boolean {
+  return /[^\s\u0000]/.test(s);
 }

@@ -42,6 +42,10 @@ export interface ParsedPage {
   metaRefreshUrl?: string;
   /** Absolute `<link rel="canonical">` URL, if any. */
   canonicalUrl?: string;
+  /** True when visible text was dropped at `maxTextChars`. */
+  isTextTruncated: boolean;
+  /** True when links were dropped at `maxLinks` (links after the cap are not read). */
+  isLinksTruncated: boolean;
   /** `<html lang>` attribute, lowercased, if any. */
   lang?: string;
 }

@@ -3,7 +3,13 @@
  * without one, find the charset (BOM, header, `<meta>`/XML declaration) and decode the body the
  * way browsers do (WHATWG Encoding: labels such as `latin1` mean windows-1252; decoding never
  * throws, bad bytes become U+FFFD).
+ *
+ * Labels and decoding come from @exodus/bytes, not Node's TextDecoder: Node's ICU tables are
+ * wrong on some versions (windows-1252 0x80-0x9F decoded as C1 controls, nodejs/node#60888;
+ * KOI8-U, windows-874, -1253, -1255 off by a few bytes) and some lack ISO-8859-16 altogether.
+ * `charset-single-byte.test.ts` holds every single-byte encoding to the WHATWG indexes.
  */
+import { normalizeEncoding, TextDecoder as WhatwgTextDecoder } from '@exodus/bytes/encoding.js';
 
 /** A parsed Content-Type header. */
 export interface ContentType {
@@ -59,13 +65,14 @@ export function sniffMime(body: Buffer): string {
   return HTML_START.test(head) ? 'text/html' : 'application/octet-stream';
 }
 
-/** Canonical WHATWG encoding name of a label, or undefined for labels TextDecoder does not know. */
+/**
+ * Canonical WHATWG encoding name of a label (lower case), or undefined for a label the Encoding
+ * Standard does not know. The `replacement` encoding's labels (ISO-2022-KR, HZ-GB-2312, ...)
+ * count as unknown, so a page claiming them falls back to windows-1252 as before.
+ */
 export function canonicalEncoding(label: string): string | undefined {
-  try {
-    return new TextDecoder(label.trim()).encoding;
-  } catch {
-    return undefined;
-  }
+  const name = normalizeEncoding(label.trim());
+  return name === null || name === 'replacement' ? undefined : name;
 }
 
 function bomEncoding(body: Buffer): string | undefined {
@@ -129,5 +136,50 @@ export function detectCharset(
 /** Decodes bytes with an encoding name from {@link detectCharset}; never throws. */
 export function decodeText(body: Buffer, charset: string): string {
   const encoding = canonicalEncoding(charset) ?? 'windows-1252';
-  return new TextDecoder(encoding).decode(body);
+  return new WhatwgTextDecoder(encoding).decode(body);
+}
+
+/**
+ * Leading bytes of formats that are never text (WHATWG MIME Sniffing, sections 6.1 to 6.4); the
+ * short ASCII ones (`BM`, `RIFF`, `ID3`) are left to the binary-byte test, which their headers fail.
+ */
+const BINARY_SIGNATURES: readonly Buffer[] = [
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), // PNG
+  Buffer.from('GIF87a', 'latin1'),
+  Buffer.from('GIF89a', 'latin1'),
+  Buffer.from([0xff, 0xd8, 0xff]), // JPEG
+  Buffer.from([0x00, 0x00, 0x01, 0x00]), // ICO
+  Buffer.from('%PDF-', 'latin1'),
+  Buffer.from('%!PS-Adobe-', 'latin1'),
+  Buffer.from([0x50, 0x4b, 0x03, 0x04]), // ZIP (and docx, epub, jar)
+  Buffer.from([0x1f, 0x8b, 0x08]), // gzip
+  Buffer.from('Rar!', 'latin1'),
+  Buffer.from([0x00, 0x61, 0x73, 0x6d]), // WebAssembly
+  Buffer.from('OggS', 'latin1'),
+  Buffer.from('wOFF', 'latin1'),
+  Buffer.from('wOF2', 'latin1'),
+];
+
+/** Bytes of the first {@link BINARY_SNIFF_BYTES} that mark binary data (MIME Sniffing, "binary data byte"). */
+function isBinaryDataByte(b: number): boolean {
+  return b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f);
+}
+
+/** Bytes of a body looked at by {@link looksBinary} (the sniffing algorithm's resource header). */
+export const BINARY_SNIFF_BYTES = 1445;
+
+/**
+ * True when a body labelled as text is not: it starts with the signature of an image, archive,
+ * PDF, font or media file, or (without a UTF-16 byte order mark) holds a binary data byte in its
+ * first {@link BINARY_SNIFF_BYTES} bytes. A server that sends a PNG as `text/html` would
+ * otherwise give a page of garbage text.
+ */
+export function looksBinary(body: Buffer): boolean {
+  if (BINARY_SIGNATURES.some((signature) => body.subarray(0, signature.length).equals(signature)))
+    return true;
+  const bom = bomEncoding(body);
+  if (bom === 'utf-16be' || bom === 'utf-16le') return false;
+  const end = Math.min(body.length, BINARY_SNIFF_BYTES);
+  for (let i = 0; i < end; i++) if (isBinaryDataByte(body[i] as number)) return true;
+  return false;
 }

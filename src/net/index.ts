@@ -15,6 +15,7 @@ export {
   type ContentType,
   decodeText,
   detectCharset,
+  looksBinary,
   parseContentType,
 } from './charset.js';
 export type { FetchResult } from './fetch-result.js';

@@ -47,7 +47,13 @@ export function csvField(value: string | number | null): string {
  * number of pages written. Overwrites `path`.
  */
 export function exportPagesCsv(db: Database.Database, path: string, options: ExportCsvOptions = {}): number {
-  const where = options.onlyRelevant ? 'AND reward > 0' : '';
+  // A noindex page asked not to be kept in an index: left out (its row stays in the store).
+  const hasDirectives = (db.prepare('PRAGMA table_info(pages)').all() as { name: string }[]).some(
+    (c) => c.name === 'directives',
+  );
+  const where = `${options.onlyRelevant ? 'AND reward > 0' : ''} ${
+    hasDirectives ? "AND (directives IS NULL OR ' ' || directives || ' ' NOT LIKE '% noindex %')" : ''
+  }`;
   const chunk = db.prepare<[number, number], CsvRow>(
     `SELECT id, url, status, reward, probability, title, domain, depth, fetched_at, error_code
      FROM pages WHERE id > ? ${where} ORDER BY id LIMIT ?`,

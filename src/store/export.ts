@@ -20,6 +20,8 @@ export interface ExportOptions {
   withText?: boolean;
   /** Add each page's outlinks (the new links it gave the frontier). @default true */
   withOutlinks?: boolean;
+  /** Include pages marked `noindex` (meta robots or X-Robots-Tag). @default false */
+  withNoindex?: boolean;
 }
 
 /** Where export text goes; resolves when the chunk may be followed by the next one. */
@@ -109,6 +111,7 @@ export async function exportCrawl(
   let count = 0;
   let chunk = '';
   for await (const page of reader.pages({ onlyRelevant: options.onlyRelevant ?? false })) {
+    if (!options.withNoindex && page.directives?.includes('noindex')) continue;
     const text =
       options.withText && page.isPage && page.warcRange
         ? readPageText(warcPath, page.warcRange[0], page.warcRange[1])

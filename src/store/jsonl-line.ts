@@ -28,6 +28,10 @@ export interface JsonlPage {
   contentType?: string;
   bytes?: number;
   durationMs?: number;
+  /** Directives and caps that applied (see PageRecord.directives). */
+  directives?: string[];
+  /** The page's `<link rel="canonical">`, recorded only. */
+  canonicalUrl?: string;
   /** ISO 8601 UTC time the response was received. */
   fetchedAt: string;
 }
@@ -52,6 +56,8 @@ export function jsonlLine(record: ResolvedRecord): string {
     contentType: record.contentType,
     bytes: record.bytes,
     durationMs: record.durationMs,
+    directives: record.directives,
+    canonicalUrl: record.canonicalUrl,
     fetchedAt: new Date(record.fetchedAt).toISOString(),
   };
   // JSON.stringify escapes CR and LF inside strings, so a line never breaks.

@@ -174,6 +174,22 @@ export class CrawlReader {
     }
   }
 
+  /**
+   * The stored seed URLs in the order they were given, each with the error code of its recorded
+   * attempt if that attempt failed (`failed`), undefined if it was fetched or not tried yet.
+   */
+  seeds(): { url: string; failed: string | undefined }[] {
+    this.assertOpen();
+    return this.db
+      .prepare<[], { url: string; failed: string | null }>(
+        `SELECT s.url AS url, CASE WHEN p.is_page = 0 THEN COALESCE(p.error_code,
+           CASE WHEN p.status > 0 THEN 'HTTP_' || p.status ELSE 'NOT_A_PAGE' END) END AS failed
+         FROM seeds s LEFT JOIN pages p ON p.url = s.url ORDER BY s.rowid`,
+      )
+      .all()
+      .map((r) => ({ url: r.url, failed: r.failed ?? undefined }));
+  }
+
   /** The newest relevance label of every labelled page (none in a store from before labels). */
   labels(): PageLabel[] {
     this.assertOpen();

@@ -107,6 +107,8 @@ const ADDED_PAGE_COLUMNS: ReadonlyArray<[string, string]> = [
   ['simhash', 'TEXT'],
   ['duplicate_of', 'INTEGER'],
   ['judge_version', 'INTEGER'],
+  ['directives', 'TEXT'], // space-separated, see PageRecord.directives
+  ['canonical_url', 'TEXT'],
 ];
 
 function addMissingColumns(db: Database.Database): void {
@@ -145,15 +147,17 @@ export interface PageRow {
   simhash: string | null;
   duplicate_of: number | null;
   judge_version: number | null;
+  directives?: string | null;
+  canonical_url?: string | null;
 }
 
 /** Columns of an insert, in the named-parameter form of better-sqlite3. */
 export const INSERT_PAGE_SQL = `INSERT INTO pages (id, url, final_url, status, content_type, host, domain, depth,
   parent_url, anchor_text, reward, probability, title, error_code, is_page, fetched_at, duration_ms, bytes,
-  outlinks, warc_end, jsonl_end, content_hash, simhash, duplicate_of, judge_version)
+  outlinks, warc_end, jsonl_end, content_hash, simhash, duplicate_of, judge_version, directives, canonical_url)
   VALUES (@id, @url, @final_url, @status, @content_type, @host, @domain, @depth, @parent_url, @anchor_text,
   @reward, @probability, @title, @error_code, @is_page, @fetched_at, @duration_ms, @bytes, @outlinks,
-  @warc_end, @jsonl_end, @content_hash, @simhash, @duplicate_of, @judge_version)`;
+  @warc_end, @jsonl_end, @content_hash, @simhash, @duplicate_of, @judge_version, @directives, @canonical_url)`;
 
 /** The parameters of {@link INSERT_PAGE_SQL} for a page and the file lengths after its writes. */
 export function pageParams(page: ResolvedRecord, warcEnd: number | null, jsonlEnd: number | null) {
@@ -183,6 +187,8 @@ export function pageParams(page: ResolvedRecord, warcEnd: number | null, jsonlEn
     simhash: page.fingerprint ? simhashToHex(page.fingerprint.simhash) : null,
     duplicate_of: page.duplicateOf ?? null,
     judge_version: page.judgeVersion ?? null,
+    directives: page.directives?.length ? page.directives.join(' ') : null,
+    canonical_url: page.canonicalUrl ?? null,
   };
 }
 
@@ -211,6 +217,8 @@ export function rowToPage(row: PageRow): StoredPage {
   if (row.bytes !== null) page.bytes = row.bytes;
   if (row.duplicate_of !== null) page.duplicateOf = row.duplicate_of;
   if (row.judge_version !== null && row.judge_version !== undefined) page.judgeVersion = row.judge_version;
+  if (row.directives) page.directives = row.directives.split(' ');
+  if (row.canonical_url) page.canonicalUrl = row.canonical_url;
   return page;
 }
 

@@ -98,6 +98,15 @@ export interface PageRecord {
    * feedback swaps in 1, 2, ...). Absent in crawls recorded before versions were kept.
    */
   judgeVersion?: number;
+  /**
+   * What the page asked of crawlers and which caps it hit, in this order when present: `noindex`
+   * (meta robots or X-Robots-Tag; left out of exports), `nofollow` (its links were not followed),
+   * `text-capped` (text cut at the crawl's `maxTextChars`), `links-capped` (links past
+   * `maxLinksPerPage` not read). Absent when none applies.
+   */
+  directives?: string[];
+  /** Absolute `<link rel="canonical">` URL of the page, recorded only (never enqueued). */
+  canonicalUrl?: string;
 }
 
 /** A recorded page read back from the store, in fetch order. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CrawlProgress, PageEvent } from '../crawl/events.js';
 import { CrawlMonitor } from './crawl-monitor.js';
 import { createMetricsRegistry, prometheusName } from './metrics.js';
+import { PROMTOOL, promtoolCheck } from './test-promtool.js';
 
 const page = (step: number, domain: string, extra: Partial<PageEvent> = {}): PageEvent => ({
   url: `http://${domain}/${step}`,
@@ -29,6 +30,7 @@ const progress = (steps: number, elapsedMs: number): CrawlProgress => ({
   deferred: 0,
   frontierSize: 40,
   elapsedMs,
+  stepsThisRun: steps,
   pagesPerSec: (steps * 1000) / elapsedMs,
   strategyStats: { 'frontier/size': 40, 'frontier/leaves': 3, 'rl/td_loss': 0.25 },
 });
@@ -72,6 +74,33 @@ describe('crawl monitor and metrics', () => {
     expect(text).toContain('tres_frontier_leaves 3');
     expect(text).toContain('tres_rl_td_loss 0.25');
     expect(text).toContain('tres_feedback_labels 7');
-    expect(text).toContain('tres_crawl_failures_by_reason{reason="TRES_DNS"} 1');
+    expect(text).toContain('tres_crawl_failures_by_reason_total{reason="TRES_DNS"} 1');
+    expect(text).toContain('# TYPE tres_crawl_steps_total counter\ntres_crawl_steps_total 10');
   });
+
+  it.skipIf(!PROMTOOL)(
+    'passes promtool check metrics, with counters named _total and no NaN for an unknown frontier',
+    async () => {
+      const m = new CrawlMonitor();
+      const registry = createMetricsRegistry(m, { values: () => ({ 'crawl/is_paused': 0 }) });
+      m.onPage(page(1, 'a.test', { isPage: false, status: 0, errorCode: 'TRES_DNS' }));
+      m.onPage(page(2, 'a.test', { isPage: false, status: 404 }));
+      // A read-only view knows no frontier (NaN) and no strategy stats.
+      m.onProgress({
+        ...progress(10, 2000),
+        frontierSize: Number.NaN,
+        strategyStats: { 'rl/td_loss': Number.NaN },
+      });
+      const text = await registry.metrics();
+      expect(text).not.toMatch(/NaN/i);
+      expect(text).not.toContain('tres_frontier_size');
+      expect(text).not.toContain('per_sec');
+      expect(promtoolCheck(text)).toEqual({ code: 0, output: '' });
+      // The frontier comes back when it is known.
+      m.onProgress(progress(12, 3000));
+      const known = await registry.metrics();
+      expect(known).toContain('tres_frontier_size 40');
+      expect(promtoolCheck(known)).toEqual({ code: 0, output: '' });
+    },
+  );
 });

@@ -119,7 +119,8 @@ export class CrawlMonitor {
     this.latest = p;
     const prev = this.previous;
     const dt = prev === undefined ? p.elapsedMs : p.elapsedMs - prev.elapsedMs;
-    const ds = prev === undefined ? p.steps : p.steps - prev.step;
+    // The first sample of a resume counts this run's attempts, not those of the runs before.
+    const ds = prev === undefined ? p.stepsThisRun : p.steps - prev.step;
     if (prev !== undefined && ds === 0 && dt < 1000) return; // a forced duplicate (end of a loop)
     this.previous = { step: p.steps, elapsedMs: p.elapsedMs };
     this.series.push({

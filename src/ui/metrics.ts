@@ -1,10 +1,11 @@
 /**
  * Prometheus `/metrics` of a crawl with prom-client: the namespaced metric names of STYLE.md in
- * Prometheus form (`crawl/harvest_rate` -> `tres_crawl_harvest_rate`), read from the monitor when
- * Prometheus scrapes, never on the crawl's hot path. Strategy stats (`rl/td_loss`,
- * `frontier/leaves`, ...) get a gauge each the first time they appear.
+ * Prometheus form (`crawl/harvest_rate` -> `tres_crawl_harvest_rate`, counts as counters
+ * `tres_crawl_steps_total`), read from the monitor when Prometheus scrapes, never on the crawl's
+ * hot path. Strategy stats (`rl/td_loss`, `frontier/leaves`, ...) get a gauge each the first time
+ * they appear. `promtool check metrics` passes on the output (metrics-promtool.test.ts).
  */
-import { Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import type { CrawlMonitor } from './crawl-monitor.js';
 
 /** `crawl/harvest_rate` -> `tres_crawl_harvest_rate` (anything but [a-zA-Z0-9_] becomes `_`). */
@@ -18,20 +19,36 @@ export interface ExtraMetrics {
   values(): Record<string, number>;
 }
 
-const CRAWL_METRICS: Record<string, string> = {
+/**
+ * Monotonic counts of a crawl: Prometheus counters named `_total` (`crawl/steps` ->
+ * `tres_crawl_steps_total`). Rates are Prometheus's job: `rate(tres_crawl_steps_total[1m])` is
+ * the crawl's pages per second, so no rate is exported.
+ */
+const CRAWL_COUNTERS: Record<string, string> = {
   'crawl/steps': 'fetch attempts recorded (the step t)',
   'crawl/pages': 'HTML pages fetched and parsed',
   'crawl/relevant': 'pages judged relevant',
-  'crawl/harvest_rate': 'relevant pages / attempts, by the judge',
-  'crawl/relevant_domains': 'domains with at least one relevant page',
   'crawl/failures': 'failed attempts',
   'crawl/duplicates': 'pages that copy a page fetched before',
-  'crawl/pages_per_sec': 'attempts per second since the start',
+};
+
+/** Values that go up and down (or are ratios): gauges. */
+const CRAWL_GAUGES: Record<string, string> = {
+  'crawl/harvest_rate': 'relevant pages / attempts, by the judge (a ratio from 0 to 1)',
+  'crawl/relevant_domains': 'domains with at least one relevant page',
   'crawl/in_flight': 'fetches in flight',
   'frontier/size': 'URLs in the frontier',
 };
 
-/** A registry whose gauges read `monitor` (and `extra`) at scrape time. */
+/** The Prometheus name of a counter: `tres_crawl_steps_total`. */
+export function prometheusCounterName(name: string): string {
+  return `${prometheusName(name)}_total`;
+}
+
+/**
+ * A registry whose metrics read `monitor` (and `extra`) at scrape time. A value that is not a
+ * finite number (a read-only view does not know its frontier) is left out, never sent as NaN.
+ */
 export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetrics): Registry {
   const registry = new Registry();
   const read = (): Record<string, number> => {
@@ -46,42 +63,64 @@ export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetric
         'crawl/relevant_domains': p.relevantDomains,
         'crawl/failures': p.failures,
         'crawl/duplicates': p.duplicates,
-        'crawl/pages_per_sec': p.pagesPerSec,
         'crawl/in_flight': p.inFlight,
         'frontier/size': p.frontierSize,
       });
-      for (const [k, v] of Object.entries(p.strategyStats)) if (Number.isFinite(v)) out[k] = v;
+      for (const [k, v] of Object.entries(p.strategyStats)) out[k] = v;
     }
     if (extra) Object.assign(out, extra.values());
     return out;
   };
-  const gauges = new Map<string, Gauge>();
-  const ensure = (name: string, help: string) => {
-    if (gauges.has(name)) return;
-    const gauge = new Gauge({ name: prometheusName(name), help: `${name}: ${help}`, registers: [registry] });
-    gauges.set(name, gauge);
-  };
-  for (const [name, help] of Object.entries(CRAWL_METRICS)) ensure(name, help);
-  const failures = new Gauge({
-    name: prometheusName('crawl/failures_by_reason'),
+  for (const [name, help] of Object.entries(CRAWL_COUNTERS)) {
+    new Counter({
+      name: prometheusCounterName(name),
+      help: `${name}: ${help}`,
+      registers: [registry],
+      collect() {
+        this.reset();
+        const v = monitor.progress === undefined ? 0 : (read()[name] ?? 0);
+        if (Number.isFinite(v) && v > 0) this.inc(v);
+      },
+    });
+  }
+  new Counter({
+    name: prometheusCounterName('crawl/failures_by_reason'),
     help: 'crawl/failures_by_reason: failed attempts by error code or HTTP status',
     labelNames: ['reason'],
     registers: [registry],
     collect() {
       this.reset();
-      for (const r of monitor.failureReasons()) this.set({ reason: r.reason }, r.count);
+      for (const r of monitor.failureReasons()) this.inc({ reason: r.reason }, r.count);
     },
   });
-  void failures;
-  // One collector sets every plain gauge from one read, and adds gauges for new stats names.
+  // Gauges are made when their value first appears (strategy stats differ by strategy) and are
+  // taken out of the registry while their value is not a finite number.
+  const gauges = new Map<string, { gauge: Gauge; isRegistered: boolean }>();
+  const gaugeFor = (name: string) => {
+    let entry = gauges.get(name);
+    if (!entry) {
+      const help = CRAWL_GAUGES[name] ?? 'strategy or feedback statistic';
+      entry = {
+        gauge: new Gauge({ name: prometheusName(name), help: `${name}: ${help}`, registers: [] }),
+        isRegistered: false,
+      };
+      gauges.set(name, entry);
+    }
+    return entry;
+  };
   const originalMetrics = registry.metrics.bind(registry);
   registry.metrics = async () => {
     const values = read();
-    for (const name of Object.keys(values)) ensure(name, 'strategy or feedback statistic');
-    for (const [name, gauge] of gauges) {
+    const names = new Set([...Object.keys(CRAWL_GAUGES), ...Object.keys(values)]);
+    for (const name of names) {
+      if (Object.hasOwn(CRAWL_COUNTERS, name)) continue;
+      const entry = gaugeFor(name);
       const v = values[name];
-      if (v === undefined) gauge.reset();
-      else gauge.set(v);
+      const isShown = v !== undefined && Number.isFinite(v);
+      if (isShown) entry.gauge.set(v);
+      if (isShown && !entry.isRegistered) registry.registerMetric(entry.gauge);
+      if (!isShown && entry.isRegistered) registry.removeSingleMetric(prometheusName(name));
+      entry.isRegistered = isShown;
     }
     return originalMetrics();
   };

@@ -129,6 +129,7 @@ function replay(pages: Iterable<ReadPage>, total: number): CrawlMonitor {
       deferred: 0,
       frontierSize: Number.NaN, // not stored: shown as a gap
       elapsedMs,
+      stepsThisRun: steps,
       pagesPerSec: elapsedMs > 0 ? (steps * 1000) / elapsedMs : 0,
       strategyStats: {},
     };

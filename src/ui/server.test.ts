@@ -9,6 +9,7 @@ import { readOnlySource } from './read-only-source.js';
 import { startDashboard } from './server.js';
 import { staticDir } from './static-files.js';
 import { startTestCrawl, type TestCrawl } from './test-crawl.js';
+import { PROMTOOL, promtoolCheck } from './test-promtool.js';
 
 const json = { 'content-type': 'application/json' };
 interface PagesReply {
@@ -98,12 +99,12 @@ describe('dashboard server on a live crawl', () => {
     for (const name of [
       'tres_crawl_harvest_rate',
       'tres_crawl_relevant_domains',
-      'tres_crawl_pages_per_sec',
       'tres_frontier_size',
       'tres_crawl_is_paused 1',
     ])
       expect(text).toContain(name);
-    expect(text).toMatch(/tres_crawl_steps \d+/);
+    expect(text).toMatch(/tres_crawl_steps_total \d+/);
+    if (PROMTOOL) expect(promtoolCheck(text)).toEqual({ code: 0, output: '' });
   });
 
   it('reads a crawl that another writer holds from its pages.jsonl, read-only', async () => {

@@ -133,10 +133,13 @@ export async function startDashboard(
     server.once('error', (e: NodeJS.ErrnoException) =>
       reject(
         e.code === 'EADDRINUSE'
-          ? new ConfigError(`port ${port} on ${host} is in use; choose another with --ui-port`, {
-              context: { field: 'uiPort' },
-              cause: e,
-            })
+          ? new ConfigError(
+              `--ui-port: port ${port} on ${host} is in use; choose another, such as --ui-port ${port + 1}, or --ui-port 0 for any free port`,
+              {
+                context: { field: 'uiPort' },
+                cause: e,
+              },
+            )
           : e,
       ),
     );

@@ -80,7 +80,7 @@ describe('tres crawl reports and scope', () => {
     ]);
     expect(run.code).toBe(1);
     expect(run.stderr.trim()).toBe(
-      'tres: no page could be fetched (4 attempts failed); see the reasons above',
+      `tres: no page could be fetched (4 attempts failed); see the reasons above, then run npx tres crawl --resume ${out} with the options that fix them (a crawl that fetched no page starts again from its seeds)`,
     );
     expect(run.stdout).toContain('pages fetched   4 (4 failed)');
     expect(run.stdout).toMatch(/failures by reason\n\s+TRES_ADDRESS_BLOCKED\s+3 {2}e\.g\. http:\/\//);

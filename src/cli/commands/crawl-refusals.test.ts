@@ -196,7 +196,7 @@ describe('tres crawl refuses a bad command without touching --out', () => {
     ]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
-      `tres: --seeds file has lines that are not http(s) URLs: ${bad}:4: "ftp://example.org/"; ${bad}:5: "not a url"`,
+      `tres: --seeds file has lines that are not http(s) URLs: ${bad}:4: "ftp://example.org/" (only http:// and https:// URLs can be crawled); ${bad}:5: "not a url" (one URL per line, without spaces: write a space in a URL as %20, and put notes after #)`,
     );
     expect(existsSync(join(base, 'new'))).toBe(false);
     const fixed = await runMain([

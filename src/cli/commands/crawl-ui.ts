@@ -50,9 +50,13 @@ export async function checkDashboardAddress(options: DashboardOptions): Promise<
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
       const field = e.code === 'EADDRINUSE' ? '--ui-port' : '--ui-host';
+      const next =
+        e.code === 'EADDRINUSE'
+          ? `; the port is in use: choose another, such as --ui-port ${port + 1}, or --ui-port 0 for any free port`
+          : '; give an address of this machine, such as --ui-host 127.0.0.1';
       reject(
         new ConfigError(
-          `${field}: the dashboard cannot listen on ${host} port ${port} (${e.code ?? e.message})`,
+          `${field}: the dashboard cannot listen on ${host} port ${port} (${e.code ?? e.message})${next}`,
           {
             context: { field },
             cause: e,

@@ -16,9 +16,11 @@ import { type FailureReason, withCrawlReader } from '../../store/read-crawl.js';
 import { CRAWL_FLAGS } from '../crawl-flags.js';
 import { type CrawlCommandFlags, type CrawlPlan, planCrawl } from '../crawl-plan.js';
 import { CRAWL_EXIT, crawlExitCode, formatCrawlReport } from '../crawl-report.js';
+import { decideResume, removeFailedStore } from '../crawl-restart.js';
 import { requestExitCode } from '../exit-code.js';
 import { checkNewCrawlFolder, makeCrawlFolder, removeIfEmpty } from '../out-dir.js';
-import { formatProgress, ProgressLine } from '../progress-line.js';
+import { ProgressLine } from '../progress-line.js';
+import { tresCommand } from '../tres-command.js';
 import {
   type CrawlUiFlags,
   checkDashboardAddress,
@@ -77,11 +79,11 @@ export function registerCrawlCommand(program: Command): void {
       const summary = await runCrawlCommand(typedFlags(cmd));
       indexForSql(summary.outDir);
       const reasons = failureReasons(summary.outDir);
-      console.log(formatCrawlReport(summary, reasons));
+      console.log(formatCrawlReport(summary, reasons, summary.maxPages));
       const code = crawlExitCode(summary);
       if (code === CRAWL_EXIT.nothingFetched) {
         console.error(
-          `tres: no page could be fetched (${summary.failures} attempts failed); see the reasons above`,
+          `tres: no page could be fetched (${summary.failures} attempts failed); see the reasons above, then run ${tresCommand(`crawl --resume ${summary.outDir}`)} with the options that fix them (a crawl that fetched no page starts again from its seeds)`,
         );
       }
       requestExitCode(code);
@@ -97,6 +99,9 @@ function typedFlags(cmd: Command): Record<string, unknown> & CrawlCommandFlags {
   return out;
 }
 
+/** The summary of a crawl command's run, with the page budget it ran to. */
+export type CrawlCommandResult = CrawlSummary & { maxPages: number | false };
+
 /**
  * Checks everything, then runs the crawl; resolves to its summary.
  * @param typed the options the user typed, by camelCase key
@@ -104,10 +109,13 @@ function typedFlags(cmd: Command): Record<string, unknown> & CrawlCommandFlags {
  */
 export async function runCrawlCommand(
   typed: Record<string, unknown> & CrawlCommandFlags,
-): Promise<CrawlSummary> {
-  const plan = planCrawl(typed);
-  for (const warning of plan.warnings) process.stderr.write(`tres: warning: ${warning}\n`);
-  if (!plan.isResume) checkNewCrawlFolder(plan.outDir);
+): Promise<CrawlCommandResult> {
+  const decision = decideResume(planCrawl(typed));
+  const plan = decision.plan;
+  for (const warning of [...plan.warnings, ...decision.warnings]) {
+    process.stderr.write(`tres: warning: ${warning}\n`);
+  }
+  if (!plan.isResume && !decision.isRestart) checkNewCrawlFolder(plan.outDir);
   const ui = dashboardOptions(typed as CrawlUiFlags);
   // After relevance feedback swapped a model in, a resume judges with that model.
   const judgeDir = (plan.isResume ? feedbackJudgeDir(plan.outDir) : undefined) ?? plan.modelDir;
@@ -115,9 +123,11 @@ export async function runCrawlCommand(
   const crawler = new Crawler({ ...plan.options, ...(judge ? { judge } : {}) });
   await checkNetOptions(plan);
   if (ui) await checkDashboardAddress(ui);
+  if (decision.isRestart) removeFailedStore(plan.outDir);
   const created = plan.isResume ? [] : makeCrawlFolder(plan.outDir);
   const line = new ProgressLine();
-  if (!typed.quiet) crawler.on('progress', (p) => line.update(formatProgress(p), p.elapsedMs));
+  const budget = { maxPages: crawler.options.maxPages, timeLimitMs: crawler.options.timeLimitMs };
+  if (!typed.quiet) crawler.on('progress', (p) => line.show(p, budget));
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
@@ -139,7 +149,7 @@ export async function runCrawlCommand(
         throw error;
       }
     }
-    return await running;
+    return { ...(await running), maxPages: crawler.options.maxPages };
   } catch (error) {
     // Refused before the store was created: leave no empty folder behind.
     removeIfEmpty(created);

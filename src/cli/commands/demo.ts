@@ -12,7 +12,8 @@ import { Crawler } from '../../crawl/crawler.js';
 import { sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
 import { keywordsOf } from '../../sandbox/vocabulary.js';
 import { strategyNames } from '../../strategies/registry.js';
-import { formatProgress, ProgressLine } from '../progress-line.js';
+import { strategy as checkStrategy } from '../crawl-checks.js';
+import { ProgressLine } from '../progress-line.js';
 
 interface DemoFlags {
   pages: number;
@@ -72,6 +73,9 @@ async function runDemo(flags: DemoFlags): Promise<void> {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  if (strategies.length === 0) throw new ConfigError('--strategies: give at least one strategy');
+  // Every strategy is checked before the sandbox starts: a typo must not cost a crawl first.
+  for (const spec of strategies) checkStrategy(spec, '--strategies');
   const sandbox = await serveSandbox({ web: DEMO_WEB });
   const web = sandbox.web!;
   const base = flags.out ?? mkdtempSync(join(tmpdir(), 'tres-demo-'));
@@ -101,7 +105,7 @@ async function runDemo(flags: DemoFlags): Promise<void> {
         }
       });
       const line = new ProgressLine(process.stderr, 5000);
-      crawler.on('progress', (p) => line.update(`${strategy}: ${formatProgress(p)}`, p.elapsedMs));
+      crawler.on('progress', (p) => line.show(p, { maxPages: crawler.options.maxPages }, `${strategy}: `));
       const s = await crawler.run(seeds);
       line.done();
       rows.push([

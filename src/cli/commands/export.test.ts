@@ -23,9 +23,13 @@ function folderHash(dir: string): string {
   return hash.digest('hex');
 }
 
-/** The argument list of the `tres crawl` command in a shell line, run by sh with `tres` stubbed. */
+/**
+ * The argument list of the `tres crawl` command in a shell line, run by sh with `tres` and
+ * `npx tres` (what the README's set-up gives) stubbed.
+ */
 function shellArgs(line: string, cwd: string): string[] {
-  const out = execFileSync('sh', ['-c', `tres() { printf '%s\\0' "$@"; }; ${line}`], {
+  const stubs = `tres() { printf '%s\\0' "$@"; }; npx() { [ "$1" = tres ] && shift && tres "$@"; };`;
+  const out = execFileSync('sh', ['-c', `${stubs} ${line}`], {
     cwd,
     encoding: 'utf8',
   });
@@ -43,7 +47,9 @@ describe('tres export', () => {
     });
     base = mkdtempSync(join(tmpdir(), 'tres-export-'));
     // The crawl command `sandbox serve` prints, run as printed (seeds file made by its printf).
-    const args = shellArgs(crawlCommandFor(sandbox), base);
+    const line = crawlCommandFor(sandbox);
+    expect(line).toContain('npx tres crawl --seeds'); // `tres` is not on the PATH after `npm install`
+    const args = shellArgs(line, base);
     expect(args.slice(0, 5)).toEqual(['crawl', '--seeds', 'seeds.txt', '--out', 'crawl1']);
     expect(args).toContain(keywordsOf(TOPIC).join(','));
     crawl = join(base, 'crawl1');

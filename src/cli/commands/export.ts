@@ -17,6 +17,7 @@ interface ExportFlags {
   withText?: boolean;
   outlinks: boolean;
   out?: string;
+  force?: boolean;
 }
 
 const EXAMPLES = `
@@ -48,7 +49,8 @@ export function registerExportCommand(program: Command): void {
     .option('--relevant-only', 'only pages judged relevant (default: every attempt, failures included)')
     .option('--with-text', "add each page's visible text, read back from pages.warc.gz (default: off)")
     .option('--no-outlinks', "leave out each page's outlinks (default: included)")
-    .option('--out <file>', 'write here (default: standard output)')
+    .option('--out <file>', 'write here (default: standard output); an existing file is kept unless --force')
+    .option('--force', 'overwrite the --out file if it exists (default: refuse)')
     .addHelpText('after', EXAMPLES)
     .action(async (dir: string, flags: ExportFlags) => {
       const format = flags.format ?? (flags.out?.endsWith('.jsonl') ? 'jsonl' : 'csv');
@@ -60,7 +62,7 @@ export function registerExportCommand(program: Command): void {
       };
       const reader = openSource(dir);
       try {
-        const stream = flags.out ? await openOut(flags.out) : process.stdout;
+        const stream = flags.out ? await openOut(flags.out, Boolean(flags.force)) : process.stdout;
         try {
           const count = await exportCrawl(reader, options, (chunk) => write(stream, chunk));
           if (flags.out) console.error(`exported ${count} pages of ${dir} to ${flags.out} (${format})`);
@@ -86,11 +88,18 @@ function openSource(dir: string): PageSource & { close(): void } {
   }
 }
 
-async function openOut(path: string): Promise<WriteStream> {
-  const stream = createWriteStream(path);
+/** Opens the --out file; an existing one only with `isForced` (a typo must not eat a file). */
+async function openOut(path: string, isForced: boolean): Promise<WriteStream> {
+  const stream = createWriteStream(path, { flags: isForced ? 'w' : 'wx' });
   try {
     await once(stream, 'open');
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new ConfigError(
+        `--out ${path}: the file exists and was left as it is; add --force to overwrite it, or choose another --out`,
+        { cause: error, context: { file: path, field: '--out' } },
+      );
+    }
     throw new ConfigError(`--out ${path}: cannot write (${(error as Error).message})`, { cause: error });
   }
   return stream;

@@ -13,6 +13,7 @@ import {
   serveSandbox,
 } from '../../sandbox/index.js';
 import { keywordsOf } from '../../sandbox/vocabulary.js';
+import { tresCommand } from '../tres-command.js';
 
 const int = (name: string) => (value: string) => {
   const n = Number(value);
@@ -93,7 +94,7 @@ export function crawlCommandFor(running: Sandbox): string {
   const topic = running.web ? keywordsOf(running.web.options.relevantTopic) : [];
   return [
     `printf '%s\\n' ${seeds.map(quote).join(' ')} > seeds.txt &&`,
-    'tres crawl --seeds seeds.txt --out crawl1',
+    tresCommand('crawl --seeds seeds.txt --out crawl1'),
     ...(topic.length > 0 ? [`--keywords ${quote(topic.join(','))}`] : ['--keywords KEYWORDS']),
     `--resolve ${quote(ruleText)} --allow-loopback --min-delay-ms 0 --max-pages 1000`,
   ].join(' ');

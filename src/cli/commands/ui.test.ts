@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Sandbox, sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
 import { keywordsOf } from '../../sandbox/vocabulary.js';
+import { PROMTOOL, promtoolCheck } from '../../ui/test-promtool.js';
 import { runCrawlCommand } from './crawl.js';
 import { serveCrawlFolder } from './ui.js';
 
@@ -90,6 +91,9 @@ describe('tres crawl --ui and tres ui', () => {
       expect(pages.total).toBe(summary.steps);
       const pause = await fetch(`${ro.url}api/pause`, { method: 'POST', headers: json, body: '{}' });
       expect(pause.status).toBe(409);
+      const metrics = await (await fetch(`${ro.url}metrics`)).text();
+      expect(metrics).not.toMatch(/NaN/i);
+      if (PROMTOOL) expect(promtoolCheck(metrics)).toEqual({ code: 0, output: '' });
     } finally {
       await ro.close();
     }

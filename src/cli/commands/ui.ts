@@ -2,7 +2,7 @@
  * `tres ui DIR`: the dashboard of a crawl folder, read-only: a finished or interrupted crawl from
  * its store, a crawl running in another process from its pages.jsonl. Runs until Ctrl-C.
  */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { readOnlySource } from '../../ui/read-only-source.js';
 import { type Dashboard, DEFAULT_DASHBOARD_OPTIONS, startDashboard } from '../../ui/server.js';
 import { wholeNumber } from '../crawl-checks.js';
@@ -15,14 +15,17 @@ export function registerUiCommand(program: Command): void {
       'serve the dashboard of a crawl folder, read-only (charts, pages, labels, REST API, /metrics)',
     )
     .argument('<dir>', 'crawl folder (finished, interrupted, or running in another process)')
-    .option('--port <n>', `TCP port (0: any free port) (default: ${DEFAULT_DASHBOARD_OPTIONS.port})`)
+    .option('--ui-port <n>', `TCP port (0: any free port) (default: ${DEFAULT_DASHBOARD_OPTIONS.port})`)
     .option(
-      '--host <address>',
+      '--ui-host <address>',
       `address to bind; anything but loopback requires the token it prints (default: ${DEFAULT_DASHBOARD_OPTIONS.host})`,
     )
+    // The names of `tres crawl --ui-port/--ui-host`; the older --port and --host still work.
+    .addOption(new Option('--port <n>').hideHelp())
+    .addOption(new Option('--host <address>').hideHelp())
     .addHelpText(
       'after',
-      '\nA crawl running in this process has its own live dashboard: tres crawl --ui.\nExample:\n  tres ui crawl1 --port 8080',
+      '\nThe flags are those of the live dashboard of a crawl (tres crawl --ui --ui-port N).\nExample:\n  tres ui crawl1 --ui-port 8080',
     )
     .action(async (dir: string, opts: UiCommandFlags) => {
       const dashboard = await serveCrawlFolder(dir, opts);
@@ -34,7 +37,11 @@ export function registerUiCommand(program: Command): void {
 
 /** Flags of `tres ui`, as typed. */
 export interface UiCommandFlags {
+  uiPort?: string;
+  uiHost?: string;
+  /** Older name of --ui-port. */
   port?: string;
+  /** Older name of --ui-host. */
   host?: string;
 }
 
@@ -43,12 +50,15 @@ export interface UiCommandFlags {
  * @throws ConfigError for a folder without a crawl, a bad --port, or an address in use.
  */
 export async function serveCrawlFolder(dir: string, opts: UiCommandFlags): Promise<Dashboard> {
-  const port = opts.port === undefined ? undefined : (wholeNumber(0)(opts.port, '--port') as number);
+  const portFlag = opts.uiPort !== undefined ? '--ui-port' : '--port';
+  const portText = opts.uiPort ?? opts.port;
+  const port = portText === undefined ? undefined : (wholeNumber(0)(portText, portFlag) as number);
+  const host = opts.uiHost ?? opts.host;
   const source = await readOnlySource(dir);
   try {
     const dashboard = await startDashboard(source, {
       ...(port === undefined ? {} : { port }),
-      ...(opts.host === undefined ? {} : { host: opts.host }),
+      ...(host === undefined ? {} : { host }),
     });
     return {
       ...dashboard,
