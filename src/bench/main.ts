@@ -2,8 +2,7 @@
  * `npm run bench -- [PART ...] [--quick] [--cache DIR]`: the benchmarks (never part of `npm test`).
  * Parts: `engine` (throughput and memory against Crawlee), `memory` (bytes per frontier URL of
  * every strategy at 100k, 500k and 1M frontier samples; `--strategies a,b` to choose, `--time-limit S`
- * per strategy, default 180, `--links-per-page N` outlinks per page, default 50, `--out DIR`
- * instead of results/), `relevance` (Table-1 metrics and
+ * per strategy, default 180, `--links-per-page N` outlinks per page, default 50), `relevance` (Table-1 metrics and
  * throughput of the five classifiers; `--cache` is the DocWeb cache, as `tres docweb --cache`,
  * default `$TRES_CACHE_DIR/docweb`), `crawl` (the oracle and every strategy x the paper's five
  * domain limits x 5 single-seed runs of 3,000 pages on the five DocWeb topics, each with an SVM
@@ -83,7 +82,8 @@ function takeValue(args: string[], flag: string, needs?: string): string | undef
 /** What `npm run bench -- --help` prints (and any part with --help: nothing is run). */
 const BENCH_USAGE = `Usage: npm run bench -- [PART ...] [FLAGS]
 The benchmarks (never part of npm test). With no PART, every part runs (hours). Each part writes
-results/<part>.json and .md (crawl: results/crawl-<topic>/report.md), replacing the tracked reports.
+<part>.json and .md (crawl: crawl-<topic>/report.md) to bench-out/ (not tracked by git) or --out
+DIR; commit a report on purpose with --out results.
 
 Parts:
   engine     throughput and memory against Crawlee
@@ -99,13 +99,13 @@ Parts:
   ui         pages/s of the same crawl with and without the dashboard
 
 Flags:
-  --quick               a small budget, results in results/quick/ (the tracked reports stay)
+  --quick               a small budget, results in OUT/quick/
   --cache DIR           the DocWeb cache, as tres docweb --cache (default: $TRES_CACHE_DIR/docweb)
   --models DIR          crawl: trained reward models (default: <cache>/bench-models)
   --strategies a,b      memory: the strategies to measure (default: all)
   --time-limit S        memory: seconds per strategy (default 180)
   --links-per-page N    memory: outlinks per page (default 50)
-  --out DIR             memory: write here instead of results/
+  --out DIR             write here instead of bench-out/ (results: the tracked reports)
   --help                this text
 
 Example: npm run bench -- memory --quick --strategies tres,bfs --out /tmp/mem`;
