@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   TRES_CONTENT_DECODING: ['skip', 'The compressed body is corrupt.'],
   TRES_PARSE_TIMEOUT: ['skip', 'Parsing the page took longer than its time budget.'],
   TRES_NOT_HTML: ['record', 'The response (2xx) is not an HTML page; it is stored but not parsed.'],
+  TRES_BINARY_BODY: ['record', 'The response says HTML or text but its bytes are binary (an image, an archive); stored, not parsed.'],
   // robots.txt and politeness.
   TRES_ROBOTS_DISALLOWED: ['skip', 'robots.txt disallows the URL for our user agent.'],
   TRES_ROBOTS_UNAVAILABLE: ['defer', 'robots.txt is unreachable (RFC 9309 2.3.1.4); skip if it stays so.'],
