@@ -92,35 +92,42 @@ function problemOf(doc: { title: string; text: string }): string | undefined {
 
 function readFolder(dir: string, label: 0 | 1, docs: LabeledDocument[], problems: Problem[]): void {
   for (const path of listFiles(dir, label === 1 ? 'relevant' : 'irrelevant')) {
-    let raw: Buffer;
-    try {
-      raw = readFileSync(path);
-    } catch (error) {
-      problems.push({
-        source: path,
-        why: `unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      });
-      continue;
-    }
-    if (raw.subarray(0, 4096).includes(0)) {
-      problems.push({ source: path, why: 'binary, not text' });
-      continue;
-    }
-    const content = raw.toString('utf8');
-    const isHtml = HTML_EXTENSIONS.has(extname(path).toLowerCase()) || looksLikeHtml(content);
-    // HTML goes through the crawler's own parser, so training sees the text the crawl will see.
-    const parsed = isHtml ? parseHtml(content, pathToFileURL(path).href) : undefined;
-    const doc: LabeledDocument = {
-      url: parsed?.canonicalUrl ?? '',
-      title: parsed?.title ?? '',
-      text: parsed?.text ?? content,
-      label,
-      source: path,
-    };
-    const why = problemOf(doc);
-    if (why !== undefined) problems.push({ source: path, why });
-    else docs.push(doc);
+    const read = readDocumentFile(path, label);
+    if ('why' in read) problems.push({ source: path, why: read.why });
+    else docs.push(read);
   }
+}
+
+/**
+ * One labelled document from a file (HTML through the crawler's parser, or plain text), or why
+ * it cannot be one (unreadable, binary, no words, not English).
+ */
+export function readDocumentFile(path: string, label: 0 | 1): LabeledDocument | { why: string } {
+  let raw: Buffer;
+  try {
+    raw = readFileSync(path);
+  } catch (error) {
+    return { why: `unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  if (raw.subarray(0, 4096).includes(0)) return { why: 'binary, not text' };
+  const content = raw.toString('utf8');
+  const isHtml = HTML_EXTENSIONS.has(extname(path).toLowerCase()) || looksLikeHtml(content);
+  // HTML goes through the crawler's own parser, so training sees the text the crawl will see.
+  const parsed = isHtml ? parseHtml(content, pathToFileURL(path).href) : undefined;
+  const doc: LabeledDocument = {
+    url: parsed?.canonicalUrl ?? '',
+    title: parsed?.title ?? '',
+    text: parsed?.text ?? content,
+    label,
+    source: path,
+  };
+  const why = problemOf(doc);
+  return why === undefined ? doc : { why };
+}
+
+/** Why a document cannot be trained on (no words, not English), or undefined. */
+export function documentProblem(doc: { title: string; text: string }): string | undefined {
+  return problemOf(doc);
 }
 
 function parseLabel(value: unknown): 0 | 1 | undefined {

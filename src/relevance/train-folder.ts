@@ -5,14 +5,17 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createRng } from '../common/rng.js';
 import { loadWordVectors } from '../text/vector-cache.js';
-import type { RelevanceConfigInput } from './config.js';
+import { type RelevanceConfigInput, resolveRelevanceConfig } from './config.js';
 import { type DatasetSource, loadDataset } from './dataset.js';
-import { topicToJson } from './features.js';
+import { pageExamples, topicToJson } from './features.js';
+import { type ClassificationMetrics, confusion, metricsOf } from './metrics.js';
 import type { TrainingProgress } from './progress.js';
+import { stratifiedSplit } from './split.js';
 import { ensureTfBackend, type TfBackendName } from './tf-backend.js';
 import { type TopicSpec, trainModel, usesVectors } from './training.js';
-import type { ModelName } from './types.js';
+import type { LabeledDocument, ModelName } from './types.js';
 
 /** Inputs of {@link trainToFolder}. */
 export interface TrainToFolderOptions {
@@ -27,16 +30,46 @@ export interface TrainToFolderOptions {
   backend?: TfBackendName;
   /** The command as the user would type it after `tres ` (recorded in training.json). */
   command: string;
+  /**
+   * Labelled documents to train on instead of `source` (a labels file, a crawl's labels); they
+   * are checked by the caller. `source` is then recorded only if given.
+   */
+  documents?: readonly LabeledDocument[];
+  /**
+   * Share of each class held out of training and scored by the saved model, so that its
+   * precision, recall and F1 describe pages it never saw; false trains on every document and
+   * measures nothing. The held-out documents are drawn with the config's seed.
+   * @default false
+   */
+  holdout?: number | false;
   /** Lines about the work (documents, backend fallback, vectors). */
   log?: (line: string) => void;
   onProgress?: (p: TrainingProgress) => void;
 }
 
+/** The saved model scored on documents held out of its training. */
+export interface HeldOutResult {
+  /** Held-out documents, relevant ones. */
+  documents: number;
+  relevant: number;
+  /** Precision, recall, macro F1 and accuracy at the config's threshold. */
+  metrics: ClassificationMetrics;
+  /** F1 of the relevant class. */
+  relevantF1: number;
+}
+
 /** What {@link trainToFolder} did. */
 export interface TrainToFolderResult {
+  /** Documents loaded, relevant ones (training and held-out together). */
   documents: number;
   relevant: number;
   trainMs: number;
+  /** Undefined when `holdout` is false or a class is too small to hold one out. */
+  heldOut: HeldOutResult | undefined;
+}
+
+function hasSource(source: DatasetSource): boolean {
+  return Boolean(source.relevantDir || source.irrelevantDir || source.jsonlFiles?.length);
 }
 
 /** The same source with absolute paths. */
@@ -54,7 +87,7 @@ function absoluteSource(source: DatasetSource): DatasetSource {
  */
 export async function trainToFolder(o: TrainToFolderOptions): Promise<TrainToFolderResult> {
   const log = o.log ?? (() => {});
-  const docs = loadDataset(o.source, { isSkippingBad: o.isSkippingBad === true });
+  const docs = o.documents ?? loadDataset(o.source, { isSkippingBad: o.isSkippingBad === true });
   const relevant = docs.filter((d) => d.label === 1).length;
   log(
     `training ${o.model} on ${docs.length} documents (${relevant} relevant, ${docs.length - relevant} irrelevant)`,
@@ -64,19 +97,49 @@ export async function trainToFolder(o: TrainToFolderOptions): Promise<TrainToFol
   if (backend?.fallbackReason) log(`WASM backend failed (${backend.fallbackReason}); using cpu`);
   const vectors =
     usesVectors(o.model) || o.topic ? await loadWordVectors({ onProgress: (m) => log(m) }) : undefined;
-  const trained = await trainModel(o.model, docs, {
+  const config = resolveRelevanceConfig(o.config);
+  // Held out per class, at least one of each, and only when each class keeps two to train on.
+  const labels = Int8Array.from(docs, (d) => d.label);
+  const split =
+    o.holdout === false || o.holdout === undefined || relevant < 3 || docs.length - relevant < 3
+      ? undefined
+      : stratifiedSplit(labels, o.holdout, createRng(config.seed).fork('holdout'));
+  const trainDocs = split ? split.train.map((i) => docs[i]!) : docs;
+  if (split) {
+    log(
+      `holding out ${split.validation.length} documents (${(o.holdout as number) * 100}% of each class) to measure the model; training on ${trainDocs.length}`,
+    );
+  }
+  const trained = await trainModel(o.model, trainDocs, {
     ...(o.config ? { config: o.config } : {}),
     ...(o.topic ? { topic: o.topic } : {}),
     ...(vectors ? { vectors } : {}),
     ...(o.onProgress ? { onProgress: o.onProgress } : {}),
   });
+  let heldOut: HeldOutResult | undefined;
+  if (split) {
+    const test = split.validation.map((i) => docs[i]!);
+    const probabilities = await trained.model.scoreExamples(pageExamples(test));
+    const c = confusion(
+      test.map((d) => d.label),
+      probabilities,
+      config.threshold,
+    );
+    heldOut = {
+      documents: test.length,
+      relevant: test.filter((d) => d.label === 1).length,
+      metrics: metricsOf(c),
+      relevantF1: 2 * c.tp + c.fp + c.fn === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp + c.fn),
+    };
+  }
   await trained.model.save(o.outDir);
   const record = {
     command: o.command,
     model: o.model,
-    documents: { total: docs.length, relevant },
+    documents: { total: docs.length, relevant, trainedOn: trainDocs.length },
+    heldOut: heldOut ?? null,
     // Where the training documents are (absolute), so relevance feedback can retrain on them.
-    dataset: absoluteSource(o.source),
+    dataset: o.documents && !hasSource(o.source) ? null : absoluteSource(o.source),
     backend: backend?.name ?? null,
     trainMs: Math.round(trained.trainMs),
     config: trained.config,
@@ -85,5 +148,5 @@ export async function trainToFolder(o: TrainToFolderOptions): Promise<TrainToFol
   };
   writeFileSync(join(o.outDir, 'training.json'), `${JSON.stringify(record, null, 2)}\n`);
   trained.model.dispose();
-  return { documents: docs.length, relevant, trainMs: trained.trainMs };
+  return { documents: docs.length, relevant, trainMs: trained.trainMs, heldOut };
 }

@@ -3,10 +3,17 @@
  * sandbox crawl. Skipped, with a message saying so, only where /usr/bin/chromium is missing
  * (.ci/run installs it with apt-get).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOnlySource } from './read-only-source.js';
+import { startDashboard } from './server.js';
 import { HOSTILE_TITLE, startTestCrawl, type TestCrawl } from './test-crawl.js';
+
+/** Where the screenshots of the dashboard go, to be looked at (TRES_SCREENSHOTS overrides). */
+const SCREENSHOTS = process.env.TRES_SCREENSHOTS ?? join(tmpdir(), 'tres-screenshots');
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -83,4 +90,47 @@ describe.skipIf(!hasChromium)(`dashboard in chromium (${CHROMIUM})`, () => {
     expect(t.crawler.judgeVersion).toBe(last.version);
     await page.close();
   }, 60_000);
+
+  it('shows the budget and harvest as a percentage during the crawl, and a true read-only view after it', async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(t.dashboard.url);
+    await page.locator('#summary', { hasText: 'fetched' }).waitFor();
+    const during = (await page.locator('#summary').textContent()) ?? '';
+    expect(during).toMatch(/\d+ \/ 120 fetched \(\d+%/); // the budget, not only a count
+    expect(during).toMatch(/harvest \d+\.\d%/); // as the CLI prints it, not 0.626
+    await page.waitForTimeout(2500); // a poll or two draws the charts
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-during.png'), fullPage: true });
+    await page.close();
+
+    // Let the crawl finish, then open its folder read-only, as `tres ui DIR` does.
+    t.crawler.resume();
+    const summary = (await t.done) as { pagesPerSec: number; steps: number };
+    const ro = await startDashboard(await readOnlySource(t.outDir), { port: 0 });
+    try {
+      const view = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await view.goto(ro.url);
+      await view.locator('#state', { hasText: 'read-only' }).waitFor();
+      await view.locator('#pages tbody tr').first().waitFor();
+      expect(await view.locator('#summary').textContent()).toContain(`${summary.steps} / 120 fetched (100%)`);
+      // Nothing offered that the server would refuse (409): labels, seeds, controls.
+      expect(await view.locator('button.label-yes:not([disabled])').count()).toBe(0);
+      expect(await view.locator('button.label-yes[disabled]').count()).toBeGreaterThan(0);
+      expect(await view.locator('#seeds-submit').isDisabled()).toBe(true);
+      expect(await view.locator('#pause').isDisabled()).toBe(true);
+      expect(await view.locator('#strategy tbody').textContent()).toContain('not recorded');
+      // The frontier chart has data, and pages/s stays near what the crawl averaged (no spike).
+      const metrics = (await (await fetch(`${ro.url}api/metrics`)).json()) as {
+        samples: { frontierSize: number | null; pagesPerSec: number }[];
+      };
+      expect(metrics.samples.some((s) => (s.frontierSize ?? 0) > 0)).toBe(true);
+      const peak = Math.max(...metrics.samples.map((s) => s.pagesPerSec));
+      expect(peak).toBeLessThan(5 * summary.pagesPerSec + 20);
+      await view.waitForTimeout(1500);
+      await view.screenshot({ path: join(SCREENSHOTS, 'dashboard-after.png'), fullPage: true });
+      await view.close();
+    } finally {
+      await ro.close();
+    }
+  }, 90_000);
 });

@@ -17,6 +17,8 @@ export interface DashboardStatus {
   strategy: string;
   judge: string;
   judgeVersion: number;
+  /** The page budget (attempts), false for none, null when unknown: the dashboard's ETA. */
+  maxPages: number | false | null;
   progress: CrawlProgress | null;
 }
 
@@ -61,6 +63,8 @@ export interface LiveCrawl {
   feedback?: RelevanceFeedback;
   strategy: string;
   outDir: string;
+  /** The crawl's page budget, false for none. */
+  maxPages?: number | false;
 }
 
 /** The source of a crawl running in this process. */
@@ -76,6 +80,7 @@ export function liveSource(live: LiveCrawl): DashboardSource {
       strategy: live.strategy,
       judge: live.crawler.currentJudge.name,
       judgeVersion: live.crawler.judgeVersion,
+      maxPages: live.maxPages ?? null,
       progress: live.monitor.progress ?? null,
     }),
     config: () => live.store.getMeta('config') ?? null,

@@ -43,7 +43,7 @@ export async function readOnlySource(
   const load = async (): Promise<Loaded> => {
     if (reader) {
       const { attempts } = reader.counts();
-      return { monitor: replay(reader.pages(), attempts), pages: undefined, loadedAt: Date.now() };
+      return { monitor: replay(reader.pages(), attempts, true), pages: undefined, loadedAt: Date.now() };
     }
     const listed: ListedPage[] = [];
     const rows: ReadPage[] = [];
@@ -51,7 +51,7 @@ export async function readOnlySource(
       rows.push(p);
       listed.push(toListed(p));
     }
-    return { monitor: replay(rows, rows.length), pages: listed, loadedAt: Date.now() };
+    return { monitor: replay(rows, rows.length, false), pages: listed, loadedAt: Date.now() };
   };
   let loaded = await load();
   let reloading: Promise<void> | undefined;
@@ -78,6 +78,7 @@ export async function readOnlySource(
       strategy: String(config?.strategy ?? (reader ? '?' : 'running elsewhere')),
       judge: String(config?.judge ?? '?'),
       judgeVersion: Number(meta('judgeVersion') ?? 0),
+      maxPages: budgetOf(config),
       progress: fresh().monitor.progress ?? null,
     }),
     config: () => config ?? null,
@@ -103,40 +104,52 @@ export async function readOnlySource(
   return source;
 }
 
-/** Feeds stored attempts through a monitor as the live crawl's events would have come. */
-function replay(pages: Iterable<ReadPage>, total: number): CrawlMonitor {
+/** Pauses between two recorded attempts longer than this are a stop and a resume, not crawling. */
+const RESUME_GAP_MS = 30_000;
+/** A chart sample spans at least this much crawling time, so pages/s is not one burst's. */
+const MIN_SAMPLE_MS = 1000;
+
+/**
+ * Feeds stored attempts through a monitor as the live crawl's events would have come. The
+ * elapsed time counts crawling only (gaps between a stop and a resume left out) and each sample
+ * spans at least MIN_SAMPLE_MS, so the pages/s chart shows rates the crawl had. The frontier is
+ * not stored; it is rebuilt as the URLs discovered (outlinks, seeds) and not fetched yet, which is
+ * what the frontier holds before a strategy's own limits (domain limit, depth) drop some.
+ */
+function replay(pages: Iterable<ReadPage>, total: number, hasOutlinks: boolean): CrawlMonitor {
   const monitor = new CrawlMonitor();
   const every = Math.max(1, Math.floor(total / REPLAY_SAMPLES));
   const relevantDomains = new Set<string>();
+  const fetched = new Set<string>();
+  const discovered = new Set<string>();
   let steps = 0;
   let okPages = 0;
   let relevant = 0;
   let failures = 0;
   let duplicates = 0;
-  let firstAt: number | undefined;
-  let lastAt = 0;
-  const progress = (): CrawlProgress => {
-    const elapsedMs = firstAt === undefined ? 0 : lastAt - firstAt;
-    return {
-      steps,
-      pages: okPages,
-      relevant,
-      relevantDomains: relevantDomains.size,
-      failures,
-      duplicates,
-      harvestRate: steps === 0 ? 0 : relevant / steps,
-      inFlight: 0,
-      deferred: 0,
-      frontierSize: Number.NaN, // not stored: shown as a gap
-      elapsedMs,
-      stepsThisRun: steps,
-      pagesPerSec: elapsedMs > 0 ? (steps * 1000) / elapsedMs : 0,
-      strategyStats: {},
-    };
-  };
+  let lastAt: number | undefined;
+  let elapsedMs = 0;
+  let sampledAtMs = Number.NEGATIVE_INFINITY;
+  const progress = (): CrawlProgress => ({
+    steps,
+    pages: okPages,
+    relevant,
+    relevantDomains: relevantDomains.size,
+    failures,
+    duplicates,
+    harvestRate: steps === 0 ? 0 : relevant / steps,
+    inFlight: 0,
+    deferred: 0,
+    frontierSize: hasOutlinks ? discovered.size : Number.NaN, // pages.jsonl keeps no outlinks: a gap
+    elapsedMs,
+    stepsThisRun: steps,
+    pagesPerSec: elapsedMs > 0 ? (steps * 1000) / elapsedMs : 0,
+    strategyStats: {},
+  });
   for (const p of pages) {
     steps++;
-    firstAt ??= p.fetchedAt;
+    const gap = lastAt === undefined ? 0 : p.fetchedAt - lastAt;
+    if (gap > 0 && gap < RESUME_GAP_MS) elapsedMs += gap;
     lastAt = p.fetchedAt;
     if (p.isPage) okPages++;
     else failures++;
@@ -145,6 +158,11 @@ function replay(pages: Iterable<ReadPage>, total: number): CrawlMonitor {
       relevant++;
       relevantDomains.add(p.domain);
     }
+    for (const url of [p.url, p.finalUrl]) {
+      fetched.add(url);
+      discovered.delete(url);
+    }
+    for (const link of p.outlinks) if (!fetched.has(link.url)) discovered.add(link.url);
     const event: PageEvent = {
       url: p.url,
       finalUrl: p.finalUrl,
@@ -160,9 +178,12 @@ function replay(pages: Iterable<ReadPage>, total: number): CrawlMonitor {
     if (p.title !== undefined) event.title = p.title;
     if (p.errorCode !== undefined) event.errorCode = p.errorCode;
     monitor.onPage(event);
-    if (steps % every === 0) monitor.onProgress(progress());
+    if (steps % every === 0 && elapsedMs - sampledAtMs >= MIN_SAMPLE_MS) {
+      sampledAtMs = elapsedMs;
+      monitor.onProgress(progress());
+    }
   }
-  if (steps % every !== 0 || steps === 0) monitor.onProgress(progress());
+  if (sampledAtMs !== elapsedMs || steps === 0) monitor.onProgress(progress());
   return monitor;
 }
 
@@ -201,4 +222,10 @@ function filterPages(all: ListedPage[], q: PageQuery): { total: number; pages: L
   const offset = Math.max(0, q.offset ?? 0);
   const limit = Math.min(500, Math.max(1, q.limit ?? 50));
   return { total: hits.length, pages: hits.slice(offset, offset + limit) };
+}
+
+/** The page budget in a stored config: a number, false for none, null when not stored. */
+export function budgetOf(config: Record<string, unknown> | undefined | null): number | false | null {
+  const max = config?.maxPages;
+  return typeof max === 'number' || max === false ? max : null;
 }

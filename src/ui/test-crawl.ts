@@ -104,7 +104,15 @@ export async function startTestCrawl(
     { retrainAfterLabels: 4, ...o.feedback },
   );
   const dashboard = await startDashboard(
-    liveSource({ crawler, store, monitor, feedback, strategy: 'best-first', outDir }),
+    liveSource({
+      crawler,
+      store,
+      monitor,
+      feedback,
+      strategy: 'best-first',
+      outDir,
+      maxPages: crawler.options.maxPages,
+    }),
     { port: 0, ...o.dashboard },
   );
   return {

@@ -86,7 +86,7 @@ export async function startCrawlDashboard(
   crawler: Crawler,
   plan: CrawlPlan,
   options: DashboardOptions,
-): Promise<() => Promise<void>> {
+): Promise<(() => Promise<void>) & { port?: number }> {
   const store = crawler.openStore;
   if (!store) return async () => {};
   const monitor = new CrawlMonitor().attach(crawler);
@@ -101,7 +101,7 @@ export async function startCrawlDashboard(
   });
   const strategy = typeof o.strategy === 'string' ? o.strategy : o.strategy.name;
   const dashboard = await startDashboard(
-    liveSource({ crawler, store, monitor, feedback, strategy, outDir: plan.outDir }),
+    liveSource({ crawler, store, monitor, feedback, strategy, outDir: plan.outDir, maxPages: o.maxPages }),
     options,
   );
   process.stderr.write(`tres: dashboard at ${dashboard.url}\n`);
@@ -110,5 +110,28 @@ export async function startCrawlDashboard(
       'tres: the dashboard is bound off loopback: every API call needs the token in that address (or as Authorization: Bearer)\n',
     );
   }
-  return () => dashboard.close();
+  return Object.assign(() => dashboard.close(), { port: dashboard.port });
+}
+
+/**
+ * After a crawl with a dashboard ends in a terminal: the finished crawl stays on the same address,
+ * read-only, until Ctrl-C, instead of the page going blank the moment the crawl ends.
+ * @param port the port the live dashboard had (so the open browser tab keeps working)
+ */
+export async function keepDashboardOpen(
+  outDir: string,
+  options: DashboardOptions,
+  port: number,
+): Promise<void> {
+  // Loaded here: `tres ui` is a command of its own; this is its view of the crawl folder.
+  const { serveCrawlFolder } = await import('./ui.js');
+  const dashboard = await serveCrawlFolder(outDir, {
+    uiPort: String(port),
+    ...(options.host === undefined ? {} : { uiHost: options.host }),
+  });
+  process.stderr.write(
+    `tres: the crawl ended; its dashboard stays at ${dashboard.url} (read-only) until Ctrl-C\n`,
+  );
+  await new Promise<void>((resolveWait) => process.once('SIGINT', () => resolveWait()));
+  await dashboard.close();
 }

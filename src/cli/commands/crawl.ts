@@ -13,6 +13,7 @@ import type { PageJudge } from '../../crawl/judge.js';
 import { WebClient } from '../../net/index.js';
 import { indexOutlinks } from '../../store/outlinks-table.js';
 import { type FailureReason, withCrawlReader } from '../../store/read-crawl.js';
+import type { DashboardOptions } from '../../ui/server.js';
 import { CRAWL_FLAGS } from '../crawl-flags.js';
 import { type CrawlCommandFlags, type CrawlPlan, planCrawl } from '../crawl-plan.js';
 import { CRAWL_EXIT, crawlExitCode, formatCrawlReport } from '../crawl-report.js';
@@ -26,6 +27,7 @@ import {
   checkDashboardAddress,
   dashboardOptions,
   feedbackJudgeDir,
+  keepDashboardOpen,
   startCrawlDashboard,
 } from './crawl-ui.js';
 
@@ -87,6 +89,10 @@ export function registerCrawlCommand(program: Command): void {
         );
       }
       requestExitCode(code);
+      // In a terminal the finished crawl stays on the dashboard's address until Ctrl-C.
+      if (summary.dashboard && process.stdin.isTTY && code !== CRAWL_EXIT.interrupted) {
+        await keepDashboardOpen(summary.outDir, summary.dashboard, summary.dashboard.port);
+      }
     });
 }
 
@@ -100,7 +106,11 @@ function typedFlags(cmd: Command): Record<string, unknown> & CrawlCommandFlags {
 }
 
 /** The summary of a crawl command's run, with the page budget it ran to. */
-export type CrawlCommandResult = CrawlSummary & { maxPages: number | false };
+export type CrawlCommandResult = CrawlSummary & {
+  maxPages: number | false;
+  /** The live dashboard's options and port, when it ran. */
+  dashboard?: DashboardOptions & { port: number };
+};
 
 /**
  * Checks everything, then runs the crawl; resolves to its summary.
@@ -137,7 +147,7 @@ export async function runCrawlCommand(
     } else crawler.abortNow();
   };
   process.on('SIGINT', onSigint);
-  let closeUi: (() => Promise<void>) | undefined;
+  let closeUi: ((() => Promise<void>) & { port?: number }) | undefined;
   try {
     const running = crawler.run(plan.seeds);
     if (ui) {
@@ -149,7 +159,12 @@ export async function runCrawlCommand(
         throw error;
       }
     }
-    return { ...(await running), maxPages: crawler.options.maxPages };
+    const summary = await running;
+    return {
+      ...summary,
+      maxPages: crawler.options.maxPages,
+      ...(ui && closeUi?.port ? { dashboard: { ...ui, port: closeUi.port } } : {}),
+    };
   } catch (error) {
     // Refused before the store was created: leave no empty folder behind.
     removeIfEmpty(created);

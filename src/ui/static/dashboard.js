@@ -9,6 +9,8 @@
   const PAGE_SIZE = 50;
   let pageOffset = 0;
   let pageTotal = 0;
+  /** False for the read-only view (tres ui DIR) and a crawl that ended: nothing can be changed. */
+  let isLive = false;
   const charts = {};
 
   async function api(path, body) {
@@ -76,6 +78,42 @@
     return cell;
   }
 
+  /** 12 -> "12", 10000 -> "10k", 2500000 -> "2.5M": axis labels that fit their gutter. */
+  function compact(x) {
+    if (x === null || x === undefined) return '';
+    const a = Math.abs(x);
+    if (a >= 1e6) return `${+(x / 1e6).toFixed(1)}M`;
+    if (a >= 1e4) return `${+(x / 1e3).toFixed(0)}k`;
+    if (a >= 1e3) return `${+(x / 1e3).toFixed(1)}k`;
+    return String(+x.toFixed(3));
+  }
+  const compactValues = (_u, values) => values.map(compact);
+
+  /** 0.626 -> "62.6%". */
+  function percent(x) {
+    return x === null || x === undefined || Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)}%`;
+  }
+
+  /** Seconds as "9 s", "4:09" or "1:05:09". */
+  function duration(seconds) {
+    const t = Math.max(0, Math.round(seconds));
+    if (t < 60) return `${t} s`;
+    const h = Math.floor(t / 3600);
+    const m = Math.floor((t % 3600) / 60);
+    const s = String(t % 60).padStart(2, '0');
+    return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+  }
+
+  /** "1040 / 2000 fetched (52%), ETA 0:29" while running; plain counts otherwise. */
+  function budgetText(status, p) {
+    const max = status.maxPages;
+    if (typeof max !== 'number') return `${p.steps} fetched`;
+    const share = Math.min(1, p.steps / max);
+    const isRunning = status.state === 'running' && p.pagesPerSec > 0 && p.steps < max;
+    const eta = isRunning ? `, ETA ${duration((max - p.steps) / p.pagesPerSec)}` : '';
+    return `${p.steps} / ${max} fetched (${(share * 100).toFixed(0)}%${eta})`;
+  }
+
   function chart(id, seriesDefs, data, scales) {
     const box = $(id);
     const key = seriesDefs.map((s) => s.label).join('|');
@@ -86,11 +124,15 @@
         width,
         height: 220,
         scales: Object.assign({ x: { time: false } }, scales || {}),
-        axes: [{ label: 'pages fetched' }, { scale: seriesDefs[0].scale || 'y' }],
+        // size: room for labels such as "10k" (uPlot's default gutter clipped "10,000" to "0,000").
+        axes: [
+          { label: 'pages fetched', values: compactValues },
+          { scale: seriesDefs[0].scale || 'y', values: compactValues, size: 56 },
+        ],
         series: [{ label: 'pages' }, ...seriesDefs],
       };
       if (seriesDefs.some((s) => s.scale === 'y2'))
-        opts.axes.push({ scale: 'y2', side: 1, grid: { show: false } });
+        opts.axes.push({ scale: 'y2', side: 1, grid: { show: false }, values: compactValues, size: 56 });
       charts[id] = { key, plot: new uPlot(opts, data, box) };
     } else {
       charts[id].plot.setData(data);
@@ -147,6 +189,11 @@
     const yes = el('button', '✓ relevant');
     const no = el('button', '✗ not');
     yes.type = no.type = 'button';
+    if (!isLive) {
+      // The read-only view cannot store labels (the server answers 409): say so instead.
+      yes.disabled = no.disabled = true;
+      yes.title = no.title = 'read-only: label pages in the live dashboard (tres crawl --ui)';
+    }
     yes.dataset.pageId = no.dataset.pageId = String(page.id);
     yes.className = `label-yes${page.label === true ? ' on' : ''}`;
     no.className = `label-no${page.label === false ? ' on' : ''}`;
@@ -246,11 +293,15 @@
       state.textContent = status.state;
       state.className = `badge ${status.state}`;
       const p = status.progress;
+      isLive = status.isLive;
       $('summary').textContent = p
-        ? `${status.strategy} · ${p.steps} fetched · ${p.relevant} relevant (harvest ${num(p.harvestRate, 3)}) · ` +
+        ? `${status.strategy} · ${budgetText(status, p)} · ${p.relevant} relevant (harvest ${percent(p.harvestRate)}) · ` +
           `${p.relevantDomains} relevant domains · ${num(p.pagesPerSec, 1)} pages/s · judge ${status.judge} v${status.judgeVersion}`
         : `${status.strategy} · starting`;
       for (const id of ['pause', 'resume', 'stop', 'retrain']) $(id).disabled = !status.isLive;
+      for (const id of ['seeds', 'seeds-submit']) $(id).disabled = !status.isLive;
+      if (!status.isLive)
+        $('seeds-result').textContent = 'Read-only: seeds are added to a running crawl (tres crawl --ui).';
       $('pause').hidden = status.state === 'paused';
       $('resume').hidden = status.state !== 'paused';
       drawCharts(metrics.samples);
@@ -260,11 +311,17 @@
           row([td(d.domain), td(d.pages, 'num'), td(num(d.pages ? d.relevant / d.pages : 0, 2), 'num')]),
         ),
       );
+      const stats = Object.entries(metrics.strategyStats);
       fillTable(
         'strategy',
-        Object.entries(metrics.strategyStats).map(([k, v]) =>
-          row([td(k), td(num(v, Number.isInteger(v) ? undefined : 4), 'num')]),
-        ),
+        stats.length
+          ? stats.map(([k, v]) => row([td(k), td(num(v, Number.isInteger(v) ? undefined : 4), 'num')]))
+          : [
+              row([
+                td(status.isLive ? 'none yet' : 'not recorded: a crawl keeps no strategy statistics'),
+                td(''),
+              ]),
+            ],
       );
       await refreshPages();
       await refreshFeedback();

@@ -1,0 +1,60 @@
+/**
+ * What `tres train` says about the model it saved: precision, recall and F1 on documents held out
+ * of its training, and a warning when they are poor or a class is too small to trust them. A
+ * model that misses most relevant pages should say so before a crawl, not after it.
+ */
+import type { HeldOutResult } from '../relevance/train-folder.js';
+
+/** Thresholds of the warnings, as fractions and document counts. */
+export const TRAIN_WARNINGS = {
+  /** Recall or precision of the relevant class below this is called poor. @default 0.7 */
+  poorBelow: 0.7,
+  /** A class with fewer training documents than this is called tiny. @default 30 */
+  tinyClassBelow: 30,
+} as const;
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/**
+ * The lines printed after training: the held-out figures (or why there are none), then warnings.
+ * @param documents all documents loaded; `relevant` of them relevant
+ */
+export function formatTrainReport(
+  heldOut: HeldOutResult | undefined,
+  documents: number,
+  relevant: number,
+  holdout: number | false,
+): { lines: string[]; warnings: string[] } {
+  const lines: string[] = [];
+  const warnings: string[] = [];
+  const irrelevant = documents - relevant;
+  if (heldOut) {
+    const m = heldOut.metrics;
+    lines.push(
+      `held-out test: ${heldOut.documents} documents the model never saw (${heldOut.relevant} relevant, ${heldOut.documents - heldOut.relevant} irrelevant)`,
+      `  precision ${pct(m.precision)}  recall ${pct(m.recall)}  F1 ${pct(heldOut.relevantF1)}  macro F1 ${pct(m.macroF1)}  accuracy ${pct(m.accuracy)}`,
+    );
+    if (m.recall < TRAIN_WARNINGS.poorBelow) {
+      warnings.push(
+        `recall ${pct(m.recall)}: the model missed ${pct(1 - m.recall)} of the held-out relevant pages, and a crawl judged by it will miss them too; give it more relevant documents, ones like the pages the crawl will meet`,
+      );
+    }
+    if (m.precision < TRAIN_WARNINGS.poorBelow) {
+      warnings.push(
+        `precision ${pct(m.precision)}: ${pct(1 - m.precision)} of the pages it calls relevant are not; give it more irrelevant documents, ones like the pages the crawl will meet`,
+      );
+    }
+  } else if (holdout === false) {
+    lines.push('held-out test: none (--no-holdout): nothing says how good this model is');
+  } else {
+    lines.push('held-out test: none: each class needs at least 3 documents to hold one out');
+  }
+  const smallest = Math.min(relevant, irrelevant);
+  if (smallest < TRAIN_WARNINGS.tinyClassBelow) {
+    const which = relevant <= irrelevant ? 'relevant' : 'irrelevant';
+    warnings.push(
+      `only ${smallest} ${which} documents: the figures above are rough and the model may not generalise; aim for ${TRAIN_WARNINGS.tinyClassBelow} or more of each class`,
+    );
+  }
+  return { lines, warnings };
+}
