@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ConfigError, TresError } from '../common/errors.js';
+import { StorageFaultError } from '../store/index.js';
 import { registerBenchCommand } from './commands/bench.js';
 import { registerCrawlCommand } from './commands/crawl.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -56,6 +57,11 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       // commander already printed the message (or the help/version text).
       return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof StorageFaultError) {
+      // One line: the file, the cause, what to do next; an exit code of its own per fault.
+      console.error(`tres: ${error.message}`);
+      return error.exitCode;
     }
     if (error instanceof ConfigError || error instanceof TresError) {
       console.error(`tres: ${error.message}`);

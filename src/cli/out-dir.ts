@@ -31,7 +31,10 @@ export function checkNewCrawlFolder(dir: string, flag = '--out'): void {
   const path = resolve(dir);
   if (existsSync(path)) {
     if (!statSync(path).isDirectory()) fail(flag, dir, 'is a file, not a folder');
-    const found = Object.values(STORE_FILES).filter((name) => existsSync(join(path, name)));
+    // An empty file is what a create on a full disk left (older tres): no crawl.
+    const found = Object.values(STORE_FILES).filter(
+      (name) => existsSync(join(path, name)) && statSync(join(path, name)).size > 0,
+    );
     if (found.length > 0) {
       const next =
         fetchedPages(path) === 0

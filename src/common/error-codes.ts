@@ -57,13 +57,26 @@ export const ERROR_CODES = {
   TRES_CONTENT_DECODING: ['skip', 'The compressed body is corrupt.'],
   TRES_PARSE_TIMEOUT: ['skip', 'Parsing the page took longer than its time budget.'],
   TRES_NOT_HTML: ['record', 'The response (2xx) is not an HTML page; it is stored but not parsed.'],
-  TRES_BINARY_BODY: ['record', 'The response says HTML or text but its bytes are binary (an image, an archive); stored, not parsed.'],
+  TRES_BINARY_BODY: [
+    'record',
+    'The body labelled as text is binary (an image, archive, PDF...); not a page.',
+  ],
   // robots.txt and politeness.
   TRES_ROBOTS_DISALLOWED: ['skip', 'robots.txt disallows the URL for our user agent.'],
   TRES_ROBOTS_UNAVAILABLE: ['defer', 'robots.txt is unreachable (RFC 9309 2.3.1.4); skip if it stays so.'],
   TRES_HOST_NOT_READY: ['bug', 'A request was sent to a host before its politeness delay passed.'],
   // The crawl store.
   TRES_STORE_WRITE: ['stop', 'The crawl store cannot be written (disk full, permissions).'],
+  TRES_STORAGE_FULL: [
+    'stop',
+    'The disk (or a quota or file size limit) is full; exit 73; free space and --resume.',
+  ],
+  TRES_STORAGE_READ_ONLY: ['stop', 'The crawl folder is on read-only or unwritable storage; exit 77.'],
+  TRES_STORE_DAMAGED: [
+    'stop',
+    'crawl.sqlite is damaged; exit 65; pages.jsonl and the WARC still hold every page.',
+  ],
+  TRES_STORAGE_IO: ['stop', 'The storage device failed to read or write; exit 74.'],
   TRES_STORE_CLOSED: ['stop', 'The crawl store was used after it was closed.'],
   TRES_STORE_DUPLICATE: ['skip', 'The URL is already in the crawl store.'],
   TRES_STORE_CORRUPT: ['fail', 'Stored page text or outlinks cannot be decoded.'],

@@ -12,7 +12,7 @@ import { type Clock, systemClock } from '../common/clock.js';
 import { ConfigError, DeferUrlError, errorCode, RetryLaterError, StopCrawlError } from '../common/errors.js';
 import { createRng, type Rng } from '../common/rng.js';
 import { retryDelayMs, WebClient } from '../net/index.js';
-import { CrawlStore } from '../store/index.js';
+import { CrawlStore, StorageFaultError } from '../store/index.js';
 import { createStrategy, strategyNeedsWordVectors } from '../strategies/registry.js';
 import type { Action, DiscoveredLink, SelectionContext, Strategy } from '../strategies/strategy.js';
 import { KeywordSet, loadWordVectors } from '../text/index.js';
@@ -107,19 +107,27 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.startedMs = this.clock.monotonicMs();
     this.stepsBeforeRun = this.store.pageCount();
     let status: 'finished' | 'interrupted' | 'failed' = 'failed';
+    let summary: CrawlSummary;
     try {
       if (o.isResume) this.resumeFromStore(seedLinks);
       else this.strategy.seed(seedLinks);
       await this.loop();
       const reason = this.stopReason ?? 'frontier-empty';
       status = reason === 'interrupted' ? 'interrupted' : 'finished';
-      const summary = this.summary(reason);
+      summary = this.summary(reason);
       this.emit('done', summary);
-      return summary;
-    } finally {
+    } catch (error) {
       await this.client.close();
-      this.store.close({ status });
+      try {
+        this.store.close({ status });
+      } catch {
+        // The error that stopped the crawl is the one to report (a full disk fails both).
+      }
+      throw error;
     }
+    await this.client.close();
+    this.store.close({ status });
+    return summary;
   }
 
   /** Stops gracefully: no new fetches; fetches in flight finish and are recorded. */
@@ -423,6 +431,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     try {
       this.store.recordPage(record, warc);
     } catch (error) {
+      if (error instanceof StorageFaultError) throw error; // names the file and what to do
       throw new StopCrawlError(
         'TRES_STORE_WRITE',
         `cannot record ${action.url} in the crawl store: ${String(error)}`,

@@ -7,7 +7,7 @@ import { type ParsedPage, parseHtmlBounded } from '../html/index.js';
 import { type FetchResult, looksBinary, type PageFetch } from '../net/index.js';
 import type { PageRecord, WarcPayload } from '../store/index.js';
 import type { Action, DiscoveredLink, Outcome } from '../strategies/strategy.js';
-import { type ContentFingerprint, contentFingerprint } from '../text/index.js';
+import { type ContentFingerprint, pageFingerprint } from '../text/index.js';
 import { normalizeUrl } from '../url/index.js';
 import { parseXRobotsTag } from './indexing-directives.js';
 import type { PageJudge } from './judge.js';
@@ -72,7 +72,8 @@ export async function processFetch(
     const page = await parseWithinBudget(fetched, o);
     title = page.title;
     text = page.text;
-    fingerprint = contentFingerprint(`${title} ${page.text}`);
+    // The main content's SimHash: a shared navigation sidebar does not make pages near-copies.
+    fingerprint = pageFingerprint(page);
     probability = (await o.judge.scorePages([{ url: finalUrl, title, text: page.text }]))[0] ?? 0;
     const header = parseXRobotsTag(result.headers['x-robots-tag'], o.userAgentToken ?? 'tres');
     const isNofollow = page.metaRobots.isNofollow || header.isNofollow;

@@ -3,7 +3,9 @@
  * so that a resumed crawl can cut it back to the last committed byte.
  */
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { StopCrawlError } from '../common/errors.js';
+import { storageFault } from './storage-fault.js';
 
 /** An open file written only at its end, tracking its length in bytes. */
 export class AppendFile {
@@ -35,10 +37,13 @@ export class AppendFile {
       } catch {
         // The write error is the one to report; resume cuts the file back anyway.
       }
-      throw new StopCrawlError('TRES_STORE_WRITE', `Cannot write to ${this.path}`, {
-        cause,
-        context: { file: this.path },
-      });
+      throw (
+        storageFault(cause, this.path, dirname(this.path)) ??
+        new StopCrawlError('TRES_STORE_WRITE', `Cannot write to ${this.path}`, {
+          cause,
+          context: { file: this.path },
+        })
+      );
     }
     this.offset = start + data.byteLength;
   }

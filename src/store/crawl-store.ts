@@ -3,7 +3,7 @@
  * with a WARC file of the HTTP exchanges and a JSON-lines file of pages beside it. A crawl killed
  * at any instant resumes with no page lost and none fetched twice (see {@link CrawlStore.recordPage}).
  */
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { ConfigError, SkipUrlError, StopCrawlError, TresError } from '../common/errors.js';
 import type { ContentFingerprint } from '../text/content-fingerprint.js';
@@ -27,6 +27,7 @@ import {
   STORE_VERSION,
   writeMeta,
 } from './schema.js';
+import { StorageFaultError, storageFault } from './storage-fault.js';
 import type {
   CrawlStatus,
   CrawlStoreOptions,
@@ -108,8 +109,31 @@ export class CrawlStore {
     const opts = validateOptions(dir, options);
     checkFolder(dir, opts.mode);
     mkdirSync(dir, { recursive: true });
+    try {
+      accessSync(dir, constants.W_OK);
+    } catch (error) {
+      // Read-only media: say so, rather than SQLite's "unable to open database file".
+      throw storageFault(error, dir, dir) ?? error;
+    }
     const paths = storePaths(dir);
-    const db = openDatabase(paths.sqlite);
+    // Files a failed create removes again (a full disk must not leave a 0-byte crawl.sqlite that
+    // blocks the next crawl and --resume alike).
+    const created =
+      opts.mode === 'create'
+        ? [paths.sqlite, `${paths.sqlite}-wal`, `${paths.sqlite}-journal`, paths.warc, paths.jsonl].filter(
+            (path) => !existsSync(path),
+          )
+        : [];
+    const removeCreated = () => {
+      for (const path of created) rmSync(path, { force: true });
+    };
+    let db: Database.Database;
+    try {
+      db = openDatabase(paths.sqlite);
+    } catch (error) {
+      removeCreated();
+      throw storageFault(error, paths.sqlite, dir) ?? error;
+    }
     let warc: AppendFile | undefined;
     let jsonl: AppendFile | undefined;
     try {
@@ -151,7 +175,8 @@ export class CrawlStore {
       warc?.close();
       jsonl?.close();
       db.close();
-      throw error;
+      removeCreated();
+      throw storageFault(error, error instanceof StorageFaultError ? error.file : paths.sqlite, dir) ?? error;
     }
   }
 
@@ -202,6 +227,8 @@ export class CrawlStore {
     } catch (error) {
       this.cutBack(warcStart, jsonlStart);
       if (error instanceof TresError) throw error;
+      const fault = storageFault(error, storePaths(this.dir).sqlite, this.dir);
+      if (fault) throw fault;
       throw new StopCrawlError('TRES_STORE_WRITE', `Cannot record ${record.url} in ${this.dir}`, {
         cause: error,
         context: { url: record.url, file: this.dir },
@@ -389,6 +416,10 @@ export class CrawlStore {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
       this.warc?.close();
       this.jsonl?.close();
+    } catch (error) {
+      // Every committed page is safe in the WAL; only the status and the checkpoint are missing,
+      // and a resume (or a reader) takes the WAL as it is.
+      throw storageFault(error, storePaths(this.dir).sqlite, this.dir) ?? error;
     } finally {
       this.isClosed = true;
       this.db.close();

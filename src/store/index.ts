@@ -12,6 +12,12 @@ export { CRAWL_STORE_DEFAULTS, STORE_FILES } from './open-files.js';
 export { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
 export type { ListedPage, PageQuery } from './page-query.js';
 export { toReplayOutcome } from './replay-outcome.js';
+export {
+  STORAGE_EXIT_CODES,
+  StorageFaultError,
+  type StorageFaultKind,
+  storageFault,
+} from './storage-fault.js';
 export type {
   CrawlStatus,
   CrawlStoreOptions,

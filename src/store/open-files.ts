@@ -2,7 +2,7 @@
  * Opening a crawl folder: which files make a crawl, the checks of `create` and `resume`, and the
  * repair that makes the WARC and JSONL files end exactly where the committed rows say.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { systemClock } from '../common/clock.js';
@@ -34,7 +34,8 @@ export function storePaths(dir: string): { sqlite: string; warc: string; jsonl: 
 export function checkFolder(dir: string, mode: OpenMode): void {
   const paths = storePaths(dir);
   if (mode === 'create') {
-    const found = Object.values(paths).filter((p) => existsSync(p));
+    // An empty file is what a create on a full disk left before tres removed it: no crawl.
+    const found = Object.values(paths).filter((p) => existsSync(p) && statSync(p).size > 0);
     if (found.length > 0) {
       throw new ConfigError(
         `${dir} already holds a crawl (${found.join(', ')}); pass --resume to continue it or choose another --out`,

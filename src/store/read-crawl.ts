@@ -14,13 +14,16 @@
  *   file SQLite creates for it is removed afterwards if it was not there before (a writer in
  *   exclusive mode never uses it).
  */
-import { existsSync, rmSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../common/errors.js';
 import { latestLabels, type PageLabel } from './labels.js';
 import { STORE_FILES, storePaths } from './open-files.js';
 import { type ListedPage, type PageQuery, queryPages } from './page-query.js';
 import { type PageRow, readMeta, rowToPage } from './schema.js';
+import { storageFault } from './storage-fault.js';
 import type { StoredPage } from './types.js';
 
 /** Rows decoded per query while iterating pages. */
@@ -61,6 +64,8 @@ export class CrawlReader {
     readonly dir: string,
     private readonly db: Database.Database,
     private readonly createdShm: string | undefined,
+    /** A copy of the database made because the folder is read-only; removed on close. */
+    private readonly copyDir?: string,
   ) {}
 
   /**
@@ -73,6 +78,7 @@ export class CrawlReader {
     if (!existsSync(sqlite)) {
       throw new ConfigError(`${dir} holds no crawl (no ${STORE_FILES.sqlite})`, { context: { file: dir } });
     }
+    if (!isWritable(dir)) return CrawlReader.openCopy(dir, sqlite);
     const wal = `${sqlite}-wal`;
     const shm = `${sqlite}-shm`;
     const hasWal = existsSync(wal);
@@ -99,12 +105,43 @@ export class CrawlReader {
           { cause, context: { file: sqlite, isLocked: true } },
         );
       }
+      const fault = storageFault(cause, sqlite, dir);
+      if (fault) throw fault;
       throw new ConfigError(`${sqlite} cannot be read as a tres crawl store: ${(cause as Error).message}`, {
         cause,
         context: { file: sqlite },
       });
     }
     return new CrawlReader(dir, db, hasWal && !hadShm ? shm : undefined);
+  }
+
+  /**
+   * Opens a copy of the database (and its WAL) in a temporary folder: on read-only media SQLite
+   * cannot open a WAL-mode database in place (it needs to create a side file), and opening it
+   * "immutable" would skip pages still in the WAL.
+   */
+  private static openCopy(dir: string, sqlite: string): CrawlReader {
+    const copyDir = mkdtempSync(join(tmpdir(), 'tres-read-'));
+    const copy = join(copyDir, STORE_FILES.sqlite);
+    try {
+      copyFileSync(sqlite, copy);
+      if (existsSync(`${sqlite}-wal`)) copyFileSync(`${sqlite}-wal`, `${copy}-wal`);
+      const db = new Database(copy, { readonly: true, fileMustExist: true });
+      if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'meta'").get()) {
+        db.close();
+        throw new ConfigError(`${sqlite} is not a tres crawl store (no meta table)`, {
+          context: { file: sqlite },
+        });
+      }
+      return new CrawlReader(dir, db, undefined, copyDir);
+    } catch (cause) {
+      rmSync(copyDir, { recursive: true, force: true });
+      if (cause instanceof ConfigError) throw cause;
+      throw new ConfigError(`${sqlite} cannot be read as a tres crawl store: ${(cause as Error).message}`, {
+        cause,
+        context: { file: sqlite },
+      });
+    }
   }
 
   /** The JSON value stored in meta under `key`, or undefined. */
@@ -208,6 +245,7 @@ export class CrawlReader {
     this.isClosed = true;
     this.db.close();
     if (this.createdShm) rmSync(this.createdShm, { force: true });
+    if (this.copyDir) rmSync(this.copyDir, { recursive: true, force: true });
   }
 
   private assertOpen(): void {
@@ -240,5 +278,15 @@ export function withCrawlReader<T>(dir: string, fn: (reader: CrawlReader) => T):
     return fn(reader);
   } finally {
     reader.close();
+  }
+}
+
+/** True when files may be created in `dir` (false on read-only media, or without permission). */
+function isWritable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -14,6 +14,12 @@ export { expandKeywords, type KeywordExpansion, type ScoredKeyword } from './key
 export { KeywordSet, type KeywordSetJson } from './keyword-set.js';
 export { type KeywordStatistics, keywordStatistics, shortcutWidth } from './keyword-stats.js';
 export { detectLanguage, type LanguageGuess } from './language.js';
+export {
+  type FingerprintedPage,
+  MIN_MAIN_CONTENT_WORDS,
+  pageFingerprint,
+  textOutsideLinks,
+} from './page-fingerprint.js';
 export { isStopword, STOPWORDS } from './stopwords.js';
 export {
   anchorTokens,

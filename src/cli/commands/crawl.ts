@@ -54,7 +54,8 @@ Ctrl-C stops gracefully (fetches in flight finish); a second Ctrl-C stops at onc
 A resume reads its options from crawl.sqlite; options given with --resume replace the stored
 ones with a warning, except --strategy, --keywords, --keyphrases, --model and --site-mode,
 which a resume may not change.
-Exit codes: 0 done, 1 no page could be fetched, 2 bad options (nothing written), 130 interrupted.`;
+Exit codes: 0 done, 1 no page could be fetched, 2 bad options (nothing written), 130 interrupted;
+storage faults: 73 disk full, 77 read-only storage, 65 damaged crawl.sqlite, 74 device I/O error.`;
 
 export function registerCrawlCommand(program: Command): void {
   const command = program

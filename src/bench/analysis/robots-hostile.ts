@@ -4,14 +4,13 @@
 // 200 pages whose home links to 20 URLs of 2,000-character paths on a second host), once with the
 // hostile robots.txt on the second host and once with none: wall time, and the mean and longest
 // wait between two recorded pages of the first host.
-// npx vite-node results/robots-hostile.ts
+// npx vite-node src/bench/analysis/robots-hostile.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Crawler } from '../src/crawl/crawler.js';
-import type { FetchResult } from '../src/net/fetch-result.js';
-import { RobotsTxtCache } from '../src/net/robots-txt.js';
-import { sendHtml, startServer } from '../src/net/test-servers.js';
+import { Crawler } from '../../crawl/index.js';
+import { type FetchResult, RobotsTxtCache } from '../../net/index.js';
+import { sendHtml, startServer } from '../../net/test-servers.js';
 
 const RULES = 120;
 const STARS = 2_000;
@@ -79,7 +78,10 @@ async function crawl(robots: string | undefined): Promise<string> {
       return;
     }
     if (host === 'ok.test' && path === '/') {
-      const hostile = Array.from({ length: 20 }, (_, i) => `<a href="http://hostile.test${longPath(2_000, i)}">h</a>`);
+      const hostile = Array.from(
+        { length: 20 },
+        (_, i) => `<a href="http://hostile.test${longPath(2_000, i)}">h</a>`,
+      );
       const own = Array.from({ length: 200 }, (_, i) => `<a href="/p${i}.html">p${i}</a>`);
       sendHtml(res, `<html><body>${hostile.join(' ')} ${own.join(' ')}</body></html>`);
       return;
