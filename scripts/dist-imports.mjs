@@ -6,7 +6,11 @@ import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
-const deps = new Set(Object.keys(pkg.dependencies ?? {}));
+// Optional dependencies count: dist loads them lazily (playwright-core, only when a crawl renders).
+const deps = new Set([
+  ...Object.keys(pkg.dependencies ?? {}),
+  ...Object.keys(pkg.optionalDependencies ?? {}),
+]);
 const builtins = new Set(builtinModules);
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;

@@ -30,7 +30,9 @@ import { runFuzzBench } from './fuzz-bench.js';
 import { DEFAULT_MEMORY_BENCH_OPTIONS, runMemoryBench } from './memory-bench.js';
 import { runOracleReach } from './oracle-reach.js';
 import { ORACLE_STRATEGY } from './oracle-strategy.js';
+import { runPdfBench } from './pdf-bench.js';
 import { runRelevanceBench } from './relevance-bench.js';
+import { runRenderBench } from './render-bench.js';
 import { runRlBench } from './rl-bench.js';
 import { ensureTopicReward } from './topic-reward.js';
 import { runTreeFrontierBench } from './tree-frontier-bench.js';
@@ -60,6 +62,8 @@ const PARTS = [
   'fuzz',
   'feedback',
   'ui',
+  'pdf',
+  'render',
 ] as const;
 
 /**
@@ -97,6 +101,8 @@ Parts:
   fuzz       1,000,000 generated inputs for each of the URL, HTML and robots.txt parsers
   feedback   50 labels through the dashboard's API retrain the judge of a DocWeb crawl
   ui         pages/s of the same crawl with and without the dashboard
+  pdf        PDF text extraction: pages/s of one worker and peak memory (made PDFs, the DocWeb's)
+  render     pages/s rendered in chromium (--render) against plain fetching on a script-built sandbox
 
 Flags:
   --quick               a small budget, results in OUT/quick/
@@ -228,6 +234,19 @@ async function main(): Promise<void> {
         outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'ui'),
         ...(isQuick ? { maxPages: 1000, repeats: 1 } : { repeats: 5 }),
         command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+      });
+    }
+    if (part === 'pdf') {
+      await runPdfBench({
+        outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'pdf'),
+        docwebCacheDir: docwebCacheDir ?? defaultCacheDir(),
+        ...(isQuick ? { madePdfs: 5, madePages: 4, maxRealPdfs: 3 } : {}),
+      });
+    }
+    if (part === 'render') {
+      await runRenderBench({
+        outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'render'),
+        ...(isQuick ? { pages: 15 } : {}),
       });
     }
     if (part === 'fuzz') {

@@ -8,6 +8,7 @@
 import type { OptionKind } from '../config/index.js';
 import { type CrawlerOptions, DEFAULT_CRAWLER_OPTIONS } from '../crawl/crawl-options.js';
 import { type DomainLimit, formatDomainLimit } from '../crawl/domain-limit.js';
+import { DEFAULT_SITEMAP_OPTIONS } from '../crawl/sitemap-source.js';
 import { DEFAULT_WEB_CLIENT_OPTIONS, type WebClientOptions } from '../net/index.js';
 import { strategyNames } from '../strategies/registry.js';
 import { DEFAULT_DASHBOARD_OPTIONS } from '../ui/server.js';
@@ -326,6 +327,30 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: 'written',
     kind: 'boolean',
     ...top('shouldWriteWarc', d.shouldWriteWarc),
+  },
+  {
+    key: 'sitemaps',
+    flags: '--sitemaps',
+    help: `also crawl the URLs listed in the seed sites' sitemaps (robots.txt Sitemap: lines, else /sitemap.xml; index files and gzip followed, fetched politely, at most ${DEFAULT_SITEMAP_OPTIONS.maxSitemaps} sitemaps and ${DEFAULT_SITEMAP_OPTIONS.maxUrls} URLs)`,
+    defaultText: 'off',
+    kind: 'boolean',
+    apply: (o, v) => {
+      o.sitemaps = v === true ? {} : false;
+    },
+    read: (o) => o.sitemaps !== undefined && o.sitemaps !== false,
+  },
+  {
+    key: 'render',
+    flags: '--render [hosts]',
+    help: "run each page's JavaScript in chromium (Debian's, through playwright-core) before reading its links: every host, or only these hosts, comma separated; the browser's requests obey the same politeness, robots.txt and address guard",
+    defaultText: 'off',
+    kind: 'string',
+    check: (raw, where) =>
+      raw === true || raw === 'all' ? 'all' : list(String(raw).split(','), where).map((h) => h.toLowerCase()),
+    apply: (o, v) => {
+      o.render = { hosts: v as string[] | 'all' };
+    },
+    read: (o) => (o.render ? (o.render.hosts ?? 'all') : false),
   },
   // The dashboard (src/ui) is part of this run, not of the crawl's options: no apply, no
   // config-file key, and a resume may turn it on or off freely.

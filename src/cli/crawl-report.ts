@@ -25,9 +25,13 @@ export const FAILURE_HINTS: Readonly<Record<string, string>> = {
     "the site's robots.txt forbids these URLs and tres obeys it (--no-robots only for your own sites)",
   TRES_ROBOTS_UNAVAILABLE:
     "the site's robots.txt could not be fetched (5xx, timeout, reset), so its pages were not fetched; try again later",
-  TRES_URL_FILTERED: 'outside the crawl scope: see --include, --exclude, --allowed-domains and --max-depth',
+  TRES_URL_FILTERED:
+    'outside the crawl scope: a file type tres does not read (images, archives, media, office files), or --include, --exclude, --allowed-domains',
   TRES_TLS: 'the TLS handshake failed: the certificate is invalid or the server does not speak https',
-  TRES_CONTENT_TYPE: 'not an HTML page (only HTML is fetched and parsed)',
+  TRES_CONTENT_TYPE: 'neither an HTML page nor a PDF (only these are fetched and read)',
+  TRES_PDF_TIMEOUT: 'the PDF took too long to read (CrawlerOptions pdf.timeoutMs)',
+  TRES_PDF_TOO_BIG: 'the PDF needed more memory to read than allowed (CrawlerOptions pdf.maxHeapMb)',
+  TRES_PDF_INVALID: 'the PDF is damaged or encrypted; it is kept in the WARC file unread',
   TRES_HTTP_429: 'the server asked to slow down: raise --min-delay-ms',
 };
 

@@ -59,8 +59,14 @@ export const ERROR_CODES = {
   TRES_NOT_HTML: ['record', 'The response (2xx) is not an HTML page; it is stored but not parsed.'],
   TRES_BINARY_BODY: [
     'record',
-    'The body labelled as text is binary (an image, archive, PDF...); not a page.',
+    'The response says HTML or text but its bytes are binary (an image, an archive); stored, not parsed.',
   ],
+  // PDFs and rendering (docs/more-of-the-web.md).
+  TRES_PDF_INVALID: ['record', 'pdf.js cannot read the PDF (damaged, encrypted); it is stored unread.'],
+  TRES_PDF_TIMEOUT: ['record', 'Reading the PDF took longer than pdf.timeoutMs; it is stored unread.'],
+  TRES_PDF_TOO_BIG: ['record', 'Reading the PDF needed more heap than pdf.maxHeapMb; it is stored unread.'],
+  TRES_RENDER_TIMEOUT: ['skip', 'Rendering took longer than render.timeoutMs; the page is read as fetched.'],
+  TRES_RENDER_FAILED: ['skip', 'Rendering failed (the browser crashed); the page is read as fetched.'],
   // robots.txt and politeness.
   TRES_ROBOTS_DISALLOWED: ['skip', 'robots.txt disallows the URL for our user agent.'],
   TRES_ROBOTS_UNAVAILABLE: ['defer', 'robots.txt is unreachable (RFC 9309 2.3.1.4); skip if it stays so.'],

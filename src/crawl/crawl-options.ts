@@ -5,10 +5,13 @@
 import type { Clock } from '../common/clock.js';
 import { ConfigError } from '../common/errors.js';
 import type { WebClientOptions } from '../net/index.js';
+import { type PdfOptions, resolvePdfOptions } from '../pdf/index.js';
+import { type RenderOptions, resolveRenderOptions } from '../render/index.js';
 import type { Strategy } from '../strategies/strategy.js';
 import type { UrlFilterOptions } from '../url/index.js';
 import { type DomainLimit, parseDomainLimit } from './domain-limit.js';
 import type { PageJudge } from './judge.js';
+import { resolveSitemapOptions, type SitemapOptions } from './sitemap-source.js';
 
 export interface CrawlerOptions {
   /** Folder of the crawl store (SQLite, WARC, JSONL). Required. */
@@ -97,6 +100,25 @@ export interface CrawlerOptions {
    * past it the page is recorded as `TRES_PARSE_TIMEOUT`. `false` turns the limit off. @default 2000
    */
   parseTimeBudgetMs?: number | false;
+  /**
+   * Take URLs from the seed sites' sitemaps too (robots.txt `Sitemap:` lines, else
+   * `/sitemap.xml`; index files, gzip), fetched politely like pages; `{}` for the defaults of
+   * {@link SitemapOptions}, `false` for none. @default false
+   */
+  sitemaps?: SitemapOptions | false;
+  /**
+   * Read PDF responses: text, title and links extracted with pdf.js in a worker thread with time
+   * and memory limits (see {@link PdfOptions}), judged and followed like HTML pages; `.pdf` URLs
+   * pass the URL filter and `application/pdf` is fetched. `false` leaves PDFs out (and adds `pdf`
+   * to the excluded extensions). @default {} (on, with DEFAULT_PDF_OPTIONS)
+   */
+  pdf?: PdfOptions | false;
+  /**
+   * Render HTML pages in chromium (playwright-core) so that links made by scripts are found:
+   * every host, or `hosts`; each browser request goes through the crawl's politeness, robots.txt
+   * and address guard (see {@link RenderOptions}). `false` renders nothing. @default false
+   */
+  render?: RenderOptions | false;
   /** Milliseconds between 'progress' events. @default 1000 */
   progressIntervalMs?: number;
   clock?: Clock;
@@ -105,7 +127,17 @@ export interface CrawlerOptions {
 type Resolved = Required<
   Omit<
     CrawlerOptions,
-    'judge' | 'judgeSource' | 'keywords' | 'keyphrases' | 'net' | 'urlFilter' | 'clock' | 'strategy'
+    | 'sitemaps'
+    | 'pdf'
+    | 'render'
+    | 'judge'
+    | 'judgeSource'
+    | 'keywords'
+    | 'keyphrases'
+    | 'net'
+    | 'urlFilter'
+    | 'clock'
+    | 'strategy'
   >
 >;
 
@@ -113,6 +145,9 @@ type Resolved = Required<
 export const DEFAULT_CRAWLER_OPTIONS: Omit<Resolved, 'outDir' | 'maxPagesPerDomain'> & {
   strategy: string;
   maxPagesPerDomain: string;
+  sitemaps: SitemapOptions | false;
+  pdf: PdfOptions | false;
+  render: RenderOptions | false;
 } = {
   isResume: false,
   strategy: 'best-first',
@@ -134,11 +169,17 @@ export const DEFAULT_CRAWLER_OPTIONS: Omit<Resolved, 'outDir' | 'maxPagesPerDoma
   shouldWriteWarc: true,
   nearDuplicateBits: 3,
   parseTimeBudgetMs: 2000,
+  sitemaps: false,
+  pdf: {},
+  render: false,
   progressIntervalMs: 1000,
 };
 
 /** Options after defaults are filled in and ranges checked. */
 export type ResolvedCrawlerOptions = Omit<Resolved, 'maxPagesPerDomain'> & {
+  sitemaps: Required<SitemapOptions> | false;
+  pdf: Required<PdfOptions> | false;
+  render: Required<RenderOptions> | false;
   maxPagesPerDomain: DomainLimit;
   strategy: string | Strategy;
   judge?: PageJudge;
@@ -210,6 +251,9 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     ...merged,
     outDir: options.outDir,
     maxPagesPerDomain: typeof limit === 'object' ? limit : parseDomainLimit(limit),
+    sitemaps: merged.sitemaps === false ? false : resolveSitemapOptions(merged.sitemaps),
+    pdf: merged.pdf === false ? false : resolvePdfOptions(merged.pdf),
+    render: merged.render === false ? false : resolveRenderOptions(merged.render),
     net: options.net ?? {},
     urlFilter: options.urlFilter ?? {},
   };

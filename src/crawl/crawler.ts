@@ -11,11 +11,14 @@ import { EventEmitter } from 'node:events';
 import { type Clock, systemClock } from '../common/clock.js';
 import { ConfigError, DeferUrlError, errorCode, RetryLaterError, StopCrawlError } from '../common/errors.js';
 import { createRng, type Rng } from '../common/rng.js';
-import { retryDelayMs, WebClient } from '../net/index.js';
+import { DEFAULT_FETCHER_OPTIONS, type PageFetch, retryDelayMs, WebClient } from '../net/index.js';
+import { PdfExtractor } from '../pdf/index.js';
+import { Renderer } from '../render/index.js';
 import { CrawlStore, StorageFaultError } from '../store/index.js';
 import { createStrategy, strategyNeedsWordVectors } from '../strategies/registry.js';
 import type { Action, DiscoveredLink, SelectionContext, Strategy } from '../strategies/strategy.js';
 import { KeywordSet, loadWordVectors } from '../text/index.js';
+import { DEFAULT_EXCLUDED_EXTENSIONS, type UrlFilterOptions } from '../url/index.js';
 import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions } from './crawl-options.js';
 import { CrawlState } from './crawl-state.js';
 import { domainLimitAt } from './domain-limit.js';
@@ -23,7 +26,8 @@ import type { CrawlerEvents, CrawlProgress, CrawlSummary, StopReason } from './e
 import type { PageJudge } from './judge.js';
 import { KeywordJudge } from './keyword-judge.js';
 import { LinkProcessor } from './link-processor.js';
-import { processFetch } from './process-fetch.js';
+import { PDF_MEDIA_TYPE, processFetch } from './process-fetch.js';
+import { readSitemaps } from './sitemap-source.js';
 
 interface PendingRetry {
   action: Action;
@@ -48,6 +52,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private store!: CrawlStore;
   private client!: WebClient;
   private links!: LinkProcessor;
+  private pdf: PdfExtractor | undefined;
+  private renderer: Renderer | undefined;
   private readonly abort = new AbortController();
   private stopReason: StopReason | undefined;
   private fatal: unknown;
@@ -58,6 +64,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private lastProgressMs = 0;
   private isPausedFlag = false;
   private judgeVersionNow = 0;
+  /** Reading sitemaps (`sitemaps` option) while the crawl runs; undefined when done or off. */
+  private sitemapTask: Promise<void> | undefined;
+  private readonly sitemapAbort = new AbortController();
 
   constructor(options: CrawlerOptions) {
     super();
@@ -73,7 +82,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
    */
   async run(seeds: string[] = []): Promise<CrawlSummary> {
     const o = this.options;
-    this.links = new LinkProcessor({ siteMode: o.siteMode, urlFilter: o.urlFilter, maxDepth: o.maxDepth });
+    this.links = new LinkProcessor({
+      siteMode: o.siteMode,
+      urlFilter: this.urlFilterOptions(),
+      maxDepth: o.maxDepth,
+    });
     this.strategy =
       typeof o.strategy === 'string'
         ? createStrategy(o.strategy, {
@@ -89,6 +102,15 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     if (seedLinks.length === 0 && !o.isResume) {
       throw new ConfigError('a new crawl needs at least one seed URL', { context: { field: 'seeds' } });
     }
+    // A crawl whose every seed is out of scope would record failures and fetch nothing: say why.
+    const refused = seedLinks.map((l) => [l.url, this.links.whyRejected(l.url)] as const);
+    if (!o.isResume && refused.every(([, why]) => why !== undefined)) {
+      const reasons = refused.slice(0, 3).map(([url, why]) => `${url}: ${why}`);
+      throw new ConfigError(
+        `no seed is in the crawl's scope (${reasons.join('; ')}${refused.length > 3 ? '; ...' : ''}); change the seeds or the URL filter`,
+        { context: { field: 'seeds' } },
+      );
+    }
     this.store = CrawlStore.open(o.outDir, {
       mode: o.isResume ? 'resume' : 'create',
       clock: this.clock,
@@ -101,9 +123,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     // A resume keeps the version of the judge that was swapped in last (relevance feedback).
     this.judgeVersionNow = Number(this.store.getMeta('judgeVersion') ?? 0);
     this.client = new WebClient(
-      { ...o.net, isUrlAllowed: (url) => this.links.isUrlAllowed(url) },
+      { ...o.net, ...this.pdfContentTypes(), isUrlAllowed: (url) => this.links.isUrlAllowed(url) },
       { clock: this.clock },
     );
+    this.pdf = o.pdf === false ? undefined : new PdfExtractor(o.pdf);
+    this.renderer =
+      o.render === false
+        ? undefined
+        : new Renderer(this.client, o.render, { isUrlAllowed: (url) => this.links.isResourceAllowed(url) });
     this.startedMs = this.clock.monotonicMs();
     this.stepsBeforeRun = this.store.pageCount();
     let status: 'finished' | 'interrupted' | 'failed' = 'failed';
@@ -111,23 +138,32 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     try {
       if (o.isResume) this.resumeFromStore(seedLinks);
       else this.strategy.seed(seedLinks);
+      this.startSitemaps();
       await this.loop();
       const reason = this.stopReason ?? 'frontier-empty';
       status = reason === 'interrupted' ? 'interrupted' : 'finished';
       summary = this.summary(reason);
       this.emit('done', summary);
     } catch (error) {
-      await this.client.close();
       try {
-        this.store.close({ status });
+        await this.close(status);
       } catch {
         // The error that stopped the crawl is the one to report (a full disk fails both).
       }
       throw error;
     }
-    await this.client.close();
-    this.store.close({ status });
+    await this.close(status);
     return summary;
+  }
+
+  /** Ends the sitemap reader, the client, the PDF workers and the browser, then closes the store. */
+  private async close(status: 'finished' | 'interrupted' | 'failed'): Promise<void> {
+    this.sitemapAbort.abort(new Error('crawl ended'));
+    await this.sitemapTask;
+    await this.client.close();
+    await this.pdf?.close();
+    await this.renderer?.close();
+    this.store.close({ status });
   }
 
   /** Stops gracefully: no new fetches; fetches in flight finish and are recorded. */
@@ -230,6 +266,55 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     for (const outcome of this.store.replayOutcomes()) this.strategy.observe(outcome);
   }
 
+  /**
+   * Reads the sitemaps of the seed origins in the background; their URLs become seeds (stored,
+   * so a resume keeps them). A resume reads them again: stored seeds are not added twice.
+   */
+  private startSitemaps(): void {
+    const options = this.options.sitemaps;
+    if (options === false) return;
+    const origins = [...new Set(this.store.seeds().map((l) => new URL(l.url).origin))];
+    this.sitemapTask = readSitemaps(this.client, origins, options, {
+      isUrlAllowed: (url) => this.links.isUrlAllowed(url),
+      isSitemapAllowed: (url) => this.links.isResourceAllowed(url),
+      onUrls: (urls) => {
+        if (this.stopReason === undefined) this.addSeeds(urls);
+      },
+      onSitemap: (event) => this.emit('sitemap', event),
+      shouldStop: () => this.stopReason !== undefined,
+      signal: this.sitemapAbort.signal,
+    })
+      .then(
+        () => {},
+        () => {}, // aborted as the crawl ends: the URLs added so far are stored
+      )
+      .finally(() => {
+        this.sitemapTask = undefined;
+        this.wake?.();
+      });
+  }
+
+  /** Renders `fetched` when its host is to be rendered (undefined otherwise). */
+  private renderPage(fetched: PageFetch, host: string): Promise<string> | undefined {
+    const renderer = this.renderer;
+    if (!renderer?.shouldRender(host)) return undefined;
+    return renderer.render(fetched, this.abort.signal);
+  }
+
+  /** The URL filter's options; `pdf: false` keeps `.pdf` URLs out as before PDFs were read. */
+  private urlFilterOptions(): UrlFilterOptions {
+    const o = this.options;
+    if (o.pdf !== false || o.urlFilter.excludedExtensions !== undefined) return o.urlFilter;
+    return { ...o.urlFilter, excludedExtensions: [...DEFAULT_EXCLUDED_EXTENSIONS, 'pdf'] };
+  }
+
+  /** With PDFs read, `application/pdf` joins the default media types (unless the user set them). */
+  private pdfContentTypes(): { allowedContentTypes?: readonly string[] } {
+    const o = this.options;
+    if (o.pdf === false || o.net.allowedContentTypes !== undefined) return {};
+    return { allowedContentTypes: [...DEFAULT_FETCHER_OPTIONS.allowedContentTypes, PDF_MEDIA_TYPE] };
+  }
+
   private async loop(): Promise<void> {
     const o = this.options;
     const running = new Set<Promise<void>>();
@@ -258,7 +343,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         // Deferred URLs wait for their origin while there is budget for them; at the end of the
         // budget they are dropped unrecorded (a resume finds them in the frontier again).
         const isEmpty = this.strategy.stats()['frontier/size'] === 0 && this.retries.length === 0;
-        if (isEmpty || !this.hasBudgetFor(0)) break;
+        // Sitemaps still being read may add URLs to an empty frontier.
+        if ((isEmpty && this.sitemapTask === undefined) || !this.hasBudgetFor(0)) break;
       }
       // Nothing more can start now: wait for a fetch to finish or a host to become ready.
       await this.sleepUntilWoken(running.size > 0 || this.isPausedFlag ? 1000 : 20);
@@ -337,6 +423,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         maxLinksPerPage: this.options.maxLinksPerPage,
         shouldScoreAnchors: this.strategy.needsAnchorScores === true,
         isKnown: (url) => this.state.isFetchedOrInFlight(url),
+        ...(this.pdf ? { pdf: this.pdf } : {}),
+        ...(this.renderer ? { render: (f) => this.renderPage(f, action.host) } : {}),
       });
       result.record.judgeVersion = judgeVersion;
       this.commit(action, result.record, result.outcome, result.warc);
@@ -392,11 +480,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         },
         undefined,
       );
-      this.emit('failure', {
-        url: action.url,
-        code,
-        message: error instanceof Error ? error.message : String(error),
-      });
+      const message = error instanceof Error ? error.message : String(error);
+      const why = code === 'TRES_URL_FILTERED' ? this.links.whyRejected(action.url) : undefined;
+      this.emit('failure', { url: action.url, code, message: why ? `${message}: ${why}` : message });
     } finally {
       this.state.finish(action.url, action.host, action.domain);
     }

@@ -1,5 +1,9 @@
 /** Events of a crawl: one source for the store, progress line, dashboard and benchmarks. */
 
+import type { SitemapEvent } from './sitemap-source.js';
+
+export type { SitemapEvent };
+
 /** Why a crawl ended. */
 export type StopReason = 'max-pages' | 'time-limit' | 'frontier-empty' | 'interrupted';
 
@@ -72,6 +76,8 @@ export interface CrawlSummary extends CrawlProgress {
 /** Event map of {@link Crawler}. */
 export interface CrawlerEvents {
   page: [PageEvent];
+  /** A sitemap read or failed (`--sitemaps`). */
+  sitemap: [SitemapEvent];
   failure: [FailureEvent];
   retry: [RetryEvent];
   progress: [CrawlProgress];

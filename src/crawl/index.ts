@@ -8,3 +8,10 @@ export { type DomainLimit, domainLimitAt, formatDomainLimit, parseDomainLimit } 
 export type * from './events.js';
 export type { AnchorToJudge, PageJudge, PageToJudge } from './judge.js';
 export { KeywordJudge, type KeywordJudgeOptions } from './keyword-judge.js';
+export {
+  DEFAULT_SITEMAP_OPTIONS,
+  readSitemaps,
+  type SitemapHooks,
+  type SitemapOptions,
+  type SitemapStats,
+} from './sitemap-source.js';

@@ -7,6 +7,7 @@ import type { ParsedLink } from '../html/types.js';
 import type { DiscoveredLink } from '../types/index.js';
 import {
   createUrlFilter,
+  createUrlFilterReason,
   hostOf,
   hostSite,
   normalizeUrl,
@@ -24,9 +25,23 @@ export interface LinkProcessorOptions {
 
 export class LinkProcessor {
   private readonly isAllowed: UrlFilter;
+  private readonly isAllowedAnyExtension: UrlFilter;
+  private readonly reasonOf: (url: string) => string | undefined;
 
   constructor(private readonly options: LinkProcessorOptions) {
     this.isAllowed = createUrlFilter(options.urlFilter);
+    this.reasonOf = createUrlFilterReason(options.urlFilter);
+    this.isAllowedAnyExtension = createUrlFilter({ ...options.urlFilter, excludedExtensions: false });
+  }
+
+  /** Why the crawl's URL filter rejects `url`, naming the option; undefined when it does not. */
+  whyRejected(url: string): string | undefined {
+    return this.reasonOf(url);
+  }
+
+  /** The crawl's URL filter with file extensions let through (sitemaps `.xml.gz`, scripts of a rendered page). */
+  isResourceAllowed(url: string): boolean {
+    return this.isAllowedAnyExtension(url);
   }
 
   /** True if the URL passes the crawl's URL filter (used for every redirect hop too). */

@@ -5,6 +5,7 @@
 import { SkipUrlError, TresError } from '../common/errors.js';
 import { type ParsedPage, parseHtmlBounded } from '../html/index.js';
 import { type FetchResult, looksBinary, type PageFetch } from '../net/index.js';
+import type { PdfExtractor } from '../pdf/index.js';
 import type { PageRecord, WarcPayload } from '../store/index.js';
 import type { Action, DiscoveredLink, Outcome } from '../strategies/strategy.js';
 import { type ContentFingerprint, pageFingerprint } from '../text/index.js';
@@ -37,7 +38,21 @@ export interface ProcessFetchOptions {
   maxTextChars?: number | false;
   /** Links read per page; `false` reads all. @default 10_000 */
   maxLinksPerPage?: number | false;
+  /**
+   * Reads `application/pdf` responses (text, title, links) in its worker threads; undefined
+   * leaves a PDF unread (recorded as `TRES_NOT_HTML`). @default undefined
+   */
+  pdf?: PdfExtractor;
+  /**
+   * Renders an HTML page (JavaScript run) and returns its document, or undefined when the page
+   * is not to be rendered; a render that fails (SkipUrlError) leaves the page parsed as fetched.
+   * @default undefined (no rendering)
+   */
+  render?: (fetched: PageFetch) => Promise<string> | undefined;
 }
+
+/** The media type of PDF responses. */
+export const PDF_MEDIA_TYPE = 'application/pdf';
 
 export interface ProcessedFetch {
   record: PageRecord;
@@ -57,10 +72,23 @@ export async function processFetch(
 ): Promise<ProcessedFetch> {
   const result = fetched.result;
   const finalUrl = normalizeUrl(fetched.finalUrl) ?? fetched.finalUrl;
-  const isOk = result.status >= 200 && result.status < 300 && result.text !== undefined;
+  const isSuccess = result.status >= 200 && result.status < 300;
+  const isPdf = isSuccess && o.pdf !== undefined && result.contentType === PDF_MEDIA_TYPE;
+  let pdfError: string | undefined;
+  let pdfPage: ParsedPage | undefined;
+  if (isPdf) {
+    // A PDF that cannot be read is still recorded with its bytes in the WARC, with the reason.
+    try {
+      pdfPage = await readPdf(fetched, o.pdf as PdfExtractor);
+    } catch (error) {
+      if (!(error instanceof TresError)) throw error;
+      pdfError = error.code;
+    }
+  }
+  const isOk = isSuccess && !isPdf && result.text !== undefined;
   // A body that is not text (a PNG sent as text/html) is no page: its "text" would be garbage.
   const isBinary = isOk && looksBinary(result.body);
-  const isPage = isOk && !isBinary;
+  const isPage = pdfPage !== undefined || (isOk && !isBinary);
   const directives: string[] = [];
   let canonicalUrl: string | undefined;
   let title = '';
@@ -69,7 +97,7 @@ export async function processFetch(
   let links: DiscoveredLink[] = [];
   let fingerprint: ContentFingerprint | undefined;
   if (isPage) {
-    const page = await parseWithinBudget(fetched, o);
+    const page = pdfPage ?? (await parseWithinBudget(fetched, o));
     title = page.title;
     text = page.text;
     // The main content's SimHash: a shared navigation sidebar does not make pages near-copies.
@@ -124,11 +152,9 @@ export async function processFetch(
   if (canonicalUrl !== undefined) record.canonicalUrl = canonicalUrl;
   if (action.parentUrl !== undefined) record.parentUrl = action.parentUrl;
   if (!isPage)
-    record.errorCode = isBinary
-      ? 'TRES_BINARY_BODY'
-      : result.status >= 300
-        ? `TRES_HTTP_${result.status}`
-        : 'TRES_NOT_HTML';
+    record.errorCode =
+      pdfError ??
+      (isBinary ? 'TRES_BINARY_BODY' : result.status >= 300 ? `TRES_HTTP_${result.status}` : 'TRES_NOT_HTML');
   const outcome: Outcome = { action, finalUrl, isPage, reward, probability, links };
   if (isPage) {
     // For the strategy's learner (seed features use the title; the apprentice, Lim's crawler and
@@ -140,10 +166,35 @@ export async function processFetch(
   return { record, outcome, warc: { warc: toWarcPayload(result) } };
 }
 
+/** A PDF's text, title and links in the shape of a parsed HTML page. */
+async function readPdf(fetched: PageFetch, pdf: PdfExtractor): Promise<ParsedPage> {
+  const extracted = await pdf.extract(fetched.result.body, fetched.finalUrl);
+  return {
+    title: extracted.title,
+    text: extracted.text,
+    links: extracted.links,
+    baseUrl: fetched.finalUrl,
+    metaRobots: { isNoindex: false, isNofollow: false },
+    isTextTruncated: extracted.isCut,
+    isLinksTruncated: false,
+  };
+}
+
+/** The rendered document of an HTML page, or undefined (not rendered, or the render failed). */
+async function rendered(fetched: PageFetch, o: ProcessFetchOptions): Promise<string | undefined> {
+  try {
+    return await o.render?.(fetched);
+  } catch (error) {
+    if (error instanceof SkipUrlError) return undefined; // timeout, crash: the page as fetched
+    throw error; // ConfigError (no chromium): the crawl stops and says how to install it
+  }
+}
+
 async function parseWithinBudget(fetched: PageFetch, o: ProcessFetchOptions): Promise<ParsedPage> {
   const result = fetched.result;
+  const html = (await rendered(fetched, o)) ?? result.text ?? '';
   try {
-    return await parseHtmlBounded(result.text ?? '', fetched.finalUrl, {
+    return await parseHtmlBounded(html, fetched.finalUrl, {
       withContext: o.withLinkContext,
       ...(o.maxTextChars === undefined ? {} : { maxTextChars: o.maxTextChars }),
       ...(o.maxLinksPerPage === undefined ? {} : { maxLinks: o.maxLinksPerPage }),

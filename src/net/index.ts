@@ -47,6 +47,7 @@ export {
   RobotsTxtCache,
   type RobotsTxtOptions,
 } from './robots-txt.js';
+export { type ParsedSitemap, parseSitemap } from './sitemap.js';
 export {
   DEFAULT_WEB_CLIENT_OPTIONS,
   type FetchPageOptions,

@@ -57,6 +57,16 @@ export interface PageFetch {
 export interface FetchPageOptions {
   /** Aborts waiting and fetching; its reason is thrown as is. */
   signal?: AbortSignal;
+  /**
+   * This fetch's URL filter instead of the client's (sitemaps: `.xml.gz` is no page link;
+   * a rendering browser's scripts). Scheme, address guard and robots.txt still apply.
+   * @default the client's `isUrlAllowed`
+   */
+  isUrlAllowed?: (url: string) => boolean;
+  /** Media types read for this fetch; false reads any type. @default the fetcher's */
+  allowedContentTypes?: readonly string[] | false;
+  /** Cap on body bytes for this fetch. @default the fetcher's `maxBodyBytes` */
+  maxBodyBytes?: number;
 }
 
 function withoutHash(url: string): string {
@@ -126,7 +136,7 @@ export class WebClient {
     let current = url;
     for (;;) {
       seen.add(withoutHash(current));
-      const result = await this.fetchHop(current, options.signal);
+      const result = await this.fetchHop(current, options);
       hops.push(result);
       const next = result.status >= 300 && result.status < 400 ? result.location : undefined;
       if (next === undefined) return { requestedUrl: url, finalUrl: current, redirects, hops, result };
@@ -161,11 +171,12 @@ export class WebClient {
   }
 
   /** One hop checked like a new URL: scheme, filter, literal address, robots.txt; then fetched politely. */
-  private async fetchHop(url: string, signal: AbortSignal | undefined): Promise<FetchResult> {
+  private async fetchHop(url: string, options: FetchPageOptions): Promise<FetchResult> {
     const parsed = parseHttpUrl(url);
     const host = parsed.hostname;
     const context = { url, host };
-    if (this.isUrlAllowed && !this.isUrlAllowed(url)) {
+    const isUrlAllowed = options.isUrlAllowed ?? this.isUrlAllowed;
+    if (isUrlAllowed && !isUrlAllowed(url)) {
       throw new SkipUrlError('TRES_URL_FILTERED', `URL filter rejected ${url}`, { context });
     }
     const literal = host.replace(/^\[|\]$/g, '');
@@ -198,7 +209,12 @@ export class WebClient {
       throw new SkipUrlError('TRES_ROBOTS_DISALLOWED', `robots.txt disallows ${url}`, { context });
     }
     this.politeness.setCrawlDelay(host, decision.crawlDelayMs);
-    return this.politeFetch(url, { signal });
+    const { signal, allowedContentTypes, maxBodyBytes } = options;
+    return this.politeFetch(url, {
+      ...(signal === undefined ? {} : { signal }),
+      ...(allowedContentTypes === undefined ? {} : { allowedContentTypes }),
+      ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    });
   }
 
   /** Fetches one hop inside the host's politeness slot. */

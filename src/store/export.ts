@@ -4,9 +4,10 @@
  * Written in chunks through an async sink, so a crawl of any size streams out in bounded memory.
  */
 import { ConfigError } from '../common/errors.js';
+import { PdfExtractor } from '../pdf/index.js';
 import { csvField } from './export-csv.js';
 import { storePaths } from './open-files.js';
-import { readPageText } from './page-text.js';
+import { readStoredText } from './page-text.js';
 import type { ReadPage } from './read-crawl.js';
 import type { PageSource } from './read-jsonl.js';
 
@@ -110,19 +111,29 @@ export async function exportCrawl(
   const row = options.format === 'csv' ? csvRow : jsonRow;
   let count = 0;
   let chunk = '';
-  for await (const page of reader.pages({ onlyRelevant: options.onlyRelevant ?? false })) {
-    if (!options.withNoindex && page.directives?.includes('noindex')) continue;
-    const text =
-      options.withText && page.isPage && page.warcRange
-        ? readPageText(warcPath, page.warcRange[0], page.warcRange[1])
-        : undefined;
-    chunk += row(page, options, text);
-    count++;
-    if (count % CHUNK_PAGES === 0) {
-      await sink(chunk);
-      chunk = '';
+  // Started on the first PDF only: an export of HTML pages starts no worker.
+  let pdf: PdfExtractor | undefined;
+  const pdfExtractor = () => {
+    pdf ??= new PdfExtractor();
+    return pdf;
+  };
+  try {
+    for await (const page of reader.pages({ onlyRelevant: options.onlyRelevant ?? false })) {
+      if (!options.withNoindex && page.directives?.includes('noindex')) continue;
+      const text =
+        options.withText && page.isPage && page.warcRange
+          ? await readStoredText(warcPath, page.warcRange[0], page.warcRange[1], pdfExtractor)
+          : undefined;
+      chunk += row(page, options, text);
+      count++;
+      if (count % CHUNK_PAGES === 0) {
+        await sink(chunk);
+        chunk = '';
+      }
     }
+    if (chunk !== '') await sink(chunk);
+  } finally {
+    await pdf?.close();
   }
-  if (chunk !== '') await sink(chunk);
   return count;
 }

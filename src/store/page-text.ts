@@ -10,6 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { TresError } from '../common/errors.js';
 import { parseHtml } from '../html/index.js';
 import { decodeText, detectCharset, parseContentType } from '../net/index.js';
+import type { PdfExtractor } from '../pdf/index.js';
 
 /** The HTTP response of a WARC `response` record. */
 export interface WarcResponse {
@@ -108,6 +109,32 @@ export function readPageText(warcPath: string, start: number, end: number): stri
   const response = readWarcResponse(warcPath, start, end);
   if (!response || response.body.length === 0) return '';
   const type = parseContentType(response.headers.get('content-type'));
+  const { charset } = detectCharset(response.body, type.charset, type.mime || 'text/html');
+  return parseHtml(decodeText(response.body, charset), response.targetUri).text;
+}
+
+/**
+ * {@link readPageText}, PDFs included: a stored `application/pdf` response gives the text
+ * `pdf` extracts from it (the text the crawl judged), '' if it cannot be read.
+ * @throws TresError `TRES_STORE_CORRUPT` as {@link readWarcResponse}.
+ */
+export async function readStoredText(
+  warcPath: string,
+  start: number,
+  end: number,
+  pdf: () => PdfExtractor,
+): Promise<string> {
+  const response = readWarcResponse(warcPath, start, end);
+  if (!response || response.body.length === 0) return '';
+  const type = parseContentType(response.headers.get('content-type'));
+  if (type.mime === 'application/pdf') {
+    return pdf()
+      .extract(response.body, response.targetUri)
+      .then(
+        (extracted) => extracted.text,
+        () => '',
+      );
+  }
   const { charset } = detectCharset(response.body, type.charset, type.mime || 'text/html');
   return parseHtml(decodeText(response.body, charset), response.targetUri).text;
 }

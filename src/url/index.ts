@@ -6,6 +6,7 @@ export { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, normalizeUrl } from '
 export { hostSite, registrableDomain, type SiteMode, siteOf } from './registrable-domain.js';
 export {
   createUrlFilter,
+  createUrlFilterReason,
   DEFAULT_EXCLUDED_EXTENSIONS,
   DEFAULT_URL_FILTER_OPTIONS,
   type UrlFilter,

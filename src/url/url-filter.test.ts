@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/errors.js';
-import { createUrlFilter, DEFAULT_URL_FILTER_OPTIONS } from './url-filter.js';
+import { createUrlFilter, createUrlFilterReason, DEFAULT_URL_FILTER_OPTIONS } from './url-filter.js';
 
 describe('createUrlFilter', () => {
   describe('with defaults', () => {
@@ -11,7 +11,8 @@ describe('createUrlFilter', () => {
       ['a folder', 'https://example.com/a/', true],
       ['a dotted folder followed by a file', 'https://example.com/v1.2/page', true],
       ['an extension in the query only', 'https://example.com/get?file=x.pdf', true],
-      ['a pdf', 'https://example.com/paper.pdf', false],
+      ['a pdf (its text is extracted)', 'https://example.com/paper.pdf', true],
+      ['a word document', 'https://example.com/paper.docx', false],
       ['an upper-case image extension', 'https://example.com/IMG.JPG', false],
       ['an archive', 'https://example.com/src.tar.gz', false],
       ['a video', 'https://example.com/v.mp4?t=3', false],
@@ -72,9 +73,20 @@ describe('createUrlFilter', () => {
     expect(accepts('http://a.org/paper.pdf')).toBe(true);
   });
 
+  it('says why a URL is rejected, naming the option', () => {
+    const why = createUrlFilterReason({ allowedDomains: ['a.org'], excludePatterns: ['/tmp/'] });
+    expect(why('http://a.org/x.zip')).toBe(
+      'its extension .zip is in excludedExtensions (files tres does not read)',
+    );
+    expect(why('http://b.org/x')).toBe('its host b.org is not in allowedDomains');
+    expect(why('http://a.org/tmp/x')).toBe('it matches excludePatterns /\\/tmp\\//');
+    expect(why('http://a.org/paper.pdf')).toBeUndefined();
+  });
+
   it('keeps its defaults in one constant', () => {
     expect(DEFAULT_URL_FILTER_OPTIONS.maxUrlLength).toBe(2048);
-    expect(DEFAULT_URL_FILTER_OPTIONS.excludedExtensions).toContain('pdf');
+    expect(DEFAULT_URL_FILTER_OPTIONS.excludedExtensions).not.toContain('pdf');
+    expect(DEFAULT_URL_FILTER_OPTIONS.excludedExtensions).toContain('zip');
     expect(DEFAULT_URL_FILTER_OPTIONS.allowedDomains).toBe(false);
   });
 

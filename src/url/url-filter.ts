@@ -20,8 +20,9 @@ export interface UrlFilterOptions {
    */
   maxUrlLength?: number | false;
   /**
-   * File extensions (without the dot, any case) of URLs that are obviously not HTML: images,
-   * archives, media, office documents, PDF (only HTML is parsed), fonts, scripts and styles.
+   * File extensions (without the dot, any case) of URLs that are obviously neither HTML nor PDF:
+   * images, archives, media, office documents, fonts, scripts and styles (PDFs are read since
+   * the crawler extracts their text; a crawl with `pdf: false` adds `pdf` to this list).
    * Matched on the last path segment only, not the query. Turn off with `false`.
    * @default DEFAULT_EXCLUDED_EXTENSIONS
    */
@@ -58,8 +59,8 @@ export const DEFAULT_EXCLUDED_EXTENSIONS: readonly string[] = Object.freeze([
   // audio and video
   ...['mp3', 'mp4', 'm4a', 'm4v', 'aac', 'wav', 'flac', 'ogg', 'oga', 'ogv', 'opus', 'webm', 'mkv'],
   ...['avi', 'mov', 'wmv', 'wma', 'mpg', 'mpeg', 'flv', 'swf'],
-  // documents that are not HTML
-  ...['pdf', 'ps', 'eps', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'rtf'],
+  // documents that are neither HTML nor PDF
+  ...['ps', 'eps', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'rtf'],
   ...['epub', 'djvu', 'chm'],
   // fonts, styles, scripts
   ...['woff', 'woff2', 'ttf', 'otf', 'eot', 'css', 'js', 'mjs', 'map'],
@@ -86,6 +87,16 @@ export type UrlFilter = (url: string) => boolean;
  *   option is out of range or a regular expression does not compile.
  */
 export function createUrlFilter(options: UrlFilterOptions = {}): UrlFilter {
+  const reason = createUrlFilterReason(options);
+  return (url: string): boolean => reason(url) === undefined;
+}
+
+/**
+ * Like {@link createUrlFilter}, but says why a URL is rejected, naming the option (for messages:
+ * `its extension .zip is in excludedExtensions`); undefined when the URL is accepted.
+ * @throws {ConfigError} as {@link createUrlFilter}.
+ */
+export function createUrlFilterReason(options: UrlFilterOptions = {}): (url: string) => string | undefined {
   const o = { ...DEFAULT_URL_FILTER_OPTIONS, ...stripUndefined(options) };
   const schemes = compileSchemes(o.allowedSchemes);
   const maxLength = compileMaxLength(o.maxUrlLength);
@@ -94,14 +105,20 @@ export function createUrlFilter(options: UrlFilterOptions = {}): UrlFilter {
   const excludes = compilePatterns(o.excludePatterns, 'excludePatterns');
   const domains = o.allowedDomains === false ? undefined : compileDomains(o.allowedDomains);
 
-  return (url: string): boolean => {
-    if (url.length > maxLength) return false;
+  return (url: string): string | undefined => {
+    if (url.length > maxLength) return `it is longer than maxUrlLength (${maxLength} characters)`;
     const colon = url.indexOf(':');
-    if (colon <= 0 || !schemes.has(url.slice(0, colon).toLowerCase())) return false;
-    if (extensions?.has(extensionOf(pathOf(url)))) return false;
-    if (domains !== undefined && !isHostAllowed(hostOf(url), domains)) return false;
-    if (includes.length > 0 && !includes.some((re) => re.test(url))) return false;
-    return !excludes.some((re) => re.test(url));
+    if (colon <= 0 || !schemes.has(url.slice(0, colon).toLowerCase()))
+      return `its scheme is not in allowedSchemes (${[...schemes].join(', ')})`;
+    const extension = extensions === undefined ? '' : extensionOf(pathOf(url));
+    if (extensions?.has(extension))
+      return `its extension .${extension} is in excludedExtensions (files tres does not read)`;
+    if (domains !== undefined && !isHostAllowed(hostOf(url), domains))
+      return `its host ${hostOf(url)} is not in allowedDomains`;
+    if (includes.length > 0 && !includes.some((re) => re.test(url)))
+      return 'it matches none of includePatterns';
+    const excluded = excludes.find((re) => re.test(url));
+    return excluded === undefined ? undefined : `it matches excludePatterns ${String(excluded)}`;
   };
 }
 

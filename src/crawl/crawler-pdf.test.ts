@@ -1,0 +1,148 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
+import { makePdf } from '../pdf/index.js';
+import { exportCrawl } from '../store/export.js';
+import { CrawlReader } from '../store/read-crawl.js';
+import type { CrawlerOptions } from './crawl-options.js';
+import { Crawler } from './crawler.js';
+
+const PAPER = makePdf({
+  title: 'Focused crawling with reinforcement learning',
+  pages: [
+    { lines: ['We study focused crawling of research data.'], links: ['/found-in-pdf.html'] },
+    { lines: ['The crawler learns where to crawl.'] },
+  ],
+});
+
+/** papers.test: a home page linking to a PDF and a broken PDF; the PDF links to a page nothing else links to. */
+function handler(req: { url?: string }, res: Parameters<typeof sendHtml>[0]): void {
+  const path = req.url ?? '/';
+  const pdf = (body: Buffer) => {
+    res.writeHead(200, { 'content-type': 'application/pdf' });
+    res.end(body);
+  };
+  if (path === '/robots.txt') res.writeHead(404).end();
+  else if (path === '/paper.pdf') pdf(PAPER);
+  else if (path === '/broken.pdf') pdf(Buffer.from('%PDF-1.4\nthis is no PDF\n%%EOF\n'));
+  else if (path === '/')
+    sendHtml(
+      res,
+      '<html><title>home</title><body><a href="/paper.pdf">paper</a> <a href="/broken.pdf">x</a></body></html>',
+    );
+  else sendHtml(res, `<html><title>${path}</title><body>a crawling page at ${path}</body></html>`);
+}
+
+interface Row {
+  url: string;
+  is_page: number;
+  title: string | null;
+  reward: number;
+  error_code: string | null;
+}
+
+function rows(dir: string): Row[] {
+  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
+  try {
+    return db
+      .prepare('SELECT url, is_page, title, reward, error_code FROM pages ORDER BY url')
+      .all() as Row[];
+  } finally {
+    db.close();
+  }
+}
+
+describe('Crawler with PDFs', () => {
+  let base: string;
+  let server: TestServer;
+  beforeAll(async () => {
+    base = mkdtempSync(join(tmpdir(), 'tres-pdf-'));
+    server = await startServer(handler);
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+  const options = (outDir: string, extra: Partial<CrawlerOptions> = {}): CrawlerOptions => ({
+    outDir,
+    strategy: 'bfs',
+    keywords: ['crawling'],
+    maxPages: 10,
+    maxConcurrency: 2,
+    net: { minDelayMs: 0, resolveRules: [server.rule], allowLoopback: true },
+    progressIntervalMs: 20,
+    ...extra,
+  });
+
+  it('follows a .pdf link, judges its text, follows its links, keeps it in the WARC and exports its text', async () => {
+    const outDir = join(base, 'on');
+    await new Crawler(options(outDir)).run(['http://papers.test/']);
+    expect(rows(outDir)).toEqual([
+      { url: 'http://papers.test/', is_page: 1, title: 'home', reward: 0, error_code: null },
+      {
+        url: 'http://papers.test/broken.pdf',
+        is_page: 0,
+        title: '',
+        reward: 0,
+        error_code: 'TRES_PDF_INVALID',
+      },
+      {
+        url: 'http://papers.test/found-in-pdf.html',
+        is_page: 1,
+        title: '/found-in-pdf.html',
+        reward: 0,
+        error_code: null,
+      },
+      {
+        url: 'http://papers.test/paper.pdf',
+        is_page: 1,
+        title: 'Focused crawling with reinforcement learning',
+        reward: 1,
+        error_code: null,
+      },
+    ]);
+    const reader = CrawlReader.open(outDir);
+    let out = '';
+    try {
+      await exportCrawl(reader, { format: 'jsonl', withText: true, withOutlinks: false }, async (c) => {
+        out += c;
+      });
+    } finally {
+      reader.close();
+    }
+    const exported = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { url: string; text: string; contentType: string });
+    const paper = exported.find((p) => p.url.endsWith('/paper.pdf'));
+    expect(paper?.text).toBe(
+      'We study focused crawling of research data.\nThe crawler learns where to crawl.',
+    );
+    expect(paper?.contentType).toBe('application/pdf');
+    // The unreadable PDF's bytes are archived too: it has a WARC range like any response.
+    expect(exported.find((p) => p.url.endsWith('/broken.pdf'))).toBeDefined();
+  });
+
+  it('takes a .pdf seed', async () => {
+    const outDir = join(base, 'seed');
+    await new Crawler(options(outDir, { maxPages: 2 })).run(['http://papers.test/paper.pdf']);
+    expect(rows(outDir).map((r) => [r.url, r.is_page])).toEqual([
+      ['http://papers.test/found-in-pdf.html', 1],
+      ['http://papers.test/paper.pdf', 1],
+    ]);
+  });
+
+  it('with pdf: false, leaves .pdf links out and refuses a crawl whose only seed is a PDF, saying why', async () => {
+    const outDir = join(base, 'off');
+    await new Crawler(options(outDir, { pdf: false })).run(['http://papers.test/']);
+    expect(rows(outDir).map((r) => r.url)).toEqual(['http://papers.test/']);
+    await expect(
+      new Crawler(options(join(base, 'off-seed'), { pdf: false })).run(['http://papers.test/a.pdf']),
+    ).rejects.toThrow(
+      "no seed is in the crawl's scope (http://papers.test/a.pdf: its extension .pdf is in excludedExtensions (files tres does not read)); change the seeds or the URL filter",
+    );
+  });
+});

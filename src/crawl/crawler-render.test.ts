@@ -1,0 +1,66 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../net/test-servers.js';
+import { scriptSiteHandler } from '../sandbox/script-site.js';
+import type { CrawlerOptions } from './crawl-options.js';
+import { Crawler } from './crawler.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium)
+  console.warn(`render crawl test skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+
+function urls(dir: string): string[] {
+  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
+  try {
+    return (
+      db.prepare('SELECT url FROM pages WHERE is_page = 1 ORDER BY url').all() as { url: string }[]
+    ).map((r) => r.url);
+  } finally {
+    db.close();
+  }
+}
+
+describe.skipIf(!hasChromium)('Crawler with render', () => {
+  let base: string;
+  let server: TestServer;
+  beforeAll(async () => {
+    base = mkdtempSync(join(tmpdir(), 'tres-render-'));
+    server = await startServer(scriptSiteHandler(5));
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+  const options = (outDir: string, extra: Partial<CrawlerOptions>): CrawlerOptions => ({
+    outDir,
+    strategy: 'bfs',
+    keywords: ['crawling'],
+    maxPages: 10,
+    maxConcurrency: 2,
+    net: { minDelayMs: 0, resolveRules: [server.rule], allowLoopback: true },
+    progressIntervalMs: 20,
+    ...extra,
+  });
+
+  it('finds the links a script makes only when rendering, for the listed hosts only', async () => {
+    const plain = join(base, 'plain');
+    await new Crawler(options(plain, {})).run(['http://js.test/']);
+    expect(urls(plain)).toEqual(['http://js.test/']);
+    const rendered = join(base, 'rendered');
+    await new Crawler(options(rendered, { render: { hosts: ['js.test'] } })).run(['http://js.test/']);
+    expect(urls(rendered)).toEqual([
+      'http://js.test/',
+      'http://js.test/?p=1',
+      'http://js.test/?p=2',
+      'http://js.test/?p=3',
+      'http://js.test/?p=4',
+    ]);
+    const other = join(base, 'other-host');
+    await new Crawler(options(other, { render: { hosts: ['elsewhere.test'] } })).run(['http://js.test/']);
+    expect(urls(other)).toEqual(['http://js.test/']);
+  }, 120_000);
+});

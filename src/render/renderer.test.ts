@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../net/test-servers.js';
+import { WebClient } from '../net/web-client.js';
+import { scriptSiteHandler } from '../sandbox/script-site.js';
+import { Renderer } from './renderer.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium)
+  console.warn(`renderer test skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+
+describe.skipIf(!hasChromium)('Renderer in chromium', () => {
+  let server: TestServer;
+  let client: WebClient;
+  let renderer: Renderer;
+  beforeAll(async () => {
+    server = await startServer(scriptSiteHandler(7));
+    client = new WebClient({ minDelayMs: 60, resolveRules: [server.rule], allowLoopback: true });
+    renderer = new Renderer(client, { maxPages: 1 });
+  });
+  afterAll(async () => {
+    await renderer?.close();
+    await client?.close();
+    await server?.close();
+  });
+
+  it('runs the page script: links that exist only after it ran are in the document, every request went through the client', async () => {
+    const fetched = await client.fetchPage('http://js.test/?p=0');
+    expect(fetched.result.text).not.toContain('href="/?p=1"');
+    const html = await renderer.render(fetched);
+    expect(html).toContain('<a href="/?p=1">');
+    expect(html).toContain('<a href="/?p=2">');
+    expect(html).toContain('rendered');
+    // Metadata and intranet addresses were refused by the address guard, never connected to.
+    expect(html).toContain('meta refused');
+    expect(html).toContain('intranet refused');
+    const paths = server.requests.map((r) => r.path);
+    expect(paths).toEqual(['/robots.txt', '/?p=0', '/app.js', '/api/links?page=0']);
+    // One politeness for the crawl and the browser: minDelayMs between requests to the host.
+    for (let i = 2; i < server.requests.length; i++)
+      expect((server.requests[i]?.atMs ?? 0) - (server.requests[i - 1]?.atMs ?? 0)).toBeGreaterThanOrEqual(
+        55,
+      );
+  }, 60_000);
+
+  it('serves a script it fetched before from its cache', async () => {
+    const before = server.requests.length;
+    const html = await renderer.render(await client.fetchPage('http://js.test/?p=1'));
+    expect(html).toContain('<a href="/?p=3">');
+    expect(server.requests.slice(before).map((r) => r.path)).toEqual(['/?p=1', '/api/links?page=1']);
+    expect(renderer.stats.cached).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
+  it('gives up past timeoutMs with TRES_RENDER_TIMEOUT', async () => {
+    const hurried = new Renderer(client, { timeoutMs: 1 });
+    try {
+      await expect(hurried.render(await client.fetchPage('http://js.test/?p=2'))).rejects.toMatchObject({
+        code: 'TRES_RENDER_TIMEOUT',
+      });
+    } finally {
+      await hurried.close();
+    }
+  }, 60_000);
+});
+
+describe('Renderer options', () => {
+  it('refuses a bad option, naming it, and says how to install a missing chromium', async () => {
+    const client = new WebClient();
+    try {
+      expect(() => new Renderer(client, { maxPages: 0 })).toThrow(/render\.maxPages must be an integer >= 1/);
+      const r = new Renderer(client, { executablePath: '/nonexistent/chromium' });
+      const fetched = { finalUrl: 'http://a.test/' } as never;
+      await expect(r.render(fetched)).rejects.toThrow(/apt-get install -y chromium/);
+      await r.close();
+    } finally {
+      await client.close();
+    }
+  });
+});
