@@ -86,6 +86,22 @@ const CHECKS: Record<string, Check> = {
   'npm test': { how: 'by hand', reason: 'runs this test' },
   'npm run typecheck': { how: 'by hand', reason: 'CI runs it (.ci/run)' },
   'npm run lint': { how: 'by hand', reason: 'CI runs it (.ci/run)' },
+  'redis-server --port 6379 --requirepass s3cret': {
+    how: 'by hand',
+    reason:
+      'needs a redis-server and worker machines; src/cluster/cluster-kill.test.ts runs the same coordinator and workers against a redis-server it starts',
+  },
+  'npx tres crawl --seeds seeds.txt --out crawl4 --keywords debian,package --cluster redis://:s3cret@HOST:6379':
+    {
+      how: 'by hand',
+      reason:
+        'needs a redis-server and worker machines; src/cluster/cluster-kill.test.ts runs the same coordinator and workers against a redis-server it starts',
+    },
+  'npx tres worker --cluster redis://:s3cret@HOST:6379 --warc-dir /shared/warc': {
+    how: 'by hand',
+    reason:
+      'needs a redis-server and worker machines; src/cluster/cluster-kill.test.ts runs the same coordinator and workers against a redis-server it starts',
+  },
 };
 
 /** The commands of the README's `sh` blocks: continuation lines joined, trailing comments cut. */

@@ -13,7 +13,9 @@
  * normalizeUrl, the URL filter, parseHtml, the meta-refresh parser and the robots.txt matcher),
  * `feedback` (50 labels through the dashboard's API retrain the judge of a DocWeb crawl; precision
  * before and after; results/ui/feedback.md), `ui` (pages/s of the same crawl with and without the
- * dashboard; results/ui/ui-cost.md).
+ * dashboard; results/ui/ui-cost.md), `cluster` (pages/s with 1, 2, 4 and 8 `tres worker`
+ * processes on a latency-bound web, and the coordinator's ceiling with a profile; prints only,
+ * or writes cluster.json/.md to `--out DIR`).
  * Results go to `--out DIR` (default {@link DEFAULT_OUT_DIR}, outside the tracked reports, so a run
  * never dirties the tree): <part>.json and .md (crawl: crawl-<topic>/report.md), `--quick` runs
  * in DIR/quick. A report is committed on purpose: `--out results`, or copy it there.
@@ -21,6 +23,7 @@
 import { join, resolve } from 'node:path';
 import { defaultCacheDir } from '../sandbox/docweb/index.js';
 import { strategyNames } from '../strategies/registry.js';
+import { runClusterBench } from './cluster-bench.js';
 import { runCrawlBench } from './crawl-bench.js';
 import { PAPER_DOMAIN_LIMITS } from './crawl-bench-options.js';
 import { DEFAULT_DECISION_BENCH_OPTIONS, runDecisionBench } from './decision-bench.js';
@@ -64,6 +67,7 @@ const PARTS = [
   'ui',
   'pdf',
   'render',
+  'cluster',
 ] as const;
 
 /**
@@ -153,6 +157,15 @@ async function main(): Promise<void> {
     console.error(`--links-per-page needs an integer >= 1, got ${linksArg}`);
     process.exit(2);
   }
+  // cluster: `--pages-per-worker N` (default 150) and `--ceiling-pages N` (default 1500) shorten a run.
+  const perWorker = Number(takeValue(args, '--pages-per-worker', 'an integer >= 1') ?? 150);
+  const ceilingPages = Number(takeValue(args, '--ceiling-pages', 'an integer >= 1') ?? 1500);
+  if (
+    !(Number.isInteger(perWorker) && perWorker >= 1 && Number.isInteger(ceilingPages) && ceilingPages >= 1)
+  ) {
+    console.error('--pages-per-worker and --ceiling-pages need integers >= 1');
+    process.exit(2);
+  }
   const parts = args.filter((a) => !a.startsWith('--'));
   const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown.length > 0) {
@@ -162,6 +175,18 @@ async function main(): Promise<void> {
   const selected = parts.length > 0 ? parts : [...PARTS];
   const resultsDir = resolve(outArg ?? DEFAULT_OUT_DIR);
   for (const part of selected) {
+    if (part === 'cluster') {
+      // Prints its figures; writes cluster.json/.md only where --out says (no tracked file rewritten).
+      await runClusterBench({
+        outDir: outArg ?? false,
+        pagesPerWorker: perWorker,
+        ceilingPages,
+        ...(strategyList.length > 0 ? { strategies: strategyList } : {}),
+        ...(isQuick
+          ? { workerCounts: [1, 2], pagesPerWorker: 40, ceilingPages: 300, webHosts: 2000, webPages: 20_000 }
+          : {}),
+      });
+    }
     if (part === 'engine') {
       await runEngineBench({
         ...DEFAULT_ENGINE_BENCH_OPTIONS,

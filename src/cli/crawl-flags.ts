@@ -377,6 +377,32 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     check: text,
     isRunOnly: true,
   },
+  // Scale-out (src/cluster, docs/scale-out.md): this process becomes the coordinator and
+  // `tres worker` processes fetch. Part of the run, like the dashboard: give it again on resume.
+  {
+    key: 'cluster',
+    flags: '--cluster <redis-url>',
+    help: 'coordinate a cluster: fetches go to `tres worker` processes over Redis Streams (redis://[user:password@]host:port[/db] or rediss://)',
+    defaultText: 'off: fetch in this process',
+    check: text,
+    isRunOnly: true,
+  },
+  {
+    key: 'clusterName',
+    flags: '--cluster-name <name>',
+    help: 'name of the crawl in Redis (workers give the same), so one Redis serves several crawls',
+    defaultText: 'crawl',
+    check: text,
+    isRunOnly: true,
+  },
+  {
+    key: 'clusterShards',
+    flags: '--cluster-shards <n>',
+    help: 'shards hosts are hashed into (one worker owns each); keep it when resuming',
+    defaultText: '64',
+    check: wholeNumber(1),
+    isRunOnly: true,
+  },
 ];
 
 /** The config-file schema of `tres crawl`: every key of the table with a kind, plus `seeds`. */

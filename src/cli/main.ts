@@ -17,6 +17,7 @@ import { registerKeywordsCommand } from './commands/keywords.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerTrainCommand } from './commands/train.js';
 import { registerUiCommand } from './commands/ui.js';
+import { registerWorkerCommand } from './commands/worker.js';
 import { takeExitCode } from './exit-code.js';
 
 /** A sub-command module: adds itself to the program. */
@@ -33,6 +34,7 @@ const commands: RegisterCommand[] = [
   registerEvaluateCommand,
   registerBenchCommand,
   registerUiCommand,
+  registerWorkerCommand,
 ];
 
 /** Builds the program with every sub-command. Exported for tests. */

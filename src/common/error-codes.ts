@@ -98,6 +98,12 @@ export const ERROR_CODES = {
   TRES_DOCWEB_COMMAND: ['fail', 'A command the DocWeb builder needs is missing or failed to start.'],
   TRES_DOCWEB_CONTENTS: ['fail', 'No Debian Contents index: run apt-get update with Contents enabled.'],
   TRES_DOCWEB_DPKG: ['fail', 'dpkg-deb could not unpack a package.'],
+  // Cluster crawls (src/cluster).
+  TRES_CLUSTER_BAD_OUTCOME: ['skip', 'A worker sent an outcome with neither a page nor a failure.'],
+  TRES_CLUSTER_WRONG_SHARD: [
+    'skip',
+    "A request reached a shard that is not its host's; the worker refused it.",
+  ],
   // Anything else.
   TRES_UNKNOWN: ['skip', 'A thrown value without a code (recorded by errorCode()).'],
 } as const satisfies Record<`TRES_${string}`, readonly [ErrorThen, string]>;

@@ -10,6 +10,7 @@ import { type RenderOptions, resolveRenderOptions } from '../render/index.js';
 import type { Strategy } from '../strategies/strategy.js';
 import type { UrlFilterOptions } from '../url/index.js';
 import { type DomainLimit, parseDomainLimit } from './domain-limit.js';
+import type { FetchRunner } from './fetch-runner.js';
 import type { PageJudge } from './judge.js';
 import { resolveSitemapOptions, type SitemapOptions } from './sitemap-source.js';
 
@@ -122,6 +123,11 @@ export interface CrawlerOptions {
   /** Milliseconds between 'progress' events. @default 1000 */
   progressIntervalMs?: number;
   clock?: Clock;
+  /**
+   * Where fetches run: in this process (undefined), or elsewhere, e.g. on cluster workers
+   * (src/cluster/). @default undefined
+   */
+  fetchRunner?: FetchRunner;
 }
 
 type Resolved = Required<
@@ -138,6 +144,7 @@ type Resolved = Required<
     | 'urlFilter'
     | 'clock'
     | 'strategy'
+    | 'fetchRunner'
   >
 >;
 
@@ -189,6 +196,7 @@ export type ResolvedCrawlerOptions = Omit<Resolved, 'maxPagesPerDomain'> & {
   net: WebClientOptions;
   urlFilter: UrlFilterOptions;
   clock?: Clock;
+  fetchRunner?: FetchRunner;
 };
 
 /** Checks an integer >= `min` (or `false` when `allowFalse`). @throws ConfigError naming the field. */

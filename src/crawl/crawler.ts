@@ -23,6 +23,7 @@ import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions
 import { CrawlState } from './crawl-state.js';
 import { domainLimitAt } from './domain-limit.js';
 import type { CrawlerEvents, CrawlProgress, CrawlSummary, StopReason } from './events.js';
+import type { FetchRunner } from './fetch-runner.js';
 import type { PageJudge } from './judge.js';
 import { KeywordJudge } from './keyword-judge.js';
 import { LinkProcessor } from './link-processor.js';
@@ -54,6 +55,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private links!: LinkProcessor;
   private pdf: PdfExtractor | undefined;
   private renderer: Renderer | undefined;
+  /** Fetches run elsewhere (a cluster); undefined: in this process. */
+  private runner: FetchRunner | undefined;
   private readonly abort = new AbortController();
   private stopReason: StopReason | undefined;
   private fatal: unknown;
@@ -136,6 +139,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     let status: 'finished' | 'interrupted' | 'failed' = 'failed';
     let summary: CrawlSummary;
     try {
+      if (o.fetchRunner) await this.openRunner(o.fetchRunner);
       if (o.isResume) this.resumeFromStore(seedLinks);
       else this.strategy.seed(seedLinks);
       this.startSitemaps();
@@ -160,6 +164,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private async close(status: 'finished' | 'interrupted' | 'failed'): Promise<void> {
     this.sitemapAbort.abort(new Error('crawl ended'));
     await this.sitemapTask;
+    await this.runner?.close();
     await this.client.close();
     await this.pdf?.close();
     await this.renderer?.close();
@@ -362,7 +367,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     );
     return {
       step: this.state.counters.steps,
-      isHostReady: (host) => !this.state.isHostBusy(host) && this.client.isHostReady(host),
+      isHostReady: (host) => !this.state.isHostBusy(host) && this.isHostReady(host),
       isDomainOpen: (domain) => this.state.domainLoad(domain) < b,
       isDomainClosed: (domain) => this.state.domainCount(domain) >= b,
       isFetched: (url) => this.state.isFetchedOrInFlight(url),
@@ -383,7 +388,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         r.notBeforeMs <= now &&
         (hasBudget || !r.isDeferred) &&
         !this.state.isHostBusy(r.action.host) &&
-        this.client.isHostReady(r.action.host),
+        this.isHostReady(r.action.host),
     );
     if (i < 0) return undefined;
     const [retry] = this.retries.splice(i, 1);
@@ -409,6 +414,13 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const judge = this.judge;
     const judgeVersion = this.judgeVersionNow;
     try {
+      if (this.runner) {
+        const result = await this.runner.fetch(action, this.abort.signal);
+        result.record.judgeVersion = judgeVersion;
+        this.commit(action, result.record, this.withUnknownLinks(result.outcome), result.warc);
+        this.runner.recorded(action.url);
+        return;
+      }
       const fetched = await this.client.fetchPage(action.url, { signal: this.abort.signal });
       const result = await processFetch(fetched, action, {
         judge,
@@ -480,11 +492,48 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         },
         undefined,
       );
+      this.runner?.recorded(action.url);
       const message = error instanceof Error ? error.message : String(error);
       const why = code === 'TRES_URL_FILTERED' ? this.links.whyRejected(action.url) : undefined;
       this.emit('failure', { url: action.url, code, message: why ? `${message}: ${why}` : message });
     } finally {
       this.state.finish(action.url, action.host, action.domain);
+    }
+  }
+
+  private isHostReady(host: string): boolean {
+    return this.runner ? this.runner.isHostReady(host) : this.client.isHostReady(host);
+  }
+
+  /**
+   * A runner's fetch side cannot know what this loop holds: its links are filtered here, as
+   * processFetch's `isKnown` does locally (the record's outlinks are the same links).
+   */
+  private withUnknownLinks(outcome: Parameters<Strategy['observe']>[0]): Parameters<Strategy['observe']>[0] {
+    return { ...outcome, links: outcome.links.filter((l) => !this.state.isFetchedOrInFlight(l.url)) };
+  }
+
+  /** Opens the fetch runner and records what it fetched while no loop listened (before any replay). */
+  private async openRunner(runner: FetchRunner): Promise<void> {
+    this.runner = runner;
+    const arrived = await runner.open({
+      options: this.options,
+      needsLinkContext: this.options.withLinkContext || this.strategy.needsLinkContext === true,
+      needsAnchorScores: this.strategy.needsAnchorScores === true,
+      isRecorded: (url) => this.store.isFetched(url),
+    });
+    for (const a of arrived) {
+      if (this.store.isFetched(a.action.url)) {
+        runner.recorded(a.action.url);
+        continue;
+      }
+      const links = a.outcome.links.filter(
+        (l) => !this.store.isFetched(l.url) && !this.store.isRedirectTarget(l.url),
+      );
+      a.record.outlinks = links;
+      // Recorded only: a resume's replay hands it to the strategy, a new crawl has none.
+      this.commit(a.action, a.record, { ...a.outcome, links }, undefined, false);
+      runner.recorded(a.action.url);
     }
   }
 
@@ -500,6 +549,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     record: Parameters<CrawlStore['recordPage']>[0],
     fetchedOutcome: Parameters<Strategy['observe']>[0],
     warc: Parameters<CrawlStore['recordPage']>[1],
+    shouldObserve = true,
   ): void {
     // A copy of a page the crawl holds (the same page under another URL: http and https,
     // dir/ and dir/index.html, or a near copy) earns nothing. Decided here, in commit order, so
@@ -543,7 +593,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
       ...(match ? { duplicateOf: this.store.urlOf(match.id) ?? '' } : {}),
     });
-    this.strategy.observe(outcome);
+    if (shouldObserve) this.strategy.observe(outcome);
   }
 
   private sleepUntilWoken(maxMs: number): Promise<void> {
@@ -595,7 +645,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   }
 
   private describeConfig(): Record<string, unknown> {
-    const { judge, clock, strategy, ...rest } = this.options;
+    const { judge, clock, strategy, fetchRunner: _runner, ...rest } = this.options;
     return {
       ...rest,
       strategy: typeof strategy === 'string' ? strategy : strategy.name,

@@ -52,6 +52,11 @@ export interface ReplayServerOptions {
    * `/en/master/` served). @default false
    */
   aliases?: boolean;
+  /**
+   * Called first for every request, robots.txt and unknown hosts included: the server's own
+   * request log (the cluster tests judge politeness by it). Must not respond. @default undefined
+   */
+  onRequest?: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 /** Defaults of {@link ReplayServerOptions}. */
@@ -64,7 +69,7 @@ export const REPLAY_SERVER_DEFAULTS = {
   keepAliveTimeoutMs: 30_000,
   canonicalScheme: false,
   aliases: false,
-} as const satisfies Omit<Required<ReplayServerOptions>, 'sites'>;
+} as const satisfies Omit<Required<ReplayServerOptions>, 'sites' | 'onRequest'>;
 
 /** Counters of a running server, for benchmarks and tests. */
 export interface ReplayServerStats {
@@ -149,6 +154,7 @@ export async function startReplayServer(options: ReplayServerOptions): Promise<R
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    options.onRequest?.(req, res);
     counters.requests++;
     const route = router.route(req.headers.host, req.url ?? '/');
     switch (route.kind) {

@@ -8,7 +8,7 @@ import { PdfExtractor } from '../pdf/index.js';
 import { csvField } from './export-csv.js';
 import { storePaths } from './open-files.js';
 import { readStoredText } from './page-text.js';
-import type { ReadPage } from './read-crawl.js';
+import { locateWarcFile, type ReadPage } from './read-crawl.js';
 import type { PageSource } from './read-jsonl.js';
 
 /** Options of {@link exportCrawl}. */
@@ -122,7 +122,12 @@ export async function exportCrawl(
       if (!options.withNoindex && page.directives?.includes('noindex')) continue;
       const text =
         options.withText && page.isPage && page.warcRange
-          ? await readStoredText(warcPath, page.warcRange[0], page.warcRange[1], pdfExtractor)
+          ? await readStoredText(
+              page.warcFile === undefined ? warcPath : locateWarcFile(reader.dir, page.warcFile),
+              page.warcRange[0],
+              page.warcRange[1],
+              pdfExtractor,
+            )
           : undefined;
       chunk += row(page, options, text);
       count++;

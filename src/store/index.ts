@@ -28,3 +28,4 @@ export type {
   StoredPage,
 } from './types.js';
 export { DEFAULT_WARC_GZIP_LEVEL, PreparedWarc, type WarcPayload } from './warc-record.js';
+export { WorkerWarcFile } from './worker-warc.js';

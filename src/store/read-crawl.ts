@@ -16,7 +16,7 @@
  */
 import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from '../common/errors.js';
 import { latestLabels, type PageLabel } from './labels.js';
@@ -45,6 +45,11 @@ export interface ReadPage extends StoredPage {
    * none were written (failures); undefined when the crawl keeps no WARC.
    */
   warcRange?: [number, number];
+  /**
+   * The cluster worker's WARC file that holds `warcRange` (as the worker named it: absolute on
+   * its machine); absent: `pages.warc.gz` of the crawl folder. See {@link locateWarcFile}.
+   */
+  warcFile?: string;
 }
 
 /** Options of {@link CrawlReader.pages}. */
@@ -204,7 +209,10 @@ export class CrawlReader {
       if (rows.length === 0) return;
       for (const row of rows) {
         const page: ReadPage = rowToPage(row);
-        if (row.warc_end !== null) page.warcRange = [row.warc_start ?? headerEnd, row.warc_end];
+        if (row.warc_file !== null && row.warc_file !== undefined && row.warc_end !== null) {
+          page.warcRange = [row.warc_file_start ?? 0, row.warc_end];
+          page.warcFile = row.warc_file;
+        } else if (row.warc_end !== null) page.warcRange = [row.warc_start ?? headerEnd, row.warc_end];
         yield page;
       }
       after = rows[rows.length - 1]!.id;
@@ -289,4 +297,19 @@ function isWritable(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Where a cluster worker's WARC file can be read from here: its own path if it exists (a shared
+ * folder), else `<crawl>/warc/<file name>` (collected afterwards).
+ * @throws ConfigError naming the file and both places looked in.
+ */
+export function locateWarcFile(crawlDir: string, file: string): string {
+  if (existsSync(file)) return file;
+  const collected = join(crawlDir, 'warc', basename(file));
+  if (existsSync(collected)) return collected;
+  throw new ConfigError(
+    `the WARC file ${file} written by a cluster worker is missing here (looked at ${file} and ${collected}): copy the workers' WARC files into ${join(crawlDir, 'warc')}, or leave out --with-text`,
+    { context: { file } },
+  );
 }

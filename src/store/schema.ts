@@ -107,6 +107,10 @@ const ADDED_PAGE_COLUMNS: ReadonlyArray<[string, string]> = [
   ['simhash', 'TEXT'],
   ['duplicate_of', 'INTEGER'],
   ['judge_version', 'INTEGER'],
+  // A cluster worker's WARC file of this row's records (NULL: pages.warc.gz) and their start
+  // there; warc_end is then their end in that file.
+  ['warc_file', 'TEXT'],
+  ['warc_file_start', 'INTEGER'],
   ['directives', 'TEXT'], // space-separated, see PageRecord.directives
   ['canonical_url', 'TEXT'],
 ];
@@ -147,6 +151,8 @@ export interface PageRow {
   simhash: string | null;
   duplicate_of: number | null;
   judge_version: number | null;
+  warc_file?: string | null;
+  warc_file_start?: number | null;
   directives?: string | null;
   canonical_url?: string | null;
 }
@@ -154,10 +160,12 @@ export interface PageRow {
 /** Columns of an insert, in the named-parameter form of better-sqlite3. */
 export const INSERT_PAGE_SQL = `INSERT INTO pages (id, url, final_url, status, content_type, host, domain, depth,
   parent_url, anchor_text, reward, probability, title, error_code, is_page, fetched_at, duration_ms, bytes,
-  outlinks, warc_end, jsonl_end, content_hash, simhash, duplicate_of, judge_version, directives, canonical_url)
+  outlinks, warc_end, jsonl_end, content_hash, simhash, duplicate_of, judge_version, directives, canonical_url,
+  warc_file, warc_file_start)
   VALUES (@id, @url, @final_url, @status, @content_type, @host, @domain, @depth, @parent_url, @anchor_text,
   @reward, @probability, @title, @error_code, @is_page, @fetched_at, @duration_ms, @bytes, @outlinks,
-  @warc_end, @jsonl_end, @content_hash, @simhash, @duplicate_of, @judge_version, @directives, @canonical_url)`;
+  @warc_end, @jsonl_end, @content_hash, @simhash, @duplicate_of, @judge_version, @directives, @canonical_url,
+  @warc_file, @warc_file_start)`;
 
 /** The parameters of {@link INSERT_PAGE_SQL} for a page and the file lengths after its writes. */
 export function pageParams(page: ResolvedRecord, warcEnd: number | null, jsonlEnd: number | null) {
@@ -181,12 +189,14 @@ export function pageParams(page: ResolvedRecord, warcEnd: number | null, jsonlEn
     duration_ms: page.durationMs ?? null,
     bytes: page.bytes ?? null,
     outlinks: page.outlinks?.length ? encodeOutlinks(page.outlinks) : null,
-    warc_end: warcEnd,
+    warc_end: page.warcAt ? page.warcAt.end : warcEnd,
     jsonl_end: jsonlEnd,
     content_hash: page.fingerprint?.exact ?? null,
     simhash: page.fingerprint ? simhashToHex(page.fingerprint.simhash) : null,
     duplicate_of: page.duplicateOf ?? null,
     judge_version: page.judgeVersion ?? null,
+    warc_file: page.warcAt?.file ?? null,
+    warc_file_start: page.warcAt?.start ?? null,
     directives: page.directives?.length ? page.directives.join(' ') : null,
     canonical_url: page.canonicalUrl ?? null,
   };

@@ -99,6 +99,12 @@ export interface PageRecord {
    */
   judgeVersion?: number;
   /**
+   * Where a cluster worker wrote this attempt's WARC records (its own file, by worker): the file
+   * (absolute, or relative to the crawl folder) and the byte range `[start, end)`. Absent: the
+   * records are in the crawl's own `pages.warc.gz`, if anywhere.
+   */
+  warcAt?: { file: string; start: number; end: number };
+  /**
    * What the page asked of crawlers and which caps it hit, in this order when present: `noindex`
    * (meta robots or X-Robots-Tag; left out of exports), `nofollow` (its links were not followed),
    * `text-capped` (text cut at the crawl's `maxTextChars`), `links-capped` (links past

@@ -6,6 +6,7 @@
  * command leaves every folder as it was.
  */
 import { type Command, Option } from 'commander';
+import type { ClusterCoordinator } from '../../cluster/index.js';
 import { ConfigError } from '../../common/errors.js';
 import { Crawler } from '../../crawl/crawler.js';
 import type { CrawlSummary } from '../../crawl/events.js';
@@ -131,7 +132,13 @@ export async function runCrawlCommand(
   // After relevance feedback swapped a model in, a resume judges with that model.
   const judgeDir = (plan.isResume ? feedbackJudgeDir(plan.outDir) : undefined) ?? plan.modelDir;
   const judge = judgeDir === undefined ? undefined : await loadJudge(judgeDir);
-  const crawler = new Crawler({ ...plan.options, ...(judge ? { judge } : {}) });
+  const fetchRunner = await clusterRunner(typed);
+  const crawler = new Crawler({
+    ...plan.options,
+    ...(judge ? { judge } : {}),
+    // A cluster's pages are archived in the workers' own WARC files, which the store points to.
+    ...(fetchRunner ? { fetchRunner, shouldWriteWarc: false } : {}),
+  });
   await checkNetOptions(plan);
   if (ui) await checkDashboardAddress(ui);
   if (decision.isRestart) removeFailedStore(plan.outDir);
@@ -175,6 +182,19 @@ export async function runCrawlCommand(
     await closeUi?.();
     line.done();
   }
+}
+
+/** The cluster coordinator of `--cluster`, or undefined for a crawl in this process. */
+async function clusterRunner(typed: Record<string, unknown>): Promise<ClusterCoordinator | undefined> {
+  if (typed.cluster === undefined) return undefined;
+  // Loaded on demand: a crawl in this process needs no Redis client.
+  const { ClusterCoordinator } = await import('../../cluster/index.js');
+  return new ClusterCoordinator({
+    url: String(typed.cluster),
+    flag: '--cluster',
+    ...(typed.clusterName === undefined ? {} : { name: String(typed.clusterName) }),
+    ...(typed.clusterShards === undefined ? {} : { shards: Number(typed.clusterShards) }),
+  });
 }
 
 async function loadJudge(dir: string): Promise<PageJudge> {

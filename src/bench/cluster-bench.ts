@@ -1,0 +1,403 @@
+/**
+ * `npm run bench -- cluster [--quick] [--out DIR]`: scale-out over Redis Streams (issue 26).
+ *
+ * 1. Latency-bound rows: a generated web of 2,000+ hosts whose every response waits 200-400 ms,
+ *    a minimum delay of 1 s per host, K fetches in flight per worker; pages/s with 1, 2, 4 and 8
+ *    `tres worker` processes, for best-first and tres. The coordinator runs in this process.
+ *    Each row also checks politeness from the server's own log (closest gap between two requests
+ *    to one host, robots.txt requests per host) and reports Redis commands and bytes per page.
+ * 2. The coordinator's ceiling: the same crawl with instant responses and no delay, workers with
+ *    plenty of slots; decisions and recorded pages per second, and a CPU profile of the
+ *    coordinator (self time by module).
+ * Nothing is written unless `--out DIR` is given (then cluster.json and cluster.md there).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ClusterCoordinator, connectRedis } from '../cluster/index.js';
+import { startLocalRedis } from '../cluster/local-redis.js';
+import { closestGapMs, type LoggedWeb, startLoggedWeb } from '../cluster/logged-web.js';
+import { Crawler } from '../crawl/crawler.js';
+import { keywordsOf } from '../sandbox/vocabulary.js';
+import { benchEnv, writeResults } from './bench-env.js';
+
+/** Options of {@link runClusterBench}. */
+export interface ClusterBenchOptions {
+  /** Worker counts of the latency-bound rows. @default [1, 2, 4, 8] */
+  workerCounts: number[];
+  strategies: string[];
+  /** Hosts of the web. @default 2500 */
+  webHosts: number;
+  /** Pages of the web. @default 60_000 */
+  webPages: number;
+  /** Response delay range, ms. @default [200, 400] */
+  delayMs: [number, number];
+  /** Minimum delay per host, ms. @default 1000 */
+  minDelayMs: number;
+  /** Fetches in flight per worker (the coordinator keeps K x workers in flight). @default 8 */
+  kPerWorker: number;
+  /** Pages per row per worker (a row with W workers crawls W times as many). @default 150 */
+  pagesPerWorker: number;
+  /** Pages of each ceiling run. @default 1500 */
+  ceilingPages: number;
+  /** Seed URLs (home pages of that many hosts). @default 500 */
+  seedCount: number;
+  /** Folder for cluster.json and cluster.md; `false` writes nothing. @default false */
+  outDir: string | false;
+  seed: number;
+}
+
+export const DEFAULT_CLUSTER_BENCH_OPTIONS: ClusterBenchOptions = {
+  workerCounts: [1, 2, 4, 8],
+  strategies: ['best-first', 'tres'],
+  webHosts: 2500,
+  webPages: 60_000,
+  delayMs: [200, 400],
+  minDelayMs: 1000,
+  kPerWorker: 8,
+  pagesPerWorker: 150,
+  ceilingPages: 1500,
+  seedCount: 500,
+  outDir: false,
+  seed: 3,
+};
+
+const TOPIC = 'computer hardware';
+const BIN = resolve(fileURLToPath(import.meta.url), '../../../bin/tres.js');
+
+interface Row {
+  strategy: string;
+  workers: number;
+  k: number;
+  pages: number;
+  seconds: number;
+  pagesPerSec: number;
+  speedup: number;
+  closestGapMs: number;
+  maxRobotsPerHostPerWorker: number;
+  redisCommandsPerPage: number;
+  redisBytesPerPage: number;
+  refetched: number;
+}
+
+interface Ceiling {
+  strategy: string;
+  pages: number;
+  seconds: number;
+  pagesPerSec: number;
+  decisionsPerSec: number;
+  /** The same crawl in one process (no cluster, K = 16), on the same machine at the same time. */
+  localPagesPerSec: number;
+  profile: Array<{ module: string; selfPct: number }>;
+}
+
+/** Runs the benchmark; prints figures; writes results only to `outDir`. */
+export async function runClusterBench(partial: Partial<ClusterBenchOptions> = {}): Promise<void> {
+  const o = { ...DEFAULT_CLUSTER_BENCH_OPTIONS, ...partial };
+  const redis = await startLocalRedis();
+  const base = mkdtempSync(join(tmpdir(), 'tres-cluster-bench-'));
+  const rows: Row[] = [];
+  const ceilings: Ceiling[] = [];
+  try {
+    const slow = await startLoggedWeb({
+      seed: o.seed,
+      hostCount: o.webHosts,
+      pageCount: o.webPages,
+      topics: [TOPIC, 'cooking recipes', 'football'],
+      relevantTopic: TOPIC,
+      delayMs: o.delayMs,
+    });
+    try {
+      console.log(
+        `cluster: ${o.webHosts} hosts, ${o.webPages} pages, responses ${o.delayMs[0]}-${o.delayMs[1]} ms, min delay ${o.minDelayMs} ms/host, K = ${o.kPerWorker} per worker`,
+      );
+      for (const strategy of o.strategies) {
+        for (const workers of o.workerCounts) {
+          const row = await latencyRow(o, redis.url, slow, base, strategy, workers);
+          const first = rows.find((r) => r.strategy === strategy && r.workers === o.workerCounts[0]);
+          row.speedup = first ? row.pagesPerSec / first.pagesPerSec : 1;
+          rows.push(row);
+          console.log(
+            `  ${strategy.padEnd(10)} ${String(workers).padStart(2)} workers: ${row.pages} pages in ${row.seconds.toFixed(1)} s = ${row.pagesPerSec.toFixed(1)} pages/s (x${row.speedup.toFixed(2)}); closest gap per host ${row.closestGapMs.toFixed(0)} ms; robots.txt <= ${row.maxRobotsPerHostPerWorker}/host/worker; Redis ${row.redisCommandsPerPage.toFixed(1)} commands, ${(row.redisBytesPerPage / 1024).toFixed(1)} KiB per page; refetched ${row.refetched}`,
+          );
+        }
+      }
+    } finally {
+      await slow.close();
+    }
+    const fast = await startLoggedWeb({
+      seed: o.seed,
+      hostCount: o.webHosts,
+      pageCount: o.webPages,
+      topics: [TOPIC, 'cooking recipes', 'football'],
+      relevantTopic: TOPIC,
+    });
+    try {
+      console.log('coordinator ceiling: instant responses, no delay, 2 workers x 64 slots');
+      for (const strategy of o.strategies) {
+        const c = await ceilingRun(o, redis.url, fast, base, strategy);
+        ceilings.push(c);
+        console.log(
+          `  ${strategy.padEnd(10)} ${c.pages} pages in ${c.seconds.toFixed(1)} s: ${c.pagesPerSec.toFixed(0)} recorded pages/s, ${c.decisionsPerSec.toFixed(0)} decisions/s (the same crawl in one process: ${c.localPagesPerSec.toFixed(0)} pages/s)`,
+        );
+        console.log(
+          `    profile (self time): ${c.profile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')}`,
+        );
+      }
+    } finally {
+      await fast.close();
+    }
+  } finally {
+    await redis.stop();
+    rmSync(base, { recursive: true, force: true });
+  }
+  if (o.outDir !== false) {
+    const paths = writeResults(
+      o.outDir,
+      'cluster',
+      { env: benchEnv(), options: o, rows, ceilings },
+      markdown(o, rows, ceilings),
+    );
+    console.log(`written: ${paths.md}, ${paths.json}`);
+  }
+}
+
+async function latencyRow(
+  o: ClusterBenchOptions,
+  url: string,
+  web: LoggedWeb,
+  base: string,
+  strategy: string,
+  workers: number,
+): Promise<Row> {
+  const name = `${strategy}-${workers}`;
+  web.log.length = 0;
+  const procs = startWorkers(url, name, workers, o.kPerWorker, join(base, name, 'warc'));
+  const statsBefore = await redisStats(url);
+  const maxPages = o.pagesPerWorker * workers;
+  const crawler = new Crawler({
+    outDir: join(base, name, 'crawl'),
+    strategy,
+    seed: o.seed,
+    keywords: keywordsOf(TOPIC),
+    maxPages,
+    maxConcurrency: o.kPerWorker * workers,
+    shouldWriteWarc: false,
+    net: { minDelayMs: o.minDelayMs, resolveRules: web.resolveRules, allowLoopback: true },
+    fetchRunner: new ClusterCoordinator({ url, name }),
+  });
+  // Timed from the first recorded page: worker start-up and lease taking are not throughput.
+  let firstMs = 0;
+  crawler.on('page', () => {
+    if (firstMs === 0) firstMs = performance.now();
+  });
+  // Many seed hosts: the crawl spreads over hosts, so politeness does not cap it below latency.
+  const seeds = web.web.seedUrls(o.seedCount);
+  const summary = await crawler.run(seeds);
+  const seconds = (performance.now() - firstMs) / 1000;
+  await stopWorkers(procs);
+  const statsAfter = await redisStats(url);
+  const finished = web.log.filter((r) => Number.isFinite(r.endMs));
+  const counts = new Map<string, number>();
+  let robots = 0;
+  const robotsByHost = new Map<string, number>();
+  for (const r of web.log) {
+    if (r.path === '/robots.txt') {
+      robotsByHost.set(r.host, (robotsByHost.get(r.host) ?? 0) + 1);
+      robots = Math.max(robots, robotsByHost.get(r.host) ?? 0);
+      continue;
+    }
+    counts.set(`${r.host}${r.path}`, (counts.get(`${r.host}${r.path}`) ?? 0) + 1);
+  }
+  const pages = summary.steps;
+  return {
+    strategy,
+    workers,
+    k: o.kPerWorker,
+    pages,
+    seconds,
+    pagesPerSec: (pages - 1) / seconds,
+    speedup: 1,
+    closestGapMs: closestGapMs(finished).gapMs,
+    // One worker process holds a host for the whole row here (no deaths), so per host is per worker.
+    maxRobotsPerHostPerWorker: robots,
+    redisCommandsPerPage: (statsAfter.commands - statsBefore.commands) / pages,
+    redisBytesPerPage: (statsAfter.bytes - statsBefore.bytes) / pages,
+    refetched: [...counts.values()].filter((n) => n > 1).length,
+  };
+}
+
+async function ceilingRun(
+  o: ClusterBenchOptions,
+  url: string,
+  web: LoggedWeb,
+  base: string,
+  strategy: string,
+): Promise<Ceiling> {
+  const name = `ceiling-${strategy}`;
+  const procs = startWorkers(url, name, 2, 64, join(base, name, 'warc'));
+  let decisions = 0;
+  const crawler = new Crawler({
+    outDir: join(base, name, 'crawl'),
+    strategy,
+    seed: o.seed,
+    keywords: keywordsOf(TOPIC),
+    maxPages: o.ceilingPages,
+    maxConcurrency: 128,
+    shouldWriteWarc: false,
+    net: { minDelayMs: 0, resolveRules: web.resolveRules, allowLoopback: true },
+    fetchRunner: new ClusterCoordinator({ url, name }),
+  });
+  let firstMs = 0;
+  crawler.on('page', () => {
+    decisions++;
+    if (firstMs === 0) firstMs = performance.now();
+  });
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 1000 });
+  await session.post('Profiler.start');
+  const summary = await crawler.run(web.web.seedUrls(o.seedCount));
+  const seconds = (performance.now() - firstMs) / 1000;
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+  await stopWorkers(procs);
+  const local = new Crawler({
+    outDir: join(base, name, 'local'),
+    strategy,
+    seed: o.seed,
+    keywords: keywordsOf(TOPIC),
+    maxPages: o.ceilingPages,
+    maxConcurrency: 16,
+    shouldWriteWarc: false,
+    net: { minDelayMs: 0, resolveRules: web.resolveRules, allowLoopback: true },
+  });
+  let localFirstMs = 0;
+  local.on('page', () => {
+    if (localFirstMs === 0) localFirstMs = performance.now();
+  });
+  const localSummary = await local.run(web.web.seedUrls(o.seedCount));
+  const localSeconds = (performance.now() - localFirstMs) / 1000;
+  return {
+    strategy,
+    localPagesPerSec: (localSummary.steps - 1) / localSeconds,
+    pages: summary.steps,
+    seconds,
+    pagesPerSec: (summary.steps - 1) / seconds,
+    decisionsPerSec: (decisions - 1) / seconds,
+    profile: selfTimeByModule(profile as ProfileLike),
+  };
+}
+
+interface ProfileLike {
+  nodes: Array<{ id: number; callFrame: { url: string; functionName: string }; hitCount?: number }>;
+}
+
+/** Self samples grouped by module: tres rooms by folder, dependencies by package, the rest by kind. */
+function selfTimeByModule(profile: ProfileLike): Array<{ module: string; selfPct: number }> {
+  const by = new Map<string, number>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    if (hits === 0) continue;
+    total += hits;
+    const u = node.callFrame.url;
+    let module: string;
+    const dep = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u);
+    const room = /\/dist\/([^/]+)\//.exec(u);
+    if (dep) module = dep[1] as string;
+    else if (room) module = `tres ${room[1]}`;
+    else if (u.startsWith('node:')) module = 'node core';
+    else if (u === '')
+      module =
+        node.callFrame.functionName === '(idle)'
+          ? 'idle (waiting for I/O)'
+          : `(${node.callFrame.functionName || 'native'})`;
+    else module = 'other';
+    by.set(module, (by.get(module) ?? 0) + hits);
+  }
+  return [...by.entries()]
+    .map(([module, hits]) => ({ module, selfPct: (100 * hits) / Math.max(1, total) }))
+    .sort((a, b) => b.selfPct - a.selfPct)
+    .slice(0, 8);
+}
+
+function startWorkers(url: string, name: string, n: number, k: number, warcDir: string): ChildProcess[] {
+  return Array.from({ length: n }, (_, i) =>
+    spawn(
+      process.execPath,
+      [
+        BIN,
+        'worker',
+        '--cluster',
+        url,
+        '--cluster-name',
+        name,
+        '--id',
+        `w${i}`,
+        '--concurrency',
+        String(k),
+        '--warc-dir',
+        warcDir,
+        '--quiet',
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    ),
+  );
+}
+
+async function stopWorkers(procs: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    procs.map(async (p) => {
+      if (p.exitCode !== null) return;
+      const closed = once(p, 'close');
+      p.kill('SIGTERM');
+      await closed;
+    }),
+  );
+}
+
+async function redisStats(url: string): Promise<{ commands: number; bytes: number }> {
+  const r = await connectRedis(url, 'redis');
+  try {
+    const info = await r.info('stats');
+    const n = (key: string) => Number(new RegExp(`${key}:(\\d+)`).exec(info)?.[1] ?? 0);
+    return {
+      commands: n('total_commands_processed'),
+      bytes: n('total_net_input_bytes') + n('total_net_output_bytes'),
+    };
+  } finally {
+    r.disconnect();
+  }
+}
+
+function markdown(o: ClusterBenchOptions, rows: Row[], ceilings: Ceiling[]): string {
+  const lines = [
+    '# Scale-out over Redis Streams',
+    '',
+    `${o.webHosts} hosts, ${o.webPages} pages; responses delayed ${o.delayMs[0]}-${o.delayMs[1]} ms; min delay ${o.minDelayMs} ms per host; K = ${o.kPerWorker} per worker; ${o.pagesPerWorker} pages per worker per row.`,
+    '',
+    '| strategy | workers | pages | s | pages/s | speed-up | closest gap/host ms | robots.txt/host | Redis cmds/page | Redis KiB/page | refetched |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.strategy} | ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(1)} | ${r.speedup.toFixed(2)} | ${r.closestGapMs.toFixed(0)} | ${r.maxRobotsPerHostPerWorker} | ${r.redisCommandsPerPage.toFixed(1)} | ${(r.redisBytesPerPage / 1024).toFixed(1)} | ${r.refetched} |`,
+    ),
+    '',
+    '## Coordinator ceiling (instant workers)',
+    '',
+    '| strategy | pages | s | recorded pages/s | decisions/s | one process, pages/s | profile (self time) |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    ...ceilings.map(
+      (c) =>
+        `| ${c.strategy} | ${c.pages} | ${c.seconds.toFixed(1)} | ${c.pagesPerSec.toFixed(0)} | ${c.decisionsPerSec.toFixed(0)} | ${c.localPagesPerSec.toFixed(0)} | ${c.profile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')} |`,
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}

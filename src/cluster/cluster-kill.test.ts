@@ -1,0 +1,243 @@
+/**
+ * Nothing lost: real `tres worker` processes and a real coordinator, real SIGKILL. A worker killed
+ * mid-crawl has its shards and pending requests taken over; a coordinator killed mid-crawl
+ * resumes and records what arrived meanwhile. Every page is recorded exactly once, crawl.sqlite,
+ * pages.jsonl and the workers' WARC files agree, refetches stay within the fetches in flight, and
+ * the replay server's own log shows no two requests to one host closer than the minimum delay,
+ * across the death and the lease handover too.
+ */
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMain, spawnCli } from '../cli/test-cli.js';
+import { keywordsOf } from '../sandbox/vocabulary.js';
+import { type LocalRedis, startLocalRedis } from './local-redis.js';
+import { closestGapMs, type LoggedWeb, startLoggedWeb } from './logged-web.js';
+
+const TOPIC = 'computer hardware';
+const BUDGET = 120;
+const CONCURRENCY = 4;
+const MIN_DELAY_MS = 60;
+/** The server's clock and the workers' differ by scheduling jitter; a gap may look this much shorter. */
+const GAP_TOLERANCE_MS = 15;
+
+interface StoredRow {
+  url: string;
+  is_page: number;
+  warc_file: string | null;
+  warc_file_start: number | null;
+  warc_end: number | null;
+}
+
+describe('a cluster crawl survives SIGKILL', () => {
+  let redis: LocalRedis;
+  let site: LoggedWeb;
+  let base: string;
+  let seedsFile: string;
+  beforeAll(async () => {
+    [redis, site] = await Promise.all([
+      startLocalRedis(),
+      startLoggedWeb({
+        seed: 9,
+        hostCount: 40,
+        pageCount: 8000,
+        topics: [TOPIC, 'cooking recipes'],
+        relevantTopic: TOPIC,
+        delayMs: [5, 25],
+      }),
+    ]);
+    base = mkdtempSync(join(tmpdir(), 'tres-cluster-kill-'));
+    seedsFile = join(base, 'seeds.txt');
+    writeFileSync(seedsFile, `${site.web.seedUrls(3, { relevant: true }).join('\n')}\n`);
+  });
+  afterAll(async () => {
+    await Promise.all([redis?.stop(), site?.close()]);
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  const crawlArgs = (out: string, name: string) => [
+    'crawl',
+    '--seeds',
+    seedsFile,
+    '--out',
+    out,
+    '--keywords',
+    keywordsOf(TOPIC).join(','),
+    '--strategy',
+    'best-first',
+    '--max-pages',
+    String(BUDGET),
+    '--concurrency',
+    String(CONCURRENCY),
+    '--min-delay-ms',
+    String(MIN_DELAY_MS),
+    '--allow-loopback',
+    '--resolve',
+    site.resolveRules.join(','),
+    '--cluster',
+    redis.url,
+    '--cluster-name',
+    name,
+    '--cluster-shards',
+    '8',
+    '--quiet',
+  ];
+  const worker = (name: string, id: string) => {
+    const child = spawnCli([
+      'worker',
+      '--cluster',
+      redis.url,
+      '--cluster-name',
+      name,
+      '--id',
+      id,
+      '--warc-dir',
+      join(base, name, 'warc'),
+      '--quiet',
+    ]);
+    let stderr = '';
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    return { child, closed: once(child, 'close'), stderr: () => stderr };
+  };
+  const jsonlLines = (out: string) => {
+    const path = join(out, 'pages.jsonl');
+    return existsSync(path) ? readFileSync(path, 'utf8').split('\n').length - 1 : 0;
+  };
+  async function waitForLines(out: string, n: number): Promise<void> {
+    const deadline = Date.now() + 150_000;
+    while (jsonlLines(out) < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  /** The store, the JSON lines and the WARC files agree: one row, one line, one record per URL. */
+  function checkAgreement(out: string): string[] {
+    const db = new Database(join(out, 'crawl.sqlite'), { readonly: true });
+    const rows = db
+      .prepare('SELECT url, is_page, warc_file, warc_file_start, warc_end FROM pages ORDER BY id')
+      .all() as StoredRow[];
+    db.close();
+    const urls = rows.map((r) => r.url);
+    expect(urls).toHaveLength(BUDGET);
+    expect(new Set(urls).size).toBe(BUDGET);
+    const lines = readFileSync(join(out, 'pages.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { url: string }).url)).toEqual(urls);
+    let archived = 0;
+    for (const r of rows) {
+      if (r.warc_file === null) continue;
+      archived++;
+      const bytes = readFileSync(r.warc_file).subarray(r.warc_file_start ?? 0, r.warc_end ?? 0);
+      const text = gunzipSync(bytes).toString('latin1');
+      expect(text).toContain(`WARC-Target-URI: ${r.url}`);
+    }
+    // Every page (2xx HTML) was archived by the worker that fetched it.
+    expect(archived).toBeGreaterThanOrEqual(rows.filter((r) => r.is_page === 1).length);
+    return urls;
+  }
+
+  /** Paths the server served more than once (robots.txt aside). */
+  function refetches(): number {
+    const counts = new Map<string, number>();
+    for (const r of site.log) {
+      if (r.path === '/robots.txt') continue;
+      const key = `${r.host}${r.path}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return [...counts.values()].filter((n) => n > 1).length;
+  }
+
+  function robotsPerHost(): number {
+    const counts = new Map<string, number>();
+    for (const r of site.log) if (r.path === '/robots.txt') counts.set(r.host, (counts.get(r.host) ?? 0) + 1);
+    return Math.max(0, ...counts.values());
+  }
+
+  it('a worker killed mid-crawl: another takes its shards, nothing lost, politeness kept', async () => {
+    site.log.length = 0;
+    const name = 'worker-kill';
+    const out = join(base, name, 'crawl');
+    const a = worker(name, 'a');
+    const b = worker(name, 'b');
+    const crawl = runMain(crawlArgs(out, name));
+    await waitForLines(out, 40);
+    a.child.kill('SIGKILL');
+    await a.closed;
+    const result = await crawl;
+    b.child.kill('SIGTERM');
+    await b.closed;
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(b.stderr()).toBe('');
+    checkAgreement(out);
+    // Only what the dead worker had in flight (at most K) reached the server twice.
+    expect(refetches()).toBeLessThanOrEqual(CONCURRENCY);
+    expect(closestGapMs(site.log.filter((r) => Number.isFinite(r.endMs))).gapMs).toBeGreaterThanOrEqual(
+      MIN_DELAY_MS - GAP_TOLERANCE_MS,
+    );
+    // Once per host per worker lifetime: the dead worker and its successor.
+    expect(robotsPerHost()).toBeLessThanOrEqual(2);
+
+    // export --with-text reads each page's text from the WARC file of the worker that fetched it,
+    // and names a file that is not where the store says (nor in <crawl>/warc/).
+    const exported = await runMain(['export', out, '--with-text', '--format', 'jsonl', '--relevant-only']);
+    expect(exported.code).toBe(0);
+    const texts = exported.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { text: string }).text);
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.every((t) => t.length > 0)).toBe(true);
+    renameSync(join(base, name, 'warc'), join(base, name, 'warc-moved'));
+    const missing = await runMain(['export', out, '--with-text', '--format', 'jsonl']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('written by a cluster worker is missing here');
+  }, 300_000);
+
+  it('a coordinator killed mid-crawl resumes: what arrived meanwhile is recorded once', async () => {
+    site.log.length = 0;
+    const name = 'coordinator-kill';
+    const out = join(base, name, 'crawl');
+    const w = worker(name, 'w');
+    const coordinator = spawnCli(crawlArgs(out, name));
+    const closed = once(coordinator, 'close');
+    let coordinatorErr = '';
+    coordinator.stderr?.on('data', (d) => {
+      coordinatorErr += d;
+    });
+    await waitForLines(out, 40);
+    coordinator.kill('SIGKILL');
+    await closed;
+    const before = jsonlLines(out);
+    expect(coordinatorErr).toBe('');
+    expect(before).toBeGreaterThanOrEqual(40);
+    expect(before).toBeLessThan(BUDGET);
+    // The worker keeps answering what it had: those outcomes wait in the stream.
+    await new Promise((r) => setTimeout(r, 300));
+    const resumed = await runMain([
+      'crawl',
+      '--resume',
+      out,
+      '--cluster',
+      redis.url,
+      '--cluster-name',
+      name,
+      '--cluster-shards',
+      '8',
+      '--quiet',
+    ]);
+    w.child.kill('SIGTERM');
+    await w.closed;
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(`pages fetched   ${BUDGET}`);
+    checkAgreement(out);
+    expect(refetches()).toBeLessThanOrEqual(CONCURRENCY);
+    expect(closestGapMs(site.log.filter((r) => Number.isFinite(r.endMs))).gapMs).toBeGreaterThanOrEqual(
+      MIN_DELAY_MS - GAP_TOLERANCE_MS,
+    );
+  }, 300_000);
+});

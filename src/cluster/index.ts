@@ -1,0 +1,28 @@
+/**
+ * Scale-out over Redis Streams: the coordinator (a FetchRunner for the crawl loop) and the
+ * workers of a cluster crawl, the shard hash and key layout, and the message formats.
+ * See docs/scale-out.md.
+ */
+export {
+  ClusterKeys,
+  type ClusterOptions,
+  DEFAULT_CLUSTER_OPTIONS,
+  type ResolvedClusterOptions,
+  resolveClusterOptions,
+  shardOf,
+} from './cluster-options.js';
+export {
+  ClusterCoordinator,
+  type CoordinatorOptions,
+  type CoordinatorStats,
+  workerConfigOf,
+} from './coordinator.js';
+export type {
+  FetchFailure,
+  FetchRequest,
+  OutcomeMessage,
+  WarcLocation,
+  WorkerCrawlConfig,
+} from './messages.js';
+export { connectRedis, redactUrl } from './redis-connection.js';
+export { ClusterWorker, DEFAULT_WORKER_OPTIONS, type WorkerOptions, type WorkerSummary } from './worker.js';

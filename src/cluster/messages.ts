@@ -1,0 +1,139 @@
+/**
+ * What travels through Redis: the crawl's configuration for workers, fetch requests (one stream
+ * entry each, on the stream of the host's shard) and outcomes (one entry each, on the outcome
+ * stream). Stream entries are flat field/value lists; each message is one JSON field `m`, plus
+ * the fields Redis-side code and readers need without parsing it.
+ */
+import { ConfigError } from '../common/errors.js';
+import type { ProcessedFetch } from '../crawl/process-fetch.js';
+import type { WebClientOptions } from '../net/index.js';
+import type { PageRecord } from '../store/index.js';
+import type { Action, DiscoveredLink, Outcome } from '../types/index.js';
+import type { UrlFilterOptions } from '../url/index.js';
+
+/** Everything a worker needs to fetch, parse and judge pages of one crawl, as the coordinator set it. */
+export interface WorkerCrawlConfig {
+  /** Coordinator run number; requests of other runs are stale. */
+  epoch: number;
+  shards: number;
+  /** Network options (functions left out): politeness, timeouts, resolve rules, address guard. */
+  net: WebClientOptions;
+  siteMode: 'domain' | 'host';
+  /** The crawl's scope; RegExp patterns travel as their source. */
+  urlFilter: UrlFilterOptions;
+  maxDepth: number | false;
+  /** The relevance judge: topic keywords, or a model folder every worker can read. */
+  judge: { keywords: string[] } | { modelDir: string };
+  threshold: number;
+  shouldFollowNofollow: boolean;
+  withLinkContext: boolean;
+  shouldScoreAnchors: boolean;
+  parseTimeBudgetMs: number | false;
+}
+
+/** A fetch request: the action without the strategy's opaque `data` (which stays in the coordinator). */
+export interface FetchRequest {
+  epoch: number;
+  url: string;
+  host: string;
+  domain: string;
+  depth: number;
+  parentUrl?: string;
+}
+
+/** Where a worker wrote a page's WARC records: its file (by worker) and the byte range. */
+export interface WarcLocation {
+  file: string;
+  start: number;
+  end: number;
+}
+
+/** A failed fetch, as the crawl loop would have seen the thrown error. */
+export interface FetchFailure {
+  /** Which error class: retry later, defer (never requested), skip (record and go on). */
+  kind: 'retry' | 'defer' | 'skip';
+  code: string;
+  message: string;
+  status: number;
+  retryAfterMs?: number;
+}
+
+/** One outcome message: a processed page or a failure, for `url`, from `worker`. */
+export interface OutcomeMessage {
+  epoch: number;
+  url: string;
+  worker: string;
+  page?: { record: PageRecord; outcome: Omit<Outcome, 'action'>; warcAt?: WarcLocation };
+  failure?: FetchFailure;
+}
+
+/** Request to stream fields. */
+export function encodeRequest(action: Action, epoch: number): string[] {
+  const r: FetchRequest = {
+    epoch,
+    url: action.url,
+    host: action.host,
+    domain: action.domain,
+    depth: action.depth,
+  };
+  if (action.parentUrl !== undefined) r.parentUrl = action.parentUrl;
+  return ['m', JSON.stringify(r)];
+}
+
+/** @throws ConfigError for an entry that is not a tres request (another program's stream). */
+export function decodeRequest(fields: readonly string[]): FetchRequest {
+  return JSON.parse(fieldOf(fields, 'm')) as FetchRequest;
+}
+
+/** Outcome to stream fields; link context offsets (Int8Array) travel as arrays. */
+export function encodeOutcome(m: OutcomeMessage): string[] {
+  return [
+    'u',
+    m.url,
+    'm',
+    JSON.stringify(m, (_k, v) => (v instanceof Int8Array ? { i8: Array.from(v) } : v)),
+  ];
+}
+
+/** @throws ConfigError for an entry that is not a tres outcome. */
+export function decodeOutcome(fields: readonly string[]): OutcomeMessage {
+  return JSON.parse(fieldOf(fields, 'm'), (_k, v) =>
+    v !== null && typeof v === 'object' && Array.isArray((v as { i8?: unknown }).i8)
+      ? Int8Array.from((v as { i8: number[] }).i8)
+      : v,
+  ) as OutcomeMessage;
+}
+
+/** A worker's processed page as an outcome message (the page text travels for the learner). */
+export function pageMessage(
+  processed: ProcessedFetch,
+  base: { epoch: number; url: string; worker: string },
+  warcAt: WarcLocation | undefined,
+): OutcomeMessage {
+  const { action: _action, ...outcome } = processed.outcome;
+  // record.outlinks is outcome.links (one array): send it once.
+  const { outlinks: _outlinks, ...record } = processed.record;
+  return {
+    ...base,
+    page: { record: record as PageRecord, outcome, ...(warcAt === undefined ? {} : { warcAt }) },
+  };
+}
+
+/** Back from a message: the record and outcome the crawl loop commits, for `action`. */
+export function toProcessed(
+  page: NonNullable<OutcomeMessage['page']>,
+  action: Action,
+  keepLink: (link: DiscoveredLink) => boolean,
+): { record: PageRecord; outcome: Outcome } {
+  const links = page.outcome.links.filter(keepLink);
+  const record: PageRecord = { ...page.record, outlinks: links };
+  if (page.warcAt !== undefined) record.warcAt = page.warcAt;
+  return { record, outcome: { ...page.outcome, action, links } };
+}
+
+function fieldOf(fields: readonly string[], name: string): string {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1] as string;
+  throw new ConfigError(`a stream entry without field "${name}": not written by tres`, {
+    context: { field: name },
+  });
+}

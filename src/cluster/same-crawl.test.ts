@@ -1,0 +1,92 @@
+/**
+ * Same crawl: with one worker and K = 1, a cluster crawl fetches the same pages in the same order
+ * as a local crawl of the same seeded web, for every strategy (fetch-order fingerprint), and
+ * records them in the same store format (WARC records in the worker's file).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CrawlerOptions } from '../crawl/crawl-options.js';
+import { Crawler } from '../crawl/crawler.js';
+import { type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
+import { keywordsOf } from '../sandbox/vocabulary.js';
+import { strategyNames } from '../strategies/registry.js';
+import { ClusterCoordinator } from './coordinator.js';
+import { type LocalRedis, startLocalRedis } from './local-redis.js';
+import { ClusterWorker } from './worker.js';
+
+const TOPIC = 'astronomy telescopes';
+const BUDGET = 60;
+
+function fetchedUrls(dir: string): string[] {
+  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT url FROM pages ORDER BY id').all() as { url: string }[]).map((r) => r.url);
+  } finally {
+    db.close();
+  }
+}
+
+describe('a cluster crawl with one worker and K = 1', () => {
+  let sandbox: Sandbox;
+  let redis: LocalRedis;
+  let base: string;
+  beforeAll(async () => {
+    [sandbox, redis] = await Promise.all([
+      serveSandbox({
+        web: {
+          seed: 5,
+          hostCount: 30,
+          pageCount: 3000,
+          topics: [TOPIC, 'cooking recipes'],
+          relevantTopic: TOPIC,
+        },
+      }),
+      startLocalRedis(),
+    ]);
+    base = mkdtempSync(join(tmpdir(), 'tres-cluster-same-'));
+  });
+  afterAll(async () => {
+    await Promise.all([sandbox?.close(), redis?.stop()]);
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  const options = (outDir: string, strategy: string): CrawlerOptions => ({
+    outDir,
+    strategy,
+    seed: 9,
+    keywords: keywordsOf(TOPIC),
+    maxPages: BUDGET,
+    maxConcurrency: 1,
+    net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
+  });
+  const seeds = () => sandbox.web!.seedUrls(2, { relevant: true });
+
+  for (const { name } of strategyNames()) {
+    it(`${name}: fetches the same pages in the same order as a local crawl`, async () => {
+      const local = join(base, `${name}-local`);
+      await new Crawler(options(local, name)).run(seeds());
+      const cluster = join(base, `${name}-cluster`);
+      const worker = new ClusterWorker({
+        url: redis.url,
+        name,
+        id: `w-${name}`,
+        warcDir: join(base, `${name}-warc`),
+      });
+      const working = worker.run();
+      const coordinator = new ClusterCoordinator({ url: redis.url, name });
+      const summary = await new Crawler({
+        ...options(cluster, name),
+        fetchRunner: coordinator,
+        shouldWriteWarc: false,
+      }).run(seeds());
+      worker.stop();
+      const done = await working;
+      expect(summary.steps).toBe(BUDGET);
+      expect(fetchedUrls(cluster)).toEqual(fetchedUrls(local));
+      expect(done.fetched + done.failed).toBe(BUDGET);
+    }, 60_000);
+  }
+});
