@@ -26,6 +26,13 @@ export interface EngineBenchOptions {
   concurrency: number;
   /** Folder for results. */
   resultsDir: string;
+  /**
+   * Only the tres rows of these strategies (and Crawlee unless `shouldRunCrawlee` is false);
+   * empty or absent: every row. @default every row
+   */
+  strategies?: readonly string[];
+  /** Run Crawlee's row (the speed-vs-Crawlee column needs it). @default true */
+  shouldRunCrawlee?: boolean;
 }
 
 export const DEFAULT_ENGINE_BENCH_OPTIONS: Omit<EngineBenchOptions, 'resultsDir'> = {
@@ -51,6 +58,7 @@ const TRES_ROWS: readonly { name: string; strategy: string; shouldWriteWarc: boo
   { name: 'tres engine, bfs (WARC off)', strategy: 'bfs', shouldWriteWarc: false },
   { name: 'tres engine, best-first (WARC off)', strategy: 'best-first', shouldWriteWarc: false },
   { name: 'tres engine, tres (WARC off)', strategy: 'tres', shouldWriteWarc: false },
+  { name: 'tres engine, coverage (WARC off)', strategy: 'coverage', shouldWriteWarc: false },
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -95,7 +103,8 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
       concurrency: o.concurrency,
       keywords: keywordsOf(web.options.relevantTopic),
     };
-    for (const row of TRES_ROWS) {
+    const only = o.strategies ?? [];
+    for (const row of TRES_ROWS.filter((r) => only.length === 0 || only.includes(r.strategy))) {
       console.log(`running ${row.name} ...`);
       results[row.name] = await runWorker('tres-worker.js', {
         ...common,
@@ -106,18 +115,20 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
       });
       console.log(`  ${JSON.stringify(results[row.name])}`);
     }
-    console.log('running crawlee CheerioCrawler ...');
-    results.crawlee = await runWorker('crawlee-worker.js', { ...common, proxyUrl: server.url });
+    if (o.shouldRunCrawlee !== false) {
+      console.log('running crawlee CheerioCrawler ...');
+      results.crawlee = await runWorker('crawlee-worker.js', { ...common, proxyUrl: server.url });
+    }
   } finally {
     await server.close();
     rmSync(work, { recursive: true, force: true });
   }
-  const crawlee = results.crawlee!;
+  const crawlee = results.crawlee;
   const bestFirst = results['tres engine, best-first (WARC off)'];
   const rows = Object.entries(results).map(([name, r]) => ({
     name,
     ...r,
-    speedVsCrawlee: r.pagesPerSec / crawlee.pagesPerSec,
+    speedVsCrawlee: crawlee ? r.pagesPerSec / crawlee.pagesPerSec : Number.NaN,
     speedVsBestFirst: bestFirst ? r.pagesPerSec / bestFirst.pagesPerSec : Number.NaN,
   }));
   const table = [

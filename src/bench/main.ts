@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- [PART ...] [--quick] [--cache DIR]`: the benchmarks (never part of `npm test`).
- * Parts: `engine` (throughput and memory against Crawlee), `memory` (bytes per frontier URL of
+ * Parts: `engine` (throughput and memory against Crawlee; `--strategies a,b`: only those rows, no Crawlee; `--out DIR`), `memory` (bytes per frontier URL of
  * every strategy at 100k, 500k and 1M frontier samples; `--strategies a,b` to choose, `--time-limit S`
  * per strategy, default 180, `--links-per-page N` outlinks per page, default 50), `relevance` (Table-1 metrics and
  * throughput of the five classifiers; `--cache` is the DocWeb cache, as `tres docweb --cache`,
@@ -191,7 +191,9 @@ async function main(): Promise<void> {
       await runEngineBench({
         ...DEFAULT_ENGINE_BENCH_OPTIONS,
         ...(isQuick ? { webPages: 5_000, webHosts: 50, maxPages: 500 } : {}),
-        resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
+        // `--strategies a,b` runs only those tres rows, without Crawlee; `--out DIR` writes there.
+        ...(strategyList.length > 0 ? { strategies: strategyList, shouldRunCrawlee: false } : {}),
+        resultsDir: outArg ?? (isQuick ? join(resultsDir, 'quick') : resultsDir),
       });
     }
     if (part === 'memory') {

@@ -17,6 +17,8 @@ import { LimStrategy } from './lim/lim-strategy.js';
 import { QueueStrategy } from './queue-strategy.js';
 import { RLWCS_KEYS, SVM_LINKS_KEYS } from './rlwcs/rlwcs-config.js';
 import { RlwcsStrategy } from './rlwcs/rlwcs-strategy.js';
+import { COVERAGE_KEYS } from './site-coverage/coverage-config.js';
+import { CoverageStrategy } from './site-coverage/coverage-strategy.js';
 import type { Strategy } from './strategy.js';
 import { TresAsyncStrategy } from './tres/tres-async-strategy.js';
 import type { TresOverrides } from './tres/tres-config.js';
@@ -240,6 +242,12 @@ const factories: Record<string, StrategyEntry> = {
     create: (ctx, overrides) =>
       new ApprenticeStrategy({ overrides, ...(ctx.name ? { name: ctx.name } : {}) }),
     overrideKeys: APPRENTICE_KEYS,
+  },
+  coverage: {
+    describe:
+      'relevant pages from many sites: P(relevant) from an online link model, hub and site yields; value = p * (1 + newSiteValue for a site with no relevant page yet)',
+    create: (ctx, overrides) => new CoverageStrategy({ overrides, ...(ctx.name ? { name: ctx.name } : {}) }),
+    overrideKeys: COVERAGE_KEYS,
   },
   rlwcs: {
     describe:

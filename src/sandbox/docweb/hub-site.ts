@@ -66,7 +66,7 @@ export async function buildHub(
   } = {},
 ): Promise<HubBuild> {
   const log = options.log ?? (() => {});
-  const packages = await readAvailablePackages(options.run);
+  const packages = await readAvailablePackages(options.run, options.aptListsDir);
   const translations = await readTranslations(options.aptListsDir, options.run, log);
   const docsOf = new Map<string, string>();
   const docsBySource = new Map<string, string>();

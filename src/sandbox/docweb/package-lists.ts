@@ -9,6 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TresError } from '../../common/errors.js';
 import { type CommandRunner, runCommand } from './apt.js';
+import { compareDebianVersions } from './debian-version.js';
 
 /** One binary package as apt lists it (the fields DocWeb uses). */
 export interface PackageInfo {
@@ -75,15 +76,30 @@ export function parseRelations(value: string | undefined): string[][] {
     .filter((group) => group.length > 0);
 }
 
-/** Packages of a `dumpavail`-style text, first stanza of a name kept. */
+/**
+ * Packages of a `dumpavail`-style text. apt lists a package once per archive that has it (e.g.
+ * bookworm and bookworm-security); the stanza with the highest version is kept, so the hub does
+ * not depend on the order apt lists them in, and a kept stanza without a `Tag:` field (the
+ * -security and -updates archives carry no debtags) takes the tags of the newest stanza of the
+ * same package that has them. Stanzas of equal versions: the first one kept.
+ */
 export function parsePackages(text: string): Map<string, PackageInfo> {
-  const out = new Map<string, PackageInfo>();
+  const newest = new Map<string, Map<string, string>>();
+  const tagged = new Map<string, Map<string, string>>();
+  const newer = (s: Map<string, string>, than: Map<string, string> | undefined): boolean =>
+    than === undefined || compareDebianVersions(s.get('Version') ?? '', than.get('Version') ?? '') > 0;
   for (const s of parseStanzas(text)) {
     const name = s.get('Package');
-    if (!name || out.has(name)) continue;
+    if (!name) continue;
+    if (newer(s, newest.get(name))) newest.set(name, s);
+    if (s.has('Tag') && newer(s, tagged.get(name))) tagged.set(name, s);
+  }
+  const out = new Map<string, PackageInfo>();
+  for (const [name, s] of newest) {
     const description = s.get('Description') ?? '';
     const homepage = s.get('Homepage');
     const md5 = s.get('Description-md5');
+    const tag = s.get('Tag') ?? tagged.get(name)?.get('Tag') ?? '';
     out.set(name, {
       package: name,
       version: s.get('Version') ?? '',
@@ -93,7 +109,7 @@ export function parsePackages(text: string): Map<string, PackageInfo> {
       installedKb: Number(s.get('Installed-Size') ?? 0),
       ...(homepage ? { homepage } : {}),
       summary: description.split('\n')[0]?.trim() ?? '',
-      tags: (s.get('Tag') ?? '')
+      tags: tag
         .split(',')
         .map((t) => t.trim())
         .filter(Boolean),
@@ -106,12 +122,20 @@ export function parsePackages(text: string): Map<string, PackageInfo> {
   return out;
 }
 
+/** apt's binary package lists (`..._binary-amd64_Packages.lz4` and the like). */
+const PACKAGES_LIST = /_binary-[a-z0-9]+_Packages(\.[a-z0-9]+)?$/;
+
 /**
- * Every binary package apt knows (`apt-cache dumpavail`).
- * @throws TresError (TRES_DOCWEB_APT) if apt-cache fails.
+ * Every binary package apt knows (`apt-cache dumpavail`, which prints each package's candidate
+ * stanza), with the stanzas of apt's binary Packages lists in `listsDir` beside it: when the
+ * candidate comes from bookworm-security or -updates, whose lists carry no `Tag:` field, its
+ * debtags come from the release's stanza (see {@link parsePackages}). Without list files the
+ * packages are dumpavail's alone.
+ * @throws TresError (TRES_DOCWEB_APT) if apt-cache or apt-helper fails.
  */
 export async function readAvailablePackages(
   run: CommandRunner = runCommand,
+  listsDir = '/var/lib/apt/lists',
 ): Promise<Map<string, PackageInfo>> {
   const r = await run('apt-cache', ['dumpavail']);
   if (r.code !== 0)
@@ -119,7 +143,8 @@ export async function readAvailablePackages(
       'TRES_DOCWEB_APT',
       `apt-cache dumpavail failed (exit ${r.code}): ${r.stderr.slice(-300)}`,
     );
-  return parsePackages(r.stdout);
+  const lists = await catAptFiles(aptListFiles(listsDir, PACKAGES_LIST), run);
+  return parsePackages(`${r.stdout}\n\n${lists}`);
 }
 
 /** apt list files whose name ends with `suffix` (e.g. `_main_Contents-all.lz4`), sorted. */

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../common/errors.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../strategy.js';
+import { resolveCoverageConfig } from './coverage-config.js';
+import { CoverageStrategy } from './coverage-strategy.js';
+import { OnlineLinkModel } from './online-link-model.js';
+import { SiteYields, shrunk, siteOf } from './site-yields.js';
+
+function link(url: string, anchorText = ''): DiscoveredLink {
+  const host = new URL(url).host;
+  return { url, host, domain: host, anchorText, depth: 1 };
+}
+
+function loop(): SelectionContext & { fetched: Set<string> } {
+  const fetched = new Set<string>();
+  return {
+    fetched,
+    isHostReady: () => true,
+    isDomainOpen: () => true,
+    isDomainClosed: () => false,
+    isFetched: (url) => fetched.has(url),
+    step: 0,
+  };
+}
+
+function outcome(action: Action, reward: number, links: DiscoveredLink[] = []): Outcome {
+  return { action, finalUrl: action.url, isPage: true, reward, probability: reward > 0 ? 0.9 : 0.1, links };
+}
+
+/** Runs `s` from a seed on hub.test whose page links to two pages of a.test and one of b.test. */
+function crawl(s: CoverageStrategy, relevant: (url: string) => boolean): string[] {
+  const ctx = loop();
+  const graph: Record<string, DiscoveredLink[]> = {
+    'http://hub.test/': [link('http://a.test/1'), link('http://a.test/2'), link('http://b.test/1')],
+    'http://a.test/1': [link('http://a.test/3')],
+  };
+  s.seed([{ ...link('http://hub.test/'), depth: 0 }]);
+  const order: string[] = [];
+  for (let a = s.next(ctx); a; a = s.next(ctx)) {
+    ctx.fetched.add(a.url);
+    order.push(a.url);
+    s.observe(outcome(a, relevant(a.url) ? 1 : 0, graph[a.url] ?? []));
+  }
+  return order;
+}
+
+describe('coverage', () => {
+  it('prefers the first page of a site with no relevant page over another page of a site that has one', () => {
+    const everything = () => true;
+    // a.test/1 comes first (ties by URL); then a.test holds a relevant page, so b.test/1 (a new
+    // site, worth 1 + newSiteValue) goes before a.test/2 and a.test/3.
+    expect(crawl(new CoverageStrategy({ overrides: { learn: 0 } }), everything)).toEqual([
+      'http://hub.test/',
+      'http://a.test/1',
+      'http://b.test/1',
+      'http://a.test/2',
+      'http://a.test/3',
+    ]);
+    // With newSiteValue=0 and no yields it is best-first: equal parents, ties by URL.
+    const plain = new CoverageStrategy({ overrides: { learn: 0, newSiteValue: 0 } });
+    expect(crawl(plain, everything)).toEqual([
+      'http://hub.test/',
+      'http://a.test/1',
+      'http://a.test/2',
+      'http://a.test/3',
+      'http://b.test/1',
+    ]);
+  });
+
+  it('rejects settings out of range, naming them', () => {
+    expect(() => resolveCoverageConfig({ newSiteValue: -1 })).toThrow(ConfigError);
+    expect(() => resolveCoverageConfig({ learn: 2 })).toThrow(/learn must be 0 or 1/);
+    expect(resolveCoverageConfig({ rescoreEvery: 0 }).rescoreEveryPages).toBe(false);
+    expect(() => resolveCoverageConfig({ hubs: 0.5 })).toThrow(/hubs must be 0 or 1/);
+  });
+});
+
+describe('coverage estimates', () => {
+  it('shrinks a yield to its prior by k pseudo-observations', () => {
+    expect(shrunk(0, 0, 0.3, 4)).toBeCloseTo(0.3);
+    expect(shrunk(3, 4, 0.5, 4)).toBeCloseTo((3 + 2) / 8);
+    expect(siteOf('www.a.test')).toBe('a.test');
+  });
+
+  it('counts off-site links of a parent page and its site as hub yields', () => {
+    const y = new SiteYields();
+    const hub = y.siteId('hub.test');
+    const a = y.siteId('a.test');
+    const p = y.addParent(hub);
+    y.record(a, true, p);
+    y.record(hub, false, p); // same site: not a hub link
+    // site level: 1 of 1 -> (1 + 4 * 0.2) / 5 = 0.36; page level: (1 + 4 * 0.36) / 5
+    expect(y.hubEstimate(p, 0.2, 4)).toBeCloseTo((1 + 4 * 0.36) / 5);
+    expect(y.siteEstimate(hub, 0.2, 4)).toBeCloseTo((0 + 0.8) / 5);
+  });
+
+  it('starts at the parent probability and learns which words lead to relevant pages', () => {
+    const m = new OnlineLinkModel(0.05, 2);
+    const parent = (p: number) => [Math.log(p / (1 - p)), 0];
+    expect(m.probability([1, 2], parent(0.3))).toBeCloseTo(0.3);
+    for (let i = 0; i < 200; i++) {
+      m.update([1], parent(0.5), 1);
+      m.update([2], parent(0.5), 0);
+    }
+    expect(m.probability([1], parent(0.5))).toBeGreaterThan(0.7);
+    expect(m.probability([2], parent(0.5))).toBeLessThan(0.3);
+  });
+});

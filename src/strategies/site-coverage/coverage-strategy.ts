@@ -1,0 +1,277 @@
+/**
+ * `coverage` (issue 25): relevant pages from many relevant sites. Each frontier link is valued by
+ *
+ *   value = p * (1 + lambda * [the link's site holds no judged-relevant page yet])
+ *
+ * the expected relevant pages of fetching it plus lambda (`newSiteValue`) times the expected
+ * first relevant page of a site: a coverage objective with diminishing returns per site (a
+ * site's first relevant page is worth 1 + lambda, every later one 1). p = P(target judged
+ * relevant) comes from one online logistic model (./online-link-model.ts), trained on every
+ * fetched link's outcome as the crawler's judge saw it (not the truth), on:
+ *
+ * - the link's URL, anchor and context words (ACHE's link features);
+ * - the logit of the parent page's P(relevant) (weight 1 at the start: best-first);
+ * - the target site's yield: the logit of its judged-relevant pages per fetched page (Jeffreys
+ *   prior), or an "unvisited site" indicator;
+ * - for a link to another site, the hub yield: the logit of the share of judged-relevant targets
+ *   among the off-site links followed so far from the parent page, shrunk to that of every page
+ *   of the parent's site (a page whose links out led to relevant pages is a hub), and an
+ *   "off-site" indicator.
+ *
+ * Frontier: an IndexedPriorityFrontier keyed by -value (per-host heaps behind one heap; ties by
+ * URL). Values change as sites and hubs are learned. A drawn link is valued again; if its value
+ * fell by more than `recheckTolerance` (e.g. its site just got its first relevant page, or its
+ * yield fell) it goes back with the new value and the next is drawn, so falls are exact at the
+ * head (lazy greedy). Rises are caught by a rescoring of the whole frontier every
+ * `rescoreEveryPages` pages, and by the new links of each fetched page.
+ *
+ * Storage per queued URL: ACHE's QueuedLinks (typed arrays by interned URL id: serial, sample,
+ * parent index, parent probability, word ids in a shared pool) and the frontier's sample table:
+ * the bytes per URL of `ache`, plus 12 (the site id and the value the URL was queued with).
+ *
+ * Resume: replayed outcomes rebuild the frontier, the counts and the model in the same order.
+ */
+import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
+import { FieldWords } from '../ache/link-features.js';
+import { QueuedLinks } from '../ache/queued-links.js';
+import type {
+  Action,
+  DiscoveredLink,
+  Outcome,
+  SelectionContext,
+  Strategy,
+  StrategyStats,
+} from '../strategy.js';
+import { type CoverageConfig, resolveCoverageConfig } from './coverage-config.js';
+import { logit, OnlineLinkModel } from './online-link-model.js';
+import { SiteYields, shrunk, siteOf } from './site-yields.js';
+
+/** Real features of the link model (see `CoverageStrategy.realFeatures`). */
+const REAL_FEATURES = 5;
+const NO_WORDS = new Int32Array(0);
+
+export interface CoverageOptions {
+  /** Spec overrides (see `COVERAGE_KEYS`). */
+  overrides?: Readonly<Record<string, number>>;
+  /** Name to report. @default 'coverage' */
+  name?: string;
+}
+
+/** What a drawn action carries back to `observe`. */
+interface CoverageData {
+  ids: Int32Array;
+  parent: number;
+  parentProbability: number;
+  isSeed: boolean;
+}
+
+export class CoverageStrategy implements Strategy {
+  readonly name: string;
+  readonly needsLinkContext = true;
+  readonly config: Readonly<CoverageConfig>;
+  private readonly words = new FieldWords();
+  private readonly model: OnlineLinkModel;
+  private readonly yields = new SiteYields();
+  /** Scratch vector of the model's real features. */
+  private readonly real = new Float64Array(REAL_FEATURES);
+  private frontier = new IndexedPriorityFrontier();
+  private readonly queued = new QueuedLinks();
+  /** Site id of each queued URL id (by QueuedLinks' id). */
+  private siteOfQueued = new Int32Array(1024);
+  /** Value each queued URL id's live sample was keyed with. */
+  private valueOfQueued = new Float64Array(1024);
+  private serial = 0;
+  private readonly parentUrls: string[] = [];
+  private readonly fetched = new Set<string>();
+  private pages = 0;
+  private rechecks = 0;
+  private rescorings = 0;
+
+  constructor(options: CoverageOptions = {}) {
+    this.config = resolveCoverageConfig(options.overrides);
+    this.name = options.name ?? 'coverage';
+    this.model = new OnlineLinkModel(this.config.learningRate, REAL_FEATURES);
+  }
+
+  seed(links: DiscoveredLink[]): void {
+    for (const link of links) {
+      this.enqueue(link, { ids: this.words.encode(link), parent: -1, parentProbability: 1, isSeed: true });
+    }
+  }
+
+  next(ctx: SelectionContext): Action | undefined {
+    for (;;) {
+      const [id] = this.frontier.draw(ctx);
+      if (id === undefined) return undefined;
+      const t = this.frontier.table;
+      const url = t.url(id);
+      const serial = t.parent(id);
+      const action: Action = { url, host: t.host(id), domain: t.domain(id), depth: t.depth(id) };
+      this.frontier.take(id);
+      const u = this.queued.idOf(url);
+      if (u === undefined || this.queued.serial(u) !== serial) continue; // a stale copy
+      const value = this.valueOf(u);
+      if (value < (this.valueOfQueued[u] as number) - this.config.recheckTolerance) {
+        // Its value fell since it was queued (lazy greedy): back in with the new one.
+        this.rechecks++;
+        this.requeue(u, action, value);
+        continue;
+      }
+      const parent = this.queued.parent(u);
+      action.data = {
+        ids: this.queued.ids(u).slice(),
+        parent,
+        parentProbability: this.queued.parentProbability(u),
+        isSeed: this.queued.isSeed(u),
+      } satisfies CoverageData;
+      if (parent >= 0) action.parentUrl = this.parentUrls[parent] as string;
+      this.queued.delete(url);
+      return action;
+    }
+  }
+
+  observe(outcome: Outcome): void {
+    const { action, reward } = outcome;
+    this.pages++;
+    // On replay the action carries no data: the URL's queued entry (rebuilt so far) has it.
+    const queuedId = this.queued.idOf(action.url);
+    const data: CoverageData | undefined =
+      (action.data as CoverageData | undefined) ??
+      (queuedId === undefined
+        ? undefined
+        : {
+            ids: this.queued.ids(queuedId).slice(),
+            parent: this.queued.parent(queuedId),
+            parentProbability: this.queued.parentProbability(queuedId),
+            isSeed: this.queued.isSeed(queuedId),
+          });
+    for (const url of new Set([action.url, outcome.finalUrl])) {
+      this.fetched.add(url);
+      this.queued.delete(url);
+    }
+    const isRelevant = reward > 0;
+    const site = this.yields.siteId(siteOf(action.host));
+    // The model learns from the features as they were when the link was chosen (before this outcome).
+    if (data !== undefined && !data.isSeed && this.config.isLinkLearning) {
+      const real = this.realFeatures(data.parentProbability, data.parent, site);
+      this.model.update(this.config.isWordUsed ? data.ids : NO_WORDS, real, isRelevant ? 1 : 0);
+    }
+    this.yields.record(site, isRelevant, data?.parent ?? -1);
+    if (outcome.links.length > 0) {
+      const parent = this.yields.addParent(site);
+      this.parentUrls.push(action.url);
+      for (const link of outcome.links) {
+        if (this.fetched.has(link.url)) continue;
+        this.enqueue(link, {
+          ids: this.words.encode(link),
+          parent,
+          parentProbability: outcome.probability,
+          isSeed: false,
+        });
+      }
+    }
+    const every = this.config.rescoreEveryPages;
+    if (every !== false && this.pages % every === 0) this.rescore();
+  }
+
+  stats(): StrategyStats {
+    return {
+      'frontier/size': this.frontier.size,
+      'coverage/sites': this.yields.siteCount,
+      'coverage/rechecks': this.rechecks,
+      'coverage/rescorings': this.rescorings,
+      'learn/updates': this.model.updateCount,
+    };
+  }
+
+  /** The value of queued URL id `u` now (see the file comment). */
+  private valueOf(u: number): number {
+    const q = this.queued;
+    if (q.isSeed(u)) return Number.POSITIVE_INFINITY;
+    return this.linkValue(q.ids(u), q.parentProbability(u), q.parent(u), this.siteOfQueued[u] as number);
+  }
+
+  /**
+   * The model's real features of a link ([REAL_FEATURES], in `this.real`): the logits of the
+   * parent's P(relevant), of the site's yield, of the hub's yield, and the unvisited-site and
+   * off-site indicators (0 where a part is turned off).
+   */
+  private realFeatures(parentProbability: number, parent: number, site: number): Float64Array {
+    const x = this.real;
+    const c = this.config;
+    const y = this.yields;
+    x[0] = logit(parentProbability);
+    const fetched = y.fetchedOf(site);
+    x[1] = c.isSiteYieldUsed && fetched > 0 ? logit(shrunk(y.relevantOf(site), fetched, 0.5, 1)) : 0;
+    x[2] = c.isSiteYieldUsed && fetched === 0 ? 1 : 0;
+    const isOffSite = parent >= 0 && y.siteOfParent(parent) !== site;
+    x[3] = c.isHubUsed && isOffSite ? logit(y.hubEstimate(parent, 0.5, 1)) : 0;
+    x[4] = c.isHubUsed && isOffSite ? 1 : 0;
+    return x;
+  }
+
+  /** The value of a link with word ids `ids`, found on page `parent`, into site id `site`. */
+  private linkValue(ids: Int32Array, parentProbability: number, parent: number, site: number): number {
+    const c = this.config;
+    const p = this.model.probability(
+      c.isWordUsed ? ids : NO_WORDS,
+      this.realFeatures(parentProbability, parent, site),
+    );
+    return this.yields.relevantOf(site) === 0 ? p * (1 + c.newSiteValue) : p;
+  }
+
+  private enqueue(link: DiscoveredLink, data: CoverageData): void {
+    const site = this.yields.siteId(siteOf(link.host));
+    const value = data.isSeed
+      ? Number.POSITIVE_INFINITY
+      : this.linkValue(data.ids, data.parentProbability, data.parent, site);
+    const existing = this.queued.idOf(link.url);
+    // A URL found again replaces its queued link only if it is worth more from here.
+    if (existing !== undefined && this.valueOf(existing) >= value) return;
+    const serial = this.serial++;
+    const u = this.queued.set(link.url, serial, data.parent, { ...data, tier: 0 });
+    this.ensure(u);
+    this.siteOfQueued[u] = site;
+    this.valueOfQueued[u] = value;
+    this.queued.setSample(u, this.frontier.addWithKey(link, serial, -value));
+  }
+
+  private requeue(u: number, action: Action, value: number): void {
+    const serial = this.serial++;
+    const q = this.queued;
+    q.set(action.url, serial, q.parent(u), q.data(u));
+    this.valueOfQueued[u] = value;
+    q.setSample(u, this.frontier.addWithKey(action, serial, -value));
+  }
+
+  /** Values every queued URL again and rebuilds the frontier with the new keys. */
+  private rescore(): void {
+    this.rescorings++;
+    const old = this.frontier;
+    const t = old.table;
+    const rebuilt = new IndexedPriorityFrontier();
+    const q = this.queued;
+    for (let u = 0; u < q.idCount; u++) {
+      const url = q.url(u);
+      if (url === undefined) continue;
+      const id = q.sample(u);
+      if (!t.has(id) || t.parent(id) !== q.serial(u) || t.url(id) !== url) continue;
+      const input = { url, host: t.host(id), domain: t.domain(id), depth: t.depth(id) };
+      const value = this.valueOf(u);
+      this.valueOfQueued[u] = value;
+      q.setSample(u, rebuilt.addWithKey(input, q.serial(u), -value));
+    }
+    this.frontier = rebuilt;
+  }
+
+  private ensure(u: number): void {
+    if (u < this.siteOfQueued.length) return;
+    const n = Math.max(u + 1, this.siteOfQueued.length * 2);
+    const s = new Int32Array(n);
+    s.set(this.siteOfQueued);
+    this.siteOfQueued = s;
+    const v = new Float64Array(n);
+    v.set(this.valueOfQueued);
+    this.valueOfQueued = v;
+  }
+}

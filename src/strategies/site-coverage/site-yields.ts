@@ -1,0 +1,120 @@
+/**
+ * What `coverage` knows of sites and hubs, as counts of fetched and judged-relevant pages, and
+ * the Beta-posterior estimates made from them. A site is a host without `www.` (as the benchmarks
+ * count relevant sites). Counts live in typed arrays by interned site id or parent-page index.
+ */
+import { grownArray as grown } from '../../frontier/slice-pool.js';
+
+/**
+ * The posterior mean of a Beta prior with `k` pseudo-observations at mean `prior`, after
+ * `successes` of `trials`: (successes + k * prior) / (trials + k). With no trials it is `prior`.
+ */
+export function shrunk(successes: number, trials: number, prior: number, k: number): number {
+  return (successes + k * prior) / (trials + k);
+}
+
+/** The site of a host: the host without a leading `www.`. */
+export function siteOf(host: string): string {
+  return host.startsWith('www.') ? host.slice(4) : host;
+}
+
+/** Fetched and judged-relevant counts per site, per hub page and per hub site. */
+export class SiteYields {
+  private readonly siteIds = new Map<string, number>();
+  /** Per site id: pages fetched (attempts) and judged relevant. */
+  private fetched = new Int32Array(256);
+  private relevant = new Int32Array(256);
+  /** Per site id, as a parent: off-site links followed from its pages, and relevant targets. */
+  private siteHubFollowed = new Int32Array(256);
+  private siteHubRelevant = new Int32Array(256);
+  /** Per parent-page index: its site id, off-site links followed from it, relevant targets. */
+  private parentSite = new Int32Array(1024);
+  private hubFollowed = new Int32Array(1024);
+  private hubRelevant = new Int32Array(1024);
+  private parents = 0;
+
+  /** The id of `site` (a new id the first time). */
+  siteId(site: string): number {
+    let id = this.siteIds.get(site);
+    if (id === undefined) {
+      id = this.siteIds.size;
+      this.siteIds.set(site, id);
+      if (id >= this.fetched.length) {
+        const n = this.fetched.length * 2;
+        this.fetched = grown(this.fetched, n);
+        this.relevant = grown(this.relevant, n);
+        this.siteHubFollowed = grown(this.siteHubFollowed, n);
+        this.siteHubRelevant = grown(this.siteHubRelevant, n);
+      }
+    }
+    return id;
+  }
+
+  /** Number of sites seen. */
+  get siteCount(): number {
+    return this.siteIds.size;
+  }
+
+  /** Registers a fetched page with outlinks as a parent on site `site`; returns its index. */
+  addParent(site: number): number {
+    const p = this.parents++;
+    if (p >= this.parentSite.length) {
+      const n = this.parentSite.length * 2;
+      this.parentSite = grown(this.parentSite, n);
+      this.hubFollowed = grown(this.hubFollowed, n);
+      this.hubRelevant = grown(this.hubRelevant, n);
+    }
+    this.parentSite[p] = site;
+    return p;
+  }
+
+  /** Site id of parent page `parent`. */
+  siteOfParent(parent: number): number {
+    return this.parentSite[parent] as number;
+  }
+
+  /**
+   * Records a fetch attempt on `site`, judged relevant or not, reached from `parent` (-1: a seed);
+   * off-site links count for the parent's and its site's hub yields.
+   */
+  record(site: number, isRelevant: boolean, parent: number): void {
+    this.fetched[site] = (this.fetched[site] as number) + 1;
+    if (isRelevant) this.relevant[site] = (this.relevant[site] as number) + 1;
+    if (parent < 0) return;
+    const from = this.parentSite[parent] as number;
+    if (from === site) return;
+    this.hubFollowed[parent] = (this.hubFollowed[parent] as number) + 1;
+    this.siteHubFollowed[from] = (this.siteHubFollowed[from] as number) + 1;
+    if (isRelevant) {
+      this.hubRelevant[parent] = (this.hubRelevant[parent] as number) + 1;
+      this.siteHubRelevant[from] = (this.siteHubRelevant[from] as number) + 1;
+    }
+  }
+
+  /** Pages of `site` judged relevant so far. */
+  relevantOf(site: number): number {
+    return this.relevant[site] as number;
+  }
+
+  /** Fetch attempts on `site` so far. */
+  fetchedOf(site: number): number {
+    return this.fetched[site] as number;
+  }
+
+  /** `prior` shrunk to the site's yield (k pseudo-pages). */
+  siteEstimate(site: number, prior: number, k: number): number {
+    return shrunk(this.relevant[site] as number, this.fetched[site] as number, prior, k);
+  }
+
+  /** `prior` shrunk to the off-site yield of the parent's site, then of the parent page itself. */
+  hubEstimate(parent: number, prior: number, k: number): number {
+    const from = this.parentSite[parent] as number;
+    const bySite = shrunk(
+      this.siteHubRelevant[from] as number,
+      this.siteHubFollowed[from] as number,
+      prior,
+      k,
+    );
+    return shrunk(this.hubRelevant[parent] as number, this.hubFollowed[parent] as number, bySite, k);
+  }
+}
