@@ -26,18 +26,18 @@ const PAGES = 300;
  * label = what it is, spec = how the registry spells it now.
  */
 const VARIANTS: { label: string; spec: string }[] = [
-  { label: 'tres random-warmup', spec: 'tres:warmupPrior=0' },
-  { label: 'tres no-learning', spec: 'tres:learn=0,warmupSteps=50,batchSize=16' },
-  { label: 'tres dqn', spec: 'tres:doubleQ=0,warmupSteps=50,batchSize=16' },
+  { label: 'tres random-warmup', spec: 'tres:warmupPolicy=random' },
+  { label: 'tres no-learning', spec: 'tres:isLearning=false,warmupSteps=50,batchSize=16' },
+  { label: 'tres dqn', spec: 'tres:isDoubleQ=false,warmupSteps=50,batchSize=16' },
   { label: 'tres short-warmup', spec: 'tres:warmupSteps=50,batchSize=16' },
-  { label: 'tres parent-probability', spec: 'tres:parentProbability=1,gamma=0.5,maxDepth=6' },
-  { label: 'ache domain-cap learn-every', spec: 'ache:maxLinksPerDomain=20,learnEvery=100' },
-  { label: 'ache no-hard-focus', spec: 'ache:hardFocus=0,learnEvery=100' },
-  { label: 'lim-dfs parse-above-off', spec: 'lim-dfs:parseAbove=-1,realState=0' },
-  { label: 'lim-q parse-above real-state', spec: 'lim-q:parseAbove=0.2,realState=1' },
-  { label: 'han-async overrides', spec: 'han-async:epsilon=0.2,learn=0' },
-  { label: 'rlwcs overrides', spec: 'rlwcs:retrainEvery=50,learn=0' },
-  { label: 'apprentice overrides', spec: 'apprentice:batchPages=50,learn=0' },
+  { label: 'tres parent-probability', spec: 'tres:parentFeature=probability,gamma=0.5,maxDepth=6' },
+  { label: 'ache domain-cap learn-every', spec: 'ache:maxLinksPerDomain=20,learnEveryPages=100' },
+  { label: 'ache no-hard-focus', spec: 'ache:isHardFocus=false,learnEveryPages=100' },
+  { label: 'lim-dfs parse-above-off', spec: 'lim-dfs:parseAbove=false,shouldUseRealState=false' },
+  { label: 'lim-q parse-above real-state', spec: 'lim-q:parseAbove=0.2,shouldUseRealState=true' },
+  { label: 'han-async overrides', spec: 'han-async:epsilon=0.2,isLearning=false' },
+  { label: 'rlwcs overrides', spec: 'rlwcs:retrainEvery=50,isLearning=false' },
+  { label: 'apprentice overrides', spec: 'apprentice:batchPages=50,isLearning=false' },
 ];
 
 function fetchedUrls(dir: string): string[] {

@@ -17,8 +17,10 @@ import { KeywordSet, loadWordVectors, type WordVectors } from '../text/index.js'
 import type { UrlFilterOptions } from '../url/index.js';
 import type { BenchTopic } from './crawl-bench-topic.js';
 import { ORACLE_STRATEGY, OracleStrategy } from './oracle-strategy.js';
-import { WILCOXON_EVERY } from './report-wilcoxon.js';
 import { WebScopeStrategy } from './web-scope.js';
+
+/** Pages between two Wilcoxon tests, as in RLwCS (report-wilcoxon.ts tests at these steps). */
+export const WILCOXON_EVERY = 200;
 
 /** Numbers of a run at one step (a point of its curves). */
 export interface CurvePoint {

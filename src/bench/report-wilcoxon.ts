@@ -3,12 +3,12 @@
  * 200 pages, a Wilcoxon signed-rank test of tres's harvest rate against each other strategy's,
  * paired by run (same seed URL, same random seed), at each domain limit.
  */
-import type { RunResult } from './crawl-bench-run.js';
+import { type RunResult, WILCOXON_EVERY } from './crawl-bench-run.js';
 import { ORACLE_STRATEGY } from './oracle-strategy.js';
 import { smallestWilcoxonP, wilcoxonSignedRank } from './wilcoxon.js';
 
-/** Pages between two tests, as in RLwCS. */
-export const WILCOXON_EVERY = 200;
+export { WILCOXON_EVERY } from './crawl-bench-run.js';
+
 /** Significance level of the tests (RLwCS: 95% confidence). */
 const ALPHA = 0.05;
 

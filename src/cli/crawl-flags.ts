@@ -105,7 +105,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
       .map((s) => s.name)
       .join(
         ', ',
-      )}; the RL ones take Double DQN overrides, e.g. tres:gamma=0.5; tres also warmupPrior=0 (the authors' random warm-up), newDomainBonus=1 (more relevant sites for some harvest rate), limitSiteBonus=3 (the same, only under --domain-limit), parentProbability=1 (the parent page's P as a feature) and epsilon=0.1 (random steps); several: tres:parentProbability=1,limitSiteBonus=3`,
+      )}; settings as NAME:key=value,... (e.g. tres:gamma=0.5,warmupPolicy=random; each strategy's settings are listed below)`,
     defaultText: d.strategy,
     kind: 'string',
     check: strategy,

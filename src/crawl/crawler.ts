@@ -15,9 +15,9 @@ import { DEFAULT_FETCHER_OPTIONS, type PageFetch, retryDelayMs, WebClient } from
 import { PdfExtractor } from '../pdf/index.js';
 import { Renderer } from '../render/index.js';
 import { CrawlStore, StorageFaultError } from '../store/index.js';
-import { createStrategy, strategyNeedsWordVectors } from '../strategies/registry.js';
+import { createStrategy } from '../strategies/registry.js';
 import type { Action, DiscoveredLink, SelectionContext, Strategy } from '../strategies/strategy.js';
-import { KeywordSet, loadWordVectors } from '../text/index.js';
+import { KeywordSet } from '../text/index.js';
 import { DEFAULT_EXCLUDED_EXTENSIONS, type UrlFilterOptions } from '../url/index.js';
 import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions } from './crawl-options.js';
 import { CrawlState } from './crawl-state.js';
@@ -95,10 +95,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         ? createStrategy(o.strategy, {
             rng: this.rng.fork('strategy'),
             keywords: new KeywordSet(o.keywords ?? [], o.keyphrases ?? []),
-            // Only strategies that use word vectors (Lim's) pay for loading them.
-            ...(strategyNeedsWordVectors(o.strategy) ? { wordVectors: await loadWordVectors() } : {}),
           })
         : o.strategy;
+    // What a strategy needs besides its options it loads itself (Lim's word vectors). Awaited
+    // only when there is something to load: run() must reach CrawlStore.open without yielding,
+    // as callers (the live dashboard) look for the open store right after calling it.
+    if (this.strategy.prepare) await this.strategy.prepare();
     this.judge = o.judge ?? new KeywordJudge({ keywords: o.keywords ?? [] });
     // Seeds are checked before the folder is touched: bad seeds leave nothing behind.
     const seedLinks = this.links.seeds(seeds);

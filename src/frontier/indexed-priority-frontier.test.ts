@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../common/rng.js';
 import type { SelectionContext } from '../types/index.js';
 import { IndexedPriorityFrontier } from './indexed-priority-frontier.js';
-import { type FrontierItem, PriorityFrontier } from './priority-frontier.js';
+import { type FrontierItem, PriorityFrontier } from './test-priority-frontier.js';
 
 describe('IndexedPriorityFrontier', () => {
   it('draws exactly what the object PriorityFrontier draws, through random adds, busy hosts, fetched URLs and closed domains', () => {

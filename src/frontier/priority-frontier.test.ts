@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SelectionContext } from '../types/index.js';
-import { type FrontierItem, PriorityFrontier } from './priority-frontier.js';
+import { type FrontierItem, PriorityFrontier } from './test-priority-frontier.js';
 
 function item(url: string, key: number, domain?: string): FrontierItem {
   const host = new URL(url).hostname;

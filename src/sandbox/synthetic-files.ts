@@ -15,19 +15,9 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../common/errors.js';
-import type { SyntheticWeb } from './synthetic-web.js';
+import type { MaterializeOptions, SyntheticWeb } from './synthetic-web-types.js';
 
-/** Options of {@link materializeWeb}. */
-export interface MaterializeOptions {
-  /**
-   * Also write every page as an HTML file. `'auto'` writes them when the web has at most
-   * `maxPageFiles` pages.
-   * @default 'auto'
-   */
-  writePages?: boolean | 'auto';
-  /** Most pages written as files; more with `writePages: true` throws. @default 100_000 */
-  maxPageFiles?: number;
-}
+export type { MaterializeOptions } from './synthetic-web-types.js';
 
 /** Name of the options file of a materialized web. */
 export const WEB_JSON = 'web.json';

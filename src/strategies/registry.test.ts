@@ -80,7 +80,9 @@ describe('strategy registry', () => {
         maxNextCandidates: false,
       });
     }
-    expect(() => createStrategy('tres:learn=2', { rng: createRng(1) })).toThrow(/"learn" must be 0 or 1/);
+    expect(() => createStrategy('tres:learn=2', { rng: createRng(1) })).toThrow(
+      /learn \(old name of isLearning\) must be 0 or 1/,
+    );
     expect(() => createStrategy('tree-random:learn=0', { rng: createRng(1) })).toThrow(ConfigError);
   });
 
@@ -97,5 +99,61 @@ describe('strategy registry', () => {
     ]) {
       expect(() => createStrategy(spec, { rng: createRng(1) }), spec).toThrow(ConfigError);
     }
+  });
+
+  it('takes settings by field name, with numbers, true/false and words, and false for off', () => {
+    type Config = { config?: Record<string, unknown> & { ddqn?: Record<string, unknown> } };
+    const tres = createStrategy(
+      'tres:isLearning=false,isDoubleQ=false,warmupPolicy=random,parentFeature=probability',
+      {
+        rng: createRng(1),
+      },
+    ) as Config;
+    expect(tres.config?.ddqn).toMatchObject({ isLearning: false, isDoubleQ: false });
+    expect(tres.config).toMatchObject({ warmupPolicy: 'random', parentFeature: 'probability' });
+    const ache = createStrategy('ache:maxLinksPerDomain=false,isHardFocus=false,learnEveryPages=100', {
+      rng: createRng(1),
+    }) as Config;
+    expect(ache.config).toMatchObject({ maxLinksPerDomain: false, isHardFocus: false, learnEveryPages: 100 });
+    const lim = createStrategy('lim-q:reward=decision,shouldUseRealState=true,parseAbove=false', {
+      rng: createRng(1),
+    }) as Config;
+    expect(lim.config).toMatchObject({ reward: 'decision', shouldUseRealState: true, parseAbove: false });
+    const rlwcs = createStrategy('rlwcs:fixedClassifier=2,retrainEvery=false', {
+      rng: createRng(1),
+    }) as Config;
+    expect(rlwcs.config).toMatchObject({ fixedClassifier: 2, retrainEvery: false });
+  });
+
+  it('keeps the old keys of the commands in results/ working: they give the same config', () => {
+    const config = (spec: string) =>
+      (createStrategy(spec, { rng: createRng(1) }) as { config?: unknown }).config;
+    for (const [old, now] of [
+      [
+        'tres:warmupPrior=0,parentProbability=1,learn=0,doubleQ=0',
+        'tres:warmupPolicy=random,parentFeature=probability,isLearning=false,isDoubleQ=false',
+      ],
+      [
+        'lim-q:realState=1,decisionReward=1,learn=0',
+        'lim-q:shouldUseRealState=true,reward=decision,shouldLearn=false',
+      ],
+      ['rlwcs:scoreLinks=1,learn=0', 'rlwcs:shouldScoreLinks=true,isLearning=false'],
+      ['apprentice:learn=0,selectWindow=0', 'apprentice:isLearning=false,shouldSelectWindow=false'],
+      ['ache:learn=0', 'ache:isLearning=false'],
+      ['han-async:learn=0', 'han-async:isLearning=false'],
+    ]) {
+      expect(config(old!), old).toEqual(config(now!));
+    }
+  });
+
+  it('names the field and the rule in its errors', () => {
+    const make = (spec: string) => () => createStrategy(spec, { rng: createRng(1) });
+    expect(make('ache:maxLinksPerDomain=0')).toThrow(
+      /maxLinksPerDomain must be an integer >= 1 or false, got 0/,
+    );
+    expect(make('tres:warmupPolicy=best')).toThrow(/warmupPolicy must be prior or random, got best/);
+    expect(make('tres:isDoubleQ=1')).toThrow(/isDoubleQ must be true or false, got 1/);
+    expect(make('bfs:gamma=0.5')).toThrow(/"bfs" has no setting "gamma"; it has no settings/);
+    expect(make('tree-random:gamma=0.5')).toThrow(/it takes maxDepth, minSamplesToSplit/);
   });
 });

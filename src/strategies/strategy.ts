@@ -27,6 +27,11 @@ export interface Strategy {
    * `strategyConfig` so that a run can be read back and repeated.
    */
   readonly config?: unknown;
+  /**
+   * Loads what the strategy needs before it starts (Lim's word vectors); the crawl loop awaits it
+   * once, before `seed`. Absent when there is nothing to load.
+   */
+  prepare?(): Promise<void>;
   /** Adds the seed URLs to the frontier. Called once before the first `next`. */
   seed(links: DiscoveredLink[]): void;
   /**

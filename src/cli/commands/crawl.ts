@@ -14,6 +14,7 @@ import type { PageJudge } from '../../crawl/judge.js';
 import { WebClient } from '../../net/index.js';
 import { indexOutlinks } from '../../store/outlinks-table.js';
 import { type FailureReason, withCrawlReader } from '../../store/read-crawl.js';
+import { strategySettingsHelp } from '../../strategies/index.js';
 import type { DashboardOptions } from '../../ui/server.js';
 import { CRAWL_FLAGS } from '../crawl-flags.js';
 import { type CrawlCommandFlags, type CrawlPlan, planCrawl } from '../crawl-plan.js';
@@ -78,7 +79,7 @@ export function registerCrawlCommand(program: Command): void {
   }
   command
     .option('--quiet', 'no progress line (the summary is still printed)')
-    .addHelpText('after', EXAMPLES)
+    .addHelpText('after', `${EXAMPLES}\n\n${strategySettingsHelp()}`)
     .action(async (_flags: unknown, cmd: Command) => {
       const summary = await runCrawlCommand(typedFlags(cmd));
       indexForSql(summary.outDir);

@@ -2,11 +2,17 @@
  * Every hyperparameter of the `ache` strategy, with its origin in VIDA-NYU/ache (the crawler the
  * TRES journal's Table 3 calls ACHE; Barbosa and Freire, WWW 2007, for the online link learner).
  */
-import { ConfigError } from '../../common/errors.js';
+import {
+  booleanSetting,
+  checkSettings,
+  numberOrOffSetting,
+  numberSetting,
+  type SettingsOf,
+} from '../../config/settings.js';
 import { ACHE_FEATURE_SELECTION, type FeatureSelection } from './link-features.js';
 
 export interface AcheConfig {
-  /** Retrain the link classifier (true), or stay the best-first baseline forever (`learn=0`). @default true */
+  /** Retrain the link classifier (true), or stay the best-first baseline forever (`isLearning=false`). @default true */
   isLearning: boolean;
   /**
    * Fetched pages between two trainings of the link classifier; the whole frontier is rescored
@@ -29,7 +35,7 @@ export interface AcheConfig {
   /**
    * ACHE's `link_storage.max_pages_per_domain`: at most this many links of one domain are ever
    * queued (a site-level heuristic that spreads the crawl over sites); false for no cap (ACHE's
-   * default). In a spec, `maxLinksPerDomain=0` means false. @default false
+   * default). @default false
    */
   maxLinksPerDomain: number | false;
   /** Words kept per field at each training (ACHE: 150 URL, 150 anchor, 100 around, count >= 2). */
@@ -46,38 +52,37 @@ export const DEFAULT_ACHE_CONFIG: Readonly<AcheConfig> = Object.freeze({
   selection: ACHE_FEATURE_SELECTION,
 });
 
-/** Settings an `ache:key=value` spec may override (`learn` and `hardFocus` are 0 or 1). */
-export const ACHE_KEYS = ['learn', 'learnEvery', 'maxSamples', 'hardFocus', 'maxLinksPerDomain'] as const;
+/**
+ * The settings an `ache:key=value` spec may set, by field name (`ache:maxLinksPerDomain=20`,
+ * `ache:isHardFocus=false`), with the defaults of {@link DEFAULT_ACHE_CONFIG}.
+ */
+export const ACHE_SETTINGS = {
+  isLearning: booleanSetting(DEFAULT_ACHE_CONFIG.isLearning, 'false: stay the best-first baseline'),
+  learnEveryPages: numberSetting(DEFAULT_ACHE_CONFIG.learnEveryPages, 'pages between two trainings', {
+    min: 1,
+    isInteger: true,
+  }),
+  maxSamplesPerClass: numberSetting(DEFAULT_ACHE_CONFIG.maxSamplesPerClass, 'training links kept per class', {
+    min: 1,
+    isInteger: true,
+  }),
+  isHardFocus: booleanSetting(DEFAULT_ACHE_CONFIG.isHardFocus, 'links of relevant pages first'),
+  maxLinksPerDomain: numberOrOffSetting(DEFAULT_ACHE_CONFIG.maxLinksPerDomain, 'links queued per domain', {
+    min: 1,
+    isInteger: true,
+  }),
+};
 
-function fail(field: string, value: number, range: string): never {
-  throw new ConfigError(`ache: ${field} must be ${range}, got ${value}`, { context: { field } });
-}
-
-const isFlag = (v: number) => v === 0 || v === 1;
-const isPositiveInt = (v: number) => Number.isInteger(v) && v >= 1;
+/** What a caller or a spec may set. */
+export type AcheSettings = Partial<SettingsOf<typeof ACHE_SETTINGS>>;
 
 /**
- * The resolved config from spec overrides.
+ * The resolved config: defaults, then `settings`, checked once.
  * @throws ConfigError naming the value out of range.
  */
-export function resolveAcheConfig(overrides: Readonly<Record<string, number>> = {}): Readonly<AcheConfig> {
-  const d = DEFAULT_ACHE_CONFIG;
-  const learn = overrides.learn ?? 1;
-  if (!isFlag(learn)) fail('learn', learn, '0 or 1');
-  const hardFocus = overrides.hardFocus ?? (d.isHardFocus ? 1 : 0);
-  if (!isFlag(hardFocus)) fail('hardFocus', hardFocus, '0 or 1');
-  const learnEveryPages = overrides.learnEvery ?? d.learnEveryPages;
-  if (!isPositiveInt(learnEveryPages)) fail('learnEvery', learnEveryPages, 'an integer >= 1');
-  const maxSamplesPerClass = overrides.maxSamples ?? d.maxSamplesPerClass;
-  if (!isPositiveInt(maxSamplesPerClass)) fail('maxSamples', maxSamplesPerClass, 'an integer >= 1');
-  const cap = overrides.maxLinksPerDomain ?? 0;
-  if (!(Number.isInteger(cap) && cap >= 0)) fail('maxLinksPerDomain', cap, 'an integer >= 0 (0: no cap)');
+export function resolveAcheConfig(settings: AcheSettings = {}): Readonly<AcheConfig> {
   return Object.freeze({
-    isLearning: learn === 1,
-    learnEveryPages,
-    maxSamplesPerClass,
-    isHardFocus: hardFocus === 1,
-    maxLinksPerDomain: cap === 0 ? false : cap,
-    selection: d.selection,
+    ...checkSettings(ACHE_SETTINGS, settings, 'ache'),
+    selection: DEFAULT_ACHE_CONFIG.selection,
   });
 }

@@ -46,7 +46,7 @@ describe('ache on the crawl loop', () => {
     net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
     ...extra,
   });
-  const ache = () => new AcheStrategy({ rng: createRng(3), overrides: { learnEvery: 20 } });
+  const ache = () => new AcheStrategy({ rng: createRng(3), overrides: { learnEveryPages: 20 } });
 
   it('retrains during the crawl and, stopped mid-way, relearns from the replay and resumes to its budget', async () => {
     const first = ache();

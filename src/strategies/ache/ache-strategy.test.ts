@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../common/errors.js';
 import { createRng } from '../../common/rng.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../strategy.js';
+import type { AcheSettings } from './ache-config.js';
 import { AcheStrategy } from './ache-strategy.js';
 
 function link(path: string, anchorText: string): DiscoveredLink {
@@ -29,8 +30,8 @@ function outcome(action: Action, reward: number, probability: number, links: Dis
  * first four are fetched (5 pages with the seed) the classifier trains. Returns the order in which
  * the three links still queued then come out: 5r and 9g from the seed, 8g from an irrelevant page.
  */
-function orderAfterTraining(overrides: Record<string, number>): { order: string[]; s: AcheStrategy } {
-  const s = new AcheStrategy({ rng: createRng(1), overrides: { learnEvery: 5, ...overrides } });
+function orderAfterTraining(overrides: AcheSettings): { order: string[]; s: AcheStrategy } {
+  const s = new AcheStrategy({ rng: createRng(1), overrides: { learnEveryPages: 5, ...overrides } });
   const ctx = loop();
   const take = () => {
     const a = s.next(ctx);
@@ -72,11 +73,11 @@ describe('ache', () => {
   });
 
   it('without hard focus ranks the links of irrelevant pages on their score alone', () => {
-    expect(orderAfterTraining({ hardFocus: 0 }).order).toEqual(['8g', '9g', '5r']);
+    expect(orderAfterTraining({ isHardFocus: false }).order).toEqual(['8g', '9g', '5r']);
   });
 
   it('stays best-first forever with learn=0', () => {
-    const { order, s } = orderAfterTraining({ learn: 0 });
+    const { order, s } = orderAfterTraining({ isLearning: false });
     expect(order).toEqual(['5r', '9g', '8g']);
     expect(s.stats()['learn/trainings']).toBe(0);
   });
@@ -92,7 +93,11 @@ describe('ache', () => {
   });
 
   it('rejects settings out of range with a ConfigError naming the field', () => {
-    expect(() => new AcheStrategy({ rng: createRng(1), overrides: { learn: 3 } })).toThrow(ConfigError);
-    expect(() => new AcheStrategy({ rng: createRng(1), overrides: { learnEvery: 0 } })).toThrow(/learnEvery/);
+    expect(
+      () => new AcheStrategy({ rng: createRng(1), overrides: { isLearning: 3 as unknown as boolean } }),
+    ).toThrow(ConfigError);
+    expect(() => new AcheStrategy({ rng: createRng(1), overrides: { learnEveryPages: 0 } })).toThrow(
+      /learnEveryPages/,
+    );
   });
 });

@@ -42,7 +42,7 @@ import type {
   Strategy,
   StrategyStats,
 } from '../strategy.js';
-import { type AcheConfig, resolveAcheConfig } from './ache-config.js';
+import { type AcheConfig, type AcheSettings, resolveAcheConfig } from './ache-config.js';
 import { LinkExamples } from './link-examples.js';
 import { FieldWords, selectFeatures } from './link-features.js';
 import { type LinkModel, linkProbability, trainLinkSvm } from './link-svm.js';
@@ -50,8 +50,8 @@ import { QueuedLinks } from './queued-links.js';
 
 export interface AcheOptions {
   rng: Rng;
-  /** Spec overrides (see `ACHE_KEYS`). */
-  overrides?: Readonly<Record<string, number>>;
+  /** Settings by field name (see `ACHE_SETTINGS`); defaults for the rest. */
+  overrides?: AcheSettings;
   /** Name to report. @default 'ache' */
   name?: string;
 }

@@ -127,7 +127,9 @@ describe('apprentice DOM window', () => {
    * anchor, as the paragraph words around inline links do on the generated web.
    */
   function noisyCrawl(selectWindow: 0 | 1): ApprenticeStrategy {
-    const s = new ApprenticeStrategy({ overrides: { batchPages: 20, dMax: 3, selectWindow } });
+    const s = new ApprenticeStrategy({
+      overrides: { batchPages: 20, dMax: 3, shouldSelectWindow: selectWindow === 1 },
+    });
     const rng = createRng('apprentice-window');
     const ctx = loop();
     let n = 0;
@@ -180,7 +182,7 @@ describe('apprentice strategy', () => {
     s: ApprenticeStrategy;
     afterBatch: Record<string, number>;
   } {
-    const s = new ApprenticeStrategy({ overrides: { batchPages: 5, learn } });
+    const s = new ApprenticeStrategy({ overrides: { batchPages: 5, isLearning: learn === 1 } });
     const ctx = loop();
     const relevant = (url: string) => (url.includes('gpu') || url.endsWith('/seed') ? 0.9 : 0.1);
     s.seed([link('http://a.test/seed')]);
@@ -245,6 +247,8 @@ describe('apprentice strategy', () => {
 
   it('rejects settings out of range with a ConfigError naming the field', () => {
     expect(() => new ApprenticeStrategy({ overrides: { batchPages: 0 } })).toThrow(ConfigError);
-    expect(() => new ApprenticeStrategy({ overrides: { learn: 2 } })).toThrow(/learn/);
+    expect(() => new ApprenticeStrategy({ overrides: { isLearning: 2 as unknown as boolean } })).toThrow(
+      /isLearning/,
+    );
   });
 });

@@ -14,7 +14,7 @@
  * - The DOM window (section 3.4, which chose dmax per topic by validation accuracy): before a
  *   batch's instances are learned, the model scores each of them with the features at
  *   |offset| <= w for every w from 0 to dMax; the window whose scores ranked the last 10,000
- *   such instances best (ROC AUC) orders the frontier until the next batch (`selectWindow=0`:
+ *   such instances best (ROC AUC) orders the frontier until the next batch (`shouldSelectWindow=false`:
  *   always dMax).
  * - The features of v are those of the first link to v that was found (footnote 2: "freeze the
  *   priority of v when the first-visited u linking to v is assessed"); the paper's "any page u
@@ -56,8 +56,8 @@ import { KnownLinks } from './known-links.js';
 import { LinkFeatureSpace } from './link-features.js';
 
 export interface ApprenticeOptions {
-  /** Overrides of {@link ApprenticeConfig} (`learn`, `batchPages`, `dMax`, `alpha`). */
-  overrides?: Partial<Record<string, number>>;
+  /** Settings by field name (see `APPRENTICE_SETTINGS`); defaults for the rest. */
+  overrides?: Partial<ApprenticeConfig>;
   /** Name to report. @default 'apprentice' */
   name?: string;
 }
@@ -97,7 +97,7 @@ export class ApprenticeStrategy implements Strategy {
 
   /** True once the apprentice orders the frontier (after the first batch with both classes). */
   get isApprenticeActive(): boolean {
-    return this.config.learn === 1 && this.model.isReady;
+    return this.config.isLearning && this.model.isReady;
   }
 
   seed(links: DiscoveredLink[]): void {
@@ -179,7 +179,7 @@ export class ApprenticeStrategy implements Strategy {
       }
       return;
     }
-    const features = this.config.learn === 1 ? this.space.encode(link, isSourceRelevant) : NO_FEATURES;
+    const features = this.config.isLearning ? this.space.encode(link, isSourceRelevant) : NO_FEATURES;
     this.push(samples.add(link, parent, features, probability));
   }
 
@@ -200,13 +200,13 @@ export class ApprenticeStrategy implements Strategy {
   /** Section 2.1: add the batch's instances, then rescore the whole frontier. */
   private endBatch(): void {
     this.pagesInBatch = 0;
-    if (this.config.learn !== 1) return;
-    if (this.config.selectWindow === 1) this.recordPredictions();
+    if (!this.config.isLearning) return;
+    if (this.config.shouldSelectWindow) this.recordPredictions();
     for (const { features, isHigh } of this.batch) this.model.add(features, isHigh);
     this.batch = [];
     this.batches++;
     if (!this.model.isReady) return;
-    if (this.config.selectWindow === 1) this.model.window = this.bestWindow();
+    if (this.config.shouldSelectWindow) this.model.window = this.bestWindow();
     const frontier = new IndexedPriorityFrontier();
     this.frontier = frontier;
     const ctx = this.lastCtx;

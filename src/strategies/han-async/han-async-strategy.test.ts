@@ -3,7 +3,7 @@ import { ConfigError } from '../../common/errors.js';
 import { createRng } from '../../common/rng.js';
 import { KeywordSet } from '../../text/index.js';
 import type { DiscoveredLink, Outcome, SelectionContext } from '../strategy.js';
-import { HanAsyncStrategy } from './han-async-strategy.js';
+import { type HanAsyncConfig, HanAsyncStrategy } from './han-async-strategy.js';
 
 function link(url: string, anchorText = ''): DiscoveredLink {
   const host = new URL(url).host;
@@ -23,7 +23,7 @@ function loop(): SelectionContext & { fetched: Set<string> } {
   };
 }
 
-function make(overrides: Record<string, number> = {}, seed = 1): HanAsyncStrategy {
+function make(overrides: Partial<HanAsyncConfig> = {}, seed = 1): HanAsyncStrategy {
   return new HanAsyncStrategy({ rng: createRng(seed), keywords: new KeywordSet(['hardware']), overrides });
 }
 
@@ -46,8 +46,8 @@ describe('han-async', () => {
     expect(s.stats()['rl/updates']).toBe(1);
   });
 
-  it('learns nothing with learn=0 (the untrained crawler)', () => {
-    const s = make({ epsilon: 0, learn: 0 });
+  it('learns nothing with isLearning=false (the untrained crawler)', () => {
+    const s = make({ epsilon: 0, isLearning: false });
     const ctx = loop();
     s.seed([link('http://a.test/')]);
     const first = s.next(ctx)!;
@@ -99,7 +99,7 @@ describe('han-async', () => {
   });
 
   it('rejects settings out of range with a ConfigError naming the field', () => {
-    expect(() => make({ learn: 2 })).toThrow(ConfigError);
+    expect(() => make({ isLearning: 2 as unknown as boolean })).toThrow(ConfigError);
     expect(() => make({ epsilon: 1.5 })).toThrow(/epsilon/);
     expect(() => make({ gamma: 1 })).toThrow(/gamma/);
   });

@@ -30,8 +30,8 @@
  * (a replayed page's relevance comes from its stored title only: the text is not stored); the
  * weights are not stored and are learned again from the new steps.
  */
-import { ConfigError } from '../../common/errors.js';
 import type { Rng } from '../../common/rng.js';
+import { booleanSetting, checkSettings, numberSetting } from '../../config/settings.js';
 import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
 import { IndexedRandomFrontier } from '../../frontier/indexed-random-frontier.js';
 import type { SampleTable } from '../../frontier/sample-table.js';
@@ -57,7 +57,7 @@ import { LinearSarsa } from './linear-sarsa.js';
 
 /** Every hyperparameter of `han-async`. */
 export interface HanAsyncConfig {
-  /** Learn (true), or keep the initial zero weights: the untrained crawler (`learn=0`). @default true */
+  /** Learn (true), or keep the initial zero weights: the untrained crawler (`isLearning=false`). @default true */
   isLearning: boolean;
   /** SARSA step size in (0, 1]. @default 0.1 */
   alpha: number;
@@ -75,42 +75,37 @@ export const DEFAULT_HAN_ASYNC_CONFIG: Readonly<HanAsyncConfig> = Object.freeze(
   epsilon: 0.1,
 });
 
-/** Settings a `han-async:key=value` spec may override (`learn` is 0 or 1). */
-export const HAN_ASYNC_KEYS = ['learn', 'alpha', 'gamma', 'epsilon'] as const;
+/** The settings a `han-async:key=value` spec may set, by field name. */
+export const HAN_ASYNC_SETTINGS = {
+  isLearning: booleanSetting(DEFAULT_HAN_ASYNC_CONFIG.isLearning, 'false: keep the initial zero weights'),
+  alpha: numberSetting(DEFAULT_HAN_ASYNC_CONFIG.alpha, 'SARSA step size', {
+    min: 0,
+    max: 1,
+    isMinOpen: true,
+  }),
+  gamma: numberSetting(DEFAULT_HAN_ASYNC_CONFIG.gamma, 'discount', { min: 0, max: 1, isMaxOpen: true }),
+  epsilon: numberSetting(DEFAULT_HAN_ASYNC_CONFIG.epsilon, 'probability of a random frontier URL', {
+    min: 0,
+    max: 1,
+  }),
+};
 
 export interface HanAsyncOptions {
   rng: Rng;
   /** The topic's keywords: the topic vector of the cosine relevances. */
   keywords: KeywordSet;
-  /** Spec overrides (see {@link HAN_ASYNC_KEYS}). */
-  overrides?: Readonly<Record<string, number>>;
+  /** Settings by field name (see {@link HAN_ASYNC_SETTINGS}); defaults for the rest. */
+  overrides?: Partial<HanAsyncConfig>;
   /** Name to report. @default 'han-async' */
   name?: string;
 }
 
-function check(field: string, value: number, isOk: boolean, range: string): void {
-  if (!isOk) {
-    throw new ConfigError(`han-async: ${field} must be ${range}, got ${value}`, { context: { field } });
-  }
-}
-
 /**
- * The resolved config from spec overrides.
+ * The resolved config: defaults, then `settings`, checked once.
  * @throws ConfigError naming a value out of range.
  */
-export function resolveHanAsyncConfig(
-  overrides: Readonly<Record<string, number>> = {},
-): Readonly<HanAsyncConfig> {
-  const d = DEFAULT_HAN_ASYNC_CONFIG;
-  const learn = overrides.learn ?? 1;
-  check('learn', learn, learn === 0 || learn === 1, '0 or 1');
-  const alpha = overrides.alpha ?? d.alpha;
-  check('alpha', alpha, alpha > 0 && alpha <= 1, 'in (0, 1]');
-  const gamma = overrides.gamma ?? d.gamma;
-  check('gamma', gamma, gamma >= 0 && gamma < 1, 'in [0, 1)');
-  const epsilon = overrides.epsilon ?? d.epsilon;
-  check('epsilon', epsilon, epsilon >= 0 && epsilon <= 1, 'in [0, 1]');
-  return Object.freeze({ isLearning: learn === 1, alpha, gamma, epsilon });
+export function resolveHanAsyncConfig(settings: Partial<HanAsyncConfig> = {}): Readonly<HanAsyncConfig> {
+  return Object.freeze(checkSettings(HAN_ASYNC_SETTINGS, settings, 'han-async'));
 }
 
 interface HanData {

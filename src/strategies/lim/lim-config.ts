@@ -6,6 +6,13 @@
  * config into the crawl store (meta `strategyConfig`).
  */
 import { ConfigError } from '../../common/errors.js';
+import {
+  booleanSetting,
+  checkSettings,
+  numberOrOffSetting,
+  numberSetting,
+  wordSetting,
+} from '../../config/settings.js';
 
 /** How the parse/skip decision is learned. */
 export type LimLearner = 'policy-iteration' | 'q-learning';
@@ -14,7 +21,7 @@ export interface LimConfig {
   learner: LimLearner;
   /**
    * False: a fixed "always parse" policy (the untrained crawler: the plain modified DFS with its
-   * host cap). `name:learn=0` on the command line. @default true
+   * host cap). `lim-dfs:shouldLearn=false` on the command line. @default true
    */
   shouldLearn: boolean;
   /**
@@ -39,7 +46,7 @@ export interface LimConfig {
    * parse". 'page': the crawl's reward (1 relevant, 0 not) of the next page fetched after the
    * decision. 'decision': 1 for parsing a page the crawl's judge calls relevant or skipping one
    * it does not, else 0: section 1.4 item 4's "reward for parsing relevant content and not
-   * parsing irrelevant content", read as the content decided on (`decisionReward=1`).
+   * parsing irrelevant content", read as the content decided on (`reward=decision`).
    * @default 'state' for lim-dfs, 'page' for lim-q
    */
   reward: 'state' | 'page' | 'decision';
@@ -54,15 +61,15 @@ export interface LimConfig {
   /**
    * lim-q only. False: the four booleans of section 5.2.1 and a Q table (16 states x 2). True:
    * the quantities behind them as real numbers and a linear Q (section 9.1: Q-learning "allows
-   * infinite state spaces"). `lim-q:realState=1` on the command line. @default false
+   * infinite state spaces"). `lim-q:shouldUseRealState=true` on the command line. @default false
    */
   shouldUseRealState: boolean;
   /**
    * A diagnostic (issue 9), not the thesis: a number t parses exactly the pages whose own
    * relevance (section 5.2.2) is at least t, and nothing learns; it measures what the parse/skip
    * decision is worth when it follows the page's relevance, which the thesis' state does not hold.
-   * False leaves the decision to the policy. `lim-dfs:parseAbove=0.1` on the command line
-   * (`parseAbove=-1`: false). @default false
+   * False leaves the decision to the policy. `lim-dfs:parseAbove=0.1` on the command line.
+   * @default false
    */
   parseAbove: number | false;
   /** Decisions between two policy-iteration solves of the estimated model (lim-dfs only). @default 50 */
@@ -70,25 +77,6 @@ export interface LimConfig {
   /** Dirichlet pseudo-count per next state in the estimated transition model (lim-dfs only). @default 0.1 */
   priorCount: number;
 }
-
-/** Settings a spec may override (`lim-q:gamma=0.5`); `learn` maps to `shouldLearn`, `pageReward`/`decisionReward` to `reward`, `realState` 0/1 to `shouldUseRealState`, `parseAbove=-1` to false. */
-export const LIM_OVERRIDE_KEYS = [
-  'learn',
-  'maxConsecutivePerHost',
-  'similarityThreshold',
-  'relevanceThreshold',
-  'parseSkipRatio',
-  'maxUrlLength',
-  'gamma',
-  'pageReward',
-  'decisionReward',
-  'epsilon',
-  'learningRate',
-  'realState',
-  'parseAbove',
-  'planEvery',
-  'priorCount',
-] as const;
 
 /** The defaults of both learners; `learner` and `reward` are set per strategy. */
 export const DEFAULT_LIM_CONFIG: Omit<LimConfig, 'learner' | 'reward'> = {
@@ -107,72 +95,77 @@ export const DEFAULT_LIM_CONFIG: Omit<LimConfig, 'learner' | 'reward'> = {
   priorCount: 0.1,
 };
 
-function check(ok: boolean, field: string, value: number, range: string): void {
-  if (!ok) throw new ConfigError(`lim: ${field} must be ${range}, got ${value}`, { context: { field } });
+const D = DEFAULT_LIM_CONFIG;
+
+function limSettings(reward: LimConfig['reward']) {
+  return {
+    shouldLearn: booleanSetting(D.shouldLearn, 'false: always parse (the untrained modified DFS)'),
+    maxConsecutivePerHost: numberSetting(D.maxConsecutivePerHost, 'pages of one host in a row', {
+      min: 1,
+      isInteger: true,
+    }),
+    similarityThreshold: numberSetting(D.similarityThreshold, 'z: similarity below it counts 0', {
+      min: 0,
+      max: 1,
+    }),
+    relevanceThreshold: numberSetting(D.relevanceThreshold, 'x of state features 2-4', { min: 0, max: 1 }),
+    parseSkipRatio: numberSetting(D.parseSkipRatio, 'x of state feature 1 (section 5.2.1)', { min: 1 }),
+    maxUrlLength: numberSetting(D.maxUrlLength, 'a longer URL is predicted irrelevant', { min: 1 }),
+    gamma: numberSetting(D.gamma, 'discount (section 4.2)', { min: 0, max: 1, isMaxOpen: true }),
+    reward: wordSetting(['state', 'page', 'decision'], reward, 'reward of a decision'),
+    epsilon: numberSetting(D.epsilon, 'share of random decisions', { min: 0, max: 1 }),
+    learningRate: numberSetting(D.learningRate, 'Q-learning step size (lim-q)', {
+      min: 0,
+      max: 1,
+      isMinOpen: true,
+    }),
+    shouldUseRealState: booleanSetting(D.shouldUseRealState, 'real-valued state and linear Q (lim-q only)'),
+    parseAbove: numberOrOffSetting(D.parseAbove, 'diagnostic: parse exactly the pages this relevant', {
+      min: 0,
+      max: 1,
+    }),
+    planEvery: numberSetting(D.planEvery, 'decisions between policy-iteration solves (lim-dfs)', {
+      min: 1,
+      isInteger: true,
+    }),
+    priorCount: numberSetting(D.priorCount, 'Dirichlet pseudo-count of the model (lim-dfs)', {
+      min: 0,
+      isMinOpen: true,
+    }),
+  };
 }
 
+/** The settings of a `lim-dfs:key=value` spec, by field name. */
+export const LIM_DFS_SETTINGS = limSettings('state');
+/** The settings of a `lim-q:key=value` spec, by field name. */
+export const LIM_Q_SETTINGS = limSettings('page');
+
+/** Old spec keys the commands in results/ use. */
+export const LIM_ALIASES = {
+  learn: { to: 'shouldLearn', values: { 0: false, 1: true } },
+  realState: { to: 'shouldUseRealState', values: { 0: false, 1: true } },
+  decisionReward: { to: 'reward', values: { 1: 'decision' } },
+  pageReward: { to: 'reward', values: { 1: 'page' } },
+};
+
+/** What a caller or a spec may set. */
+export type LimSettings = Partial<Omit<LimConfig, 'learner'>>;
+
 /**
- * Fills in the defaults for `learner` and applies spec overrides (`learn=0`, `pageReward=1`, ...).
+ * Fills in the defaults for `learner` and applies `settings`, checked once.
  * @throws ConfigError naming a value out of range.
  */
-export function resolveLimConfig(
-  learner: LimLearner,
-  overrides: Readonly<Record<string, number>> = {},
-): LimConfig {
-  const { learn, pageReward, decisionReward, realState, parseAbove, ...rest } = overrides;
+export function resolveLimConfig(learner: LimLearner, settings: LimSettings = {}): LimConfig {
+  const where = learner === 'q-learning' ? 'lim-q' : 'lim-dfs';
   const c: LimConfig = {
-    ...DEFAULT_LIM_CONFIG,
+    ...checkSettings(learner === 'q-learning' ? LIM_Q_SETTINGS : LIM_DFS_SETTINGS, settings, where),
     learner,
-    reward: learner === 'q-learning' ? 'page' : 'state',
-    ...(rest as Partial<LimConfig>),
   };
-  if (learn !== undefined) {
-    check(learn === 0 || learn === 1, 'learn', learn, '0 or 1');
-    c.shouldLearn = learn === 1;
-  }
-  if (pageReward !== undefined) {
-    check(pageReward === 0 || pageReward === 1, 'pageReward', pageReward, '0 or 1');
-    c.reward = pageReward === 1 ? 'page' : 'state';
-  }
-  if (decisionReward !== undefined) {
-    check(decisionReward === 0 || decisionReward === 1, 'decisionReward', decisionReward, '0 or 1');
-    check(
-      decisionReward === 0 || pageReward !== 1,
-      'decisionReward',
-      decisionReward,
-      '0 when pageReward=1 (one reward at a time)',
+  if (c.shouldUseRealState && learner !== 'q-learning') {
+    throw new ConfigError(
+      `${where}: shouldUseRealState must be false for lim-dfs (policy iteration needs the 16 states)`,
+      { context: { field: 'shouldUseRealState' } },
     );
-    if (decisionReward === 1) c.reward = 'decision';
   }
-  if (realState !== undefined) {
-    check(realState === 0 || realState === 1, 'realState', realState, '0 or 1');
-    check(
-      realState === 0 || learner === 'q-learning',
-      'realState',
-      realState,
-      '0 for lim-dfs (policy iteration needs the 16 states)',
-    );
-    c.shouldUseRealState = realState === 1;
-  }
-  if (parseAbove !== undefined) {
-    check(
-      parseAbove === -1 || (parseAbove >= 0 && parseAbove <= 1),
-      'parseAbove',
-      parseAbove,
-      '-1 (off) or in [0, 1]',
-    );
-    c.parseAbove = parseAbove === -1 ? false : parseAbove;
-  }
-  const m = c.maxConsecutivePerHost;
-  check(Number.isInteger(m) && m >= 1, 'maxConsecutivePerHost', m, 'an integer >= 1');
-  for (const f of ['similarityThreshold', 'relevanceThreshold', 'epsilon'] as const) {
-    check(c[f] >= 0 && c[f] <= 1, f, c[f], 'in [0, 1]');
-  }
-  check(c.parseSkipRatio >= 1, 'parseSkipRatio', c.parseSkipRatio, '>= 1 (section 5.2.1)');
-  check(c.maxUrlLength >= 1, 'maxUrlLength', c.maxUrlLength, '>= 1');
-  check(c.gamma >= 0 && c.gamma < 1, 'gamma', c.gamma, 'in [0, 1) (section 4.2)');
-  check(c.learningRate > 0 && c.learningRate <= 1, 'learningRate', c.learningRate, 'in (0, 1]');
-  check(Number.isInteger(c.planEvery) && c.planEvery >= 1, 'planEvery', c.planEvery, 'an integer >= 1');
-  check(c.priorCount > 0, 'priorCount', c.priorCount, '> 0');
   return c;
 }

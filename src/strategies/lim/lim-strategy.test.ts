@@ -5,7 +5,7 @@ import { KeywordSet } from '../../text/index.js';
 import { WordVectors } from '../../text/word-vectors.js';
 import { createStrategy, strategyNeedsWordVectors } from '../registry.js';
 import type { DiscoveredLink, Outcome, SelectionContext, Strategy } from '../strategy.js';
-import { resolveLimConfig } from './lim-config.js';
+import { type LimSettings, resolveLimConfig } from './lim-config.js';
 import { LimStrategy, rewardOfDecision } from './lim-strategy.js';
 
 const fetched = new Set<string>();
@@ -22,10 +22,7 @@ function link(url: string): DiscoveredLink {
   return { url, host, domain: host, anchorText: '', depth: 1 };
 }
 
-function make(
-  overrides: Record<string, number> = {},
-  learner: 'q-learning' | 'policy-iteration' = 'q-learning',
-) {
+function make(overrides: LimSettings = {}, learner: 'q-learning' | 'policy-iteration' = 'q-learning') {
   fetched.clear();
   return new LimStrategy({ learner, rng: createRng(1), keywords: new KeywordSet(['computer']), overrides });
 }
@@ -51,7 +48,7 @@ function step(s: Strategy, links: string[], text = 'nothing here', reward = 0): 
 
 describe('LimStrategy', () => {
   it('fetches the most recently pushed link first (a stack)', () => {
-    const s = make({ learn: 0 });
+    const s = make({ shouldLearn: false });
     s.seed([link('http://a.test/')]);
     expect(step(s, ['http://b.test/1', 'http://c.test/1'])).toBe('http://a.test/');
     expect(step(s, ['http://d.test/1'])).toBe('http://c.test/1');
@@ -59,7 +56,7 @@ describe('LimStrategy', () => {
     expect(step(s, [])).toBe('http://b.test/1');
   });
   it('does not push the links of a fourth page in a row of one host until the stack runs empty', () => {
-    const s = make({ learn: 0 });
+    const s = make({ shouldLearn: false });
     s.seed([link('http://a.test/')]);
     step(s, ['http://x.test/1', 'http://a.test/1']);
     step(s, ['http://a.test/2']);
@@ -74,7 +71,7 @@ describe('LimStrategy', () => {
     expect(s.next(ctx)).toBeUndefined();
   });
   it('parses every page with learning off', () => {
-    const s = make({ learn: 0 });
+    const s = make({ shouldLearn: false });
     s.seed([link('http://a.test/')]);
     for (let i = 0; i < 3; i++) step(s, [`http://h${i}.test/1`, `http://h${i}.test/2`]);
     expect(s.stats()).toMatchObject({ 'lim/parses': 3, 'lim/skips': 0, 'lim/explorations': 0 });
@@ -96,7 +93,7 @@ describe('LimStrategy', () => {
     expect(s.stats()).toMatchObject({ 'lim/parses': 1, 'lim/skips': 1, 'lim/explorations': 0 });
     expect(s.stats()['rl/updates']).toBeUndefined();
   });
-  it('with decisionReward=1 rewards parsing a relevant page and skipping an irrelevant one', () => {
+  it('with reward=decision rewards parsing a relevant page and skipping an irrelevant one', () => {
     expect([
       rewardOfDecision(true, true),
       rewardOfDecision(false, false),
@@ -106,7 +103,7 @@ describe('LimStrategy', () => {
     // Pages judged relevant, then not, not, not; every decision parses (ties go to parse and the
     // rewards keep Q(parse) >= Q(skip) = 0). Each decision is credited when the next page comes.
     const verdicts = [1, 0, 0, 0];
-    const creditedMean = (reward: Record<string, number>) => {
+    const creditedMean = (reward: LimSettings) => {
       const s = make({ ...reward, epsilon: 0 });
       s.seed([link('http://a.test/')]);
       for (const [i, v] of verdicts.entries()) {
@@ -116,12 +113,12 @@ describe('LimStrategy', () => {
       return s.stats()['lim/mean_reward'];
     };
     // Decision reward: the verdicts of pages 1-3 decided on (parse relevant 1, parse irrelevant 0).
-    expect(creditedMean({ decisionReward: 1 })).toBeCloseTo(1 / 3, 12);
+    expect(creditedMean({ reward: 'decision' })).toBeCloseTo(1 / 3, 12);
     // Page reward (lim-q's default): the verdicts of the next pages, 2-4.
     expect(creditedMean({})).toBe(0);
   });
-  it('with realState=1 learns a linear Q over the real-valued state, one update per observed next page', () => {
-    const s = make({ realState: 1, epsilon: 0 });
+  it('with shouldUseRealState=true learns a linear Q over the real-valued state, one update per observed next page', () => {
+    const s = make({ shouldUseRealState: true, epsilon: 0 });
     s.seed([link('http://a.test/')]);
     step(s, ['http://b.test/1']);
     step(s, ['http://c.test/1'], 'computer', 1);
@@ -129,7 +126,7 @@ describe('LimStrategy', () => {
     expect(s.stats()).toMatchObject({ 'rl/updates': 2, 'lim/greedy_parse_share': 1 });
   });
   it('scores page relevance with RAKE keywords and keyword matching when no vectors are given', () => {
-    const s = make({ learn: 0 });
+    const s = make({ shouldLearn: false });
     s.seed([link('http://a.test/')]);
     step(s, [], 'computer parts. zorbax');
     expect(s.stats()['lim/mean_relevance']).toBe(1);
@@ -162,22 +159,23 @@ describe('resolveLimConfig', () => {
   it('uses the thesis reward for policy iteration and the page reward for Q-learning', () => {
     expect(resolveLimConfig('policy-iteration').reward).toBe('state');
     expect(resolveLimConfig('q-learning').reward).toBe('page');
-    expect(resolveLimConfig('q-learning', { pageReward: 0 }).reward).toBe('state');
-    expect(resolveLimConfig('policy-iteration', { learn: 0 }).shouldLearn).toBe(false);
+    expect(resolveLimConfig('q-learning', { reward: 'state' }).reward).toBe('state');
+    expect(resolveLimConfig('policy-iteration', { shouldLearn: false }).shouldLearn).toBe(false);
   });
   it('refuses values out of range, naming the field', () => {
     expect(() => resolveLimConfig('q-learning', { gamma: 1 })).toThrow(ConfigError);
     expect(() => resolveLimConfig('q-learning', { gamma: 1 })).toThrow(/gamma/);
-    expect(() => resolveLimConfig('q-learning', { learn: 2 })).toThrow(/learn/);
+    expect(() => resolveLimConfig('q-learning', { reward: 'x' as 'page' })).toThrow(
+      /reward must be state or page or decision/,
+    );
     expect(() => resolveLimConfig('q-learning', { maxConsecutivePerHost: 0 })).toThrow(
       /maxConsecutivePerHost/,
     );
-    expect(() => resolveLimConfig('policy-iteration', { realState: 1 })).toThrow(/realState.*lim-dfs/);
-    expect(() => resolveLimConfig('q-learning', { parseAbove: 2 })).toThrow(/parseAbove/);
-    expect(() => resolveLimConfig('q-learning', { pageReward: 1, decisionReward: 1 })).toThrow(
-      /decisionReward/,
+    expect(() => resolveLimConfig('policy-iteration', { shouldUseRealState: true })).toThrow(
+      /shouldUseRealState.*lim-dfs/,
     );
-    expect(resolveLimConfig('q-learning', { realState: 1 }).shouldUseRealState).toBe(true);
-    expect(resolveLimConfig('q-learning', { parseAbove: -1 }).parseAbove).toBe(false);
+    expect(() => resolveLimConfig('q-learning', { parseAbove: 2 })).toThrow(/parseAbove/);
+    expect(resolveLimConfig('q-learning', { shouldUseRealState: true }).shouldUseRealState).toBe(true);
+    expect(resolveLimConfig('q-learning', { parseAbove: false }).parseAbove).toBe(false);
   });
 });

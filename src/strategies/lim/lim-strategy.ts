@@ -36,7 +36,7 @@
 import type { Rng } from '../../common/rng.js';
 import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/indexed-priority-frontier.js';
 import type { SampleInput } from '../../frontier/sample-table.js';
-import type { KeywordSet } from '../../text/index.js';
+import { type KeywordSet, loadWordVectors } from '../../text/index.js';
 import type {
   Action,
   DiscoveredLink,
@@ -47,8 +47,8 @@ import type {
 } from '../strategy.js';
 import { HostStates, REAL_FEATURE_COUNT, trueFeatureCount } from './host-states.js';
 import { KeptLinks } from './kept-links.js';
-import { type LimConfig, type LimLearner, resolveLimConfig } from './lim-config.js';
-import { LimRelevance, type WordVectorLookup } from './lim-relevance.js';
+import { type LimConfig, type LimLearner, type LimSettings, resolveLimConfig } from './lim-config.js';
+import { LimRelevance, type LimRelevanceOptions, type WordVectorLookup } from './lim-relevance.js';
 import {
   LinearQParsePolicy,
   type ParsePolicy,
@@ -64,8 +64,8 @@ export interface LimStrategyOptions {
   keywords: KeywordSet;
   /** Word vectors for the similarity; undefined: keyword matching (see `lim-relevance.ts`). */
   wordVectors?: WordVectorLookup;
-  /** Spec overrides (`learn`, `gamma`, ...; see `LIM_OVERRIDE_KEYS`). @default none */
-  overrides?: Readonly<Record<string, number>>;
+  /** Settings by field name (see `LIM_DFS_SETTINGS`); defaults for the rest. @default none */
+  overrides?: LimSettings;
   /** Name to report. @default 'lim-dfs' or 'lim-q' */
   name?: string;
 }
@@ -94,7 +94,7 @@ export class LimStrategy implements Strategy {
   /** The stack as ids (issue 13); `parent` indexes {@link LimStrategy.parentUrls}. */
   private readonly frontier = new IndexedPriorityFrontier();
   private readonly parentUrls: string[] = [];
-  private readonly relevance: LimRelevance;
+  private relevance: LimRelevance;
   private readonly hosts: HostStates;
   /** Undefined when learning is off (always parse) or the state is real-valued. */
   private readonly policy: ParsePolicy | undefined;
@@ -121,15 +121,23 @@ export class LimStrategy implements Strategy {
   /** Decisions with each feature true, feature 1 first (measures which features ever fire). */
   private readonly featureTrue = [0, 0, 0, 0];
 
+  /** The relevance's options but the vectors, to build it again in {@link prepare}. */
+  private readonly relevanceOptions: Omit<LimRelevanceOptions, 'vectors'>;
+  private hasWordVectors: boolean;
+
   constructor(options: LimStrategyOptions) {
     this.config = resolveLimConfig(options.learner, options.overrides);
     const c = this.config;
     this.name = options.name ?? (options.learner === 'q-learning' ? 'lim-q' : 'lim-dfs');
-    this.relevance = new LimRelevance({
+    this.relevanceOptions = {
       searchWords: options.keywords,
-      ...(options.wordVectors ? { vectors: options.wordVectors } : {}),
       similarityThreshold: c.similarityThreshold,
       maxUrlLength: c.maxUrlLength,
+    };
+    this.hasWordVectors = options.wordVectors !== undefined;
+    this.relevance = new LimRelevance({
+      ...this.relevanceOptions,
+      ...(options.wordVectors ? { vectors: options.wordVectors } : {}),
     });
     this.hosts = new HostStates({
       parseSkipRatio: c.parseSkipRatio,
@@ -156,6 +164,18 @@ export class LimStrategy implements Strategy {
               ...(c.reward === 'state' ? { stateReward: (s: number) => trueFeatureCount(s) / 4 } : {}),
             });
     }
+  }
+
+  /**
+   * Loads the word vectors (`loadWordVectors()`, the project's GloVe table) unless they were
+   * given; the crawl loop awaits it once before the first step. Without it the relevance falls
+   * back to keyword matching.
+   */
+  async prepare(): Promise<void> {
+    if (this.hasWordVectors) return;
+    const vectors = await loadWordVectors();
+    this.relevance = new LimRelevance({ ...this.relevanceOptions, vectors });
+    this.hasWordVectors = true;
   }
 
   seed(links: DiscoveredLink[]): void {

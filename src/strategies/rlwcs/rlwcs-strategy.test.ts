@@ -3,6 +3,7 @@ import { ConfigError } from '../../common/errors.js';
 import { createRng } from '../../common/rng.js';
 import type { DiscoveredLink, Outcome, SelectionContext } from '../strategy.js';
 import { ClassifierPool, POOL_ACTIONS, TermSpace } from './classifier-pool.js';
+import type { RlwcsConfig } from './rlwcs-config.js';
 import { RlwcsStrategy } from './rlwcs-strategy.js';
 
 function link(url: string, anchorText = ''): DiscoveredLink {
@@ -46,7 +47,7 @@ function step(s: RlwcsStrategy, ctx: ReturnType<typeof loop>, links: DiscoveredL
 }
 
 /** Four pages (two relevant) train the pool; then one page links to a hardware and a soup link. */
-function crawl(variant: 'rlwcs' | 'svm-links', overrides: Record<string, number> = {}) {
+function crawl(variant: 'rlwcs' | 'svm-links', overrides: Partial<Omit<RlwcsConfig, 'variant'>> = {}) {
   const s = new RlwcsStrategy({
     variant,
     rng: createRng(3),
@@ -83,25 +84,25 @@ describe('rlwcs and svm-links', () => {
     expect(trainings).toBe(1);
   });
 
-  it('svm-links with scoreLinks=1 then ranks the links of one page by the SVM score of their text', () => {
-    const { s, after } = crawl('svm-links', { scoreLinks: 1 });
+  it('svm-links with shouldScoreLinks=true then ranks the links of one page by the SVM score of their text', () => {
+    const { s, after } = crawl('svm-links', { shouldScoreLinks: true });
     expect(after).toEqual(['http://d.test/zz-gpu-3', 'http://d.test/aa-soup-3']);
     expect(s.stats()['rlwcs/chose_svm']).toBe(4);
     expect(s.stats()['rl/updates']).toBe(0);
   });
 
-  it('by default (scoreLinks=0) the outlinks of a page share the classifier\u2019s score of the page (ties by URL)', () => {
+  it('by default (shouldScoreLinks=false) the outlinks of a page share the classifier\u2019s score of the page (ties by URL)', () => {
     const { after, s } = crawl('svm-links');
     expect(s.needsLinkContext).toBe(false);
     expect(after).toEqual(['http://d.test/aa-soup-3', 'http://d.test/zz-gpu-3']);
   });
 
-  it('rlwcs learns the classifier choice with Q(lambda); with learn=0 it chooses at random and learns nothing', () => {
+  it('rlwcs learns the classifier choice with Q(lambda); with isLearning=false it chooses at random and learns nothing', () => {
     const learning = crawl('rlwcs', { epsilon: 0 }).s.stats();
     // One choice per page with text after the training: the hub and the three pages after it.
     expect(POOL_ACTIONS.reduce((n, a) => n + (learning[`rlwcs/chose_${a}`] as number), 0)).toBe(4);
     expect(learning['rl/updates']).toBe(3);
-    const frozen = crawl('rlwcs', { learn: 0 }).s.stats();
+    const frozen = crawl('rlwcs', { isLearning: false }).s.stats();
     expect(frozen['rl/updates']).toBe(0);
     expect(frozen['rl/td_error']).toBe(0);
   });
@@ -132,11 +133,13 @@ describe('rlwcs and svm-links', () => {
   });
 
   it('rejects settings out of range with a ConfigError naming the field', () => {
-    const make = (o: Record<string, number>) =>
+    const make = (o: Partial<Omit<RlwcsConfig, 'variant'>>) =>
       new RlwcsStrategy({ variant: 'rlwcs', rng: createRng(1), overrides: o });
     expect(() => make({ gamma: 1 })).toThrow(ConfigError);
     expect(() => make({ trainAfterPages: 1 })).toThrow(/trainAfterPages/);
-    expect(() => make({ fixedClassifier: 5 })).toThrow(/fixedClassifier must be an integer from -1/);
+    expect(() => make({ fixedClassifier: 5 })).toThrow(
+      /fixedClassifier must be an integer in \[0, 4\] or false/,
+    );
   });
 });
 

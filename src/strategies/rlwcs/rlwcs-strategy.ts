@@ -11,13 +11,13 @@
  *    mean relevance of the page's fetched parents, hub score].
  * Choices where the paper is silent:
  * - What a classifier scores for a URL (section 2: "the classifier's score that a URL belongs to
- *   the relevant class"): by default (`scoreLinks=0`) the page, and all its outlinks inherit
+ *   the relevant class"): by default (`shouldScoreLinks=false`) the page, and all its outlinks inherit
  *   the chosen classifier's score of it: the classifiers are document classifiers (section 3),
  *   the classifier-guided crawler of the paper's reference [2] (Pant and Srinivasan 2005)
  *   scores URLs so, and that score is then the state feature "relevance score of the page,
- *   computed by the selected classifier". With `scoreLinks=1` each link's own text (anchor
+ *   computed by the selected classifier". With `shouldScoreLinks=true` each link's own text (anchor
  *   text, DOM context tokens, URL words) is scored instead; measured, it is far less stable
- *   (see `RlwcsConfig.scoreLinks`).
+ *   (see `RlwcsConfig.shouldScoreLinks`).
  * - Training data: the paper trains the pool once, before crawling, on labelled topic pages. A
  *   crawl has only its own pages: the first `trainAfterPages` fetched pages (outlinks ordered
  *   best-first until then), labelled by the crawl's judge, then every `retrainEvery` pages on
@@ -33,7 +33,7 @@
  * Q(lambda) learns again from there.
  *
  * Cost per step: the page's TF-IDF vector and the five actions' scores of it (tens of
- * microseconds), plus with `scoreLinks=1` one vector and one score per outlink (about 10 us
+ * microseconds), plus with `shouldScoreLinks=true` one vector and one score per outlink (about 10 us
  * each). Training the pool on 3,000 pages took 1.3 s on a loaded 2-core machine, every
  * `retrainEvery` pages: about 1.6 ms per page over a 3,000-page crawl.
  */
@@ -56,8 +56,8 @@ import { UrlRecords } from './url-records.js';
 export interface RlwcsOptions {
   variant: RlwcsVariant;
   rng: Rng;
-  /** Overrides of {@link RlwcsConfig}. */
-  overrides?: Partial<Record<string, number>>;
+  /** Settings by field name (see `RLWCS_SETTINGS`); defaults for the rest. */
+  overrides?: Partial<Omit<RlwcsConfig, 'variant'>>;
   /** Name to report. @default the variant */
   name?: string;
 }
@@ -73,7 +73,7 @@ export function linkTokens(link: DiscoveredLink): string[] {
 
 export class RlwcsStrategy implements Strategy {
   readonly name: string;
-  /** Link context is read only when links are scored by their own text (`scoreLinks=1`). */
+  /** Link context is read only when links are scored by their own text (`shouldScoreLinks=true`). */
   readonly needsLinkContext: boolean;
   readonly config: Readonly<RlwcsConfig>;
   /** Waiting URLs as ids (issue 13); `parent` indexes {@link RlwcsStrategy.parentUrls}. */
@@ -97,7 +97,7 @@ export class RlwcsStrategy implements Strategy {
   constructor(options: RlwcsOptions) {
     this.config = resolveRlwcsConfig(options.variant, options.overrides);
     this.name = options.name ?? options.variant;
-    this.needsLinkContext = this.config.scoreLinks === 1;
+    this.needsLinkContext = this.config.shouldScoreLinks;
     const { alpha, gamma, lambda } = this.config;
     this.agent = new LinearQLambda({ actions: POOL_ACTIONS.length, features: BLOCK, alpha, gamma, lambda });
     this.policyRng = options.rng.fork('policy');
@@ -131,8 +131,8 @@ export class RlwcsStrategy implements Strategy {
       this.agent.endEpisode(outcome.reward);
     }
     const pool = this.pool;
-    // scoreLinks = 0: every outlink inherits the chosen classifier's score of the page.
-    const pageScore = this.config.scoreLinks === 0 ? choice?.pageScore : undefined;
+    // shouldScoreLinks false: every outlink inherits the chosen classifier's score of the page.
+    const pageScore = !this.config.shouldScoreLinks ? choice?.pageScore : undefined;
     const parent = outcome.links.length > 0 ? this.parentUrls.push(action.url) - 1 : -1;
     for (const link of outcome.links) {
       const score =
@@ -149,8 +149,8 @@ export class RlwcsStrategy implements Strategy {
     return (
       this.pool !== undefined &&
       this.config.variant === 'rlwcs' &&
-      this.config.learn === 1 &&
-      this.config.fixedClassifier < 0
+      this.config.isLearning &&
+      this.config.fixedClassifier === false
     );
   }
 
@@ -192,8 +192,8 @@ export class RlwcsStrategy implements Strategy {
       // Every classifier's score of the page, once: the state features and the agreement count.
       const scores = POOL_ACTIONS.map((_, a) => pool.score(a, x));
       this.countAgreement(scores);
-      if (this.config.fixedClassifier >= 0) chosen = this.config.fixedClassifier;
-      else if (this.config.learn === 0) chosen = this.policyRng.int(POOL_ACTIONS.length);
+      if (this.config.fixedClassifier !== false) chosen = this.config.fixedClassifier;
+      else if (!this.config.isLearning) chosen = this.policyRng.int(POOL_ACTIONS.length);
       else {
         const hub = Math.min(1, Math.log1p(outcome.links.length) / Math.log1p(this.config.hubOutDegree));
         const phis = new Float64Array(POOL_ACTIONS.length * BLOCK); // [actions, features]
@@ -236,7 +236,7 @@ export class RlwcsStrategy implements Strategy {
     const isDue =
       this.pool === undefined
         ? this.docs.length >= this.config.trainAfterPages
-        : this.config.retrainEvery > 0 && this.pagesSinceTraining >= this.config.retrainEvery;
+        : this.config.retrainEvery !== false && this.pagesSinceTraining >= this.config.retrainEvery;
     const positives = this.labels.reduce((s, y) => s + y, 0);
     if (!isDue || positives === 0 || positives === this.labels.length) return;
     this.pool = ClassifierPool.train(

@@ -3,7 +3,7 @@
  * One setting is meant for users, {@link CoverageConfig.newSiteValue}; the others are fixed
  * defaults across topics (none was tuned to a topic or a seed) and exist for the ablation.
  */
-import { ConfigError } from '../../common/errors.js';
+import { booleanSetting, checkSettings, numberOrOffSetting, numberSetting } from '../../config/settings.js';
 
 export interface CoverageConfig {
   /**
@@ -46,73 +46,41 @@ export interface CoverageConfig {
   recheckTolerance: number;
 }
 
+/** The settings of `coverage:key=value` specs, by field name, with their defaults and checks. */
+export const COVERAGE_SETTINGS = {
+  newSiteValue: numberSetting(1, 'lambda: a new relevant site is worth this many relevant pages', { min: 0 }),
+  isSiteYieldUsed: booleanSetting(true, "the link model sees the target site's yield"),
+  isHubUsed: booleanSetting(true, "the link model sees the hub yield of an off-site link's parent"),
+  isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),
+  isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
+  learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),
+  rescoreEveryPages: numberOrOffSetting(250, 'pages between rescorings of the whole frontier', {
+    min: 1,
+    isInteger: true,
+  }),
+  recheckTolerance: numberSetting(0.02, 'a drawn link whose value fell by more goes back', {
+    min: 0,
+    isMinOpen: true,
+  }),
+};
+
+/** Short spec keys of the switches, as the ablation's commands write them (0 or 1). */
+export const COVERAGE_ALIASES = {
+  siteYield: { to: 'isSiteYieldUsed', values: { 0: false, 1: true } },
+  hubs: { to: 'isHubUsed', values: { 0: false, 1: true } },
+  words: { to: 'isWordUsed', values: { 0: false, 1: true } },
+  learn: { to: 'isLinkLearning', values: { 0: false, 1: true } },
+};
+
 /** Defaults of {@link CoverageConfig}. */
-export const DEFAULT_COVERAGE_CONFIG: Readonly<CoverageConfig> = Object.freeze({
-  newSiteValue: 1,
-  isSiteYieldUsed: true,
-  isHubUsed: true,
-  isWordUsed: true,
-  isLinkLearning: true,
-  learningRate: 0.05,
-  rescoreEveryPages: 250,
-  recheckTolerance: 0.02,
-});
+export const DEFAULT_COVERAGE_CONFIG: Readonly<CoverageConfig> = Object.freeze(
+  checkSettings(COVERAGE_SETTINGS, {}, 'coverage'),
+);
 
 /**
- * Settings a `coverage:key=value` spec may override. `rescoreEvery` takes 0 for false; `siteYield`,
- * `hubs`, `words` and `learn` are 0 or 1.
+ * Defaults, then `settings`, checked once.
+ * @throws ConfigError naming the first field out of range.
  */
-export const COVERAGE_KEYS = [
-  'newSiteValue',
-  'siteYield',
-  'hubs',
-  'words',
-  'learn',
-  'learningRate',
-  'rescoreEvery',
-  'recheckTolerance',
-] as const;
-
-function fail(field: string, value: number, range: string): never {
-  throw new ConfigError(`coverage: ${field} must be ${range}, got ${value}`, { context: { field } });
-}
-
-const offIfZero = (v: number): number | false => (v === 0 ? false : v);
-
-/**
- * The resolved config from spec overrides.
- * @throws ConfigError naming the value out of range.
- */
-export function resolveCoverageConfig(
-  overrides: Readonly<Record<string, number>> = {},
-): Readonly<CoverageConfig> {
-  const d = DEFAULT_COVERAGE_CONFIG;
-  const newSiteValue = overrides.newSiteValue ?? d.newSiteValue;
-  if (!(newSiteValue >= 0)) fail('newSiteValue', newSiteValue, 'a number >= 0');
-  const flag = (key: string, fallback: boolean): boolean => {
-    const v = overrides[key] ?? (fallback ? 1 : 0);
-    if (v !== 0 && v !== 1) fail(key, v, '0 or 1');
-    return v === 1;
-  };
-  const isSiteYieldUsed = flag('siteYield', d.isSiteYieldUsed);
-  const isHubUsed = flag('hubs', d.isHubUsed);
-  const isWordUsed = flag('words', d.isWordUsed);
-  const isLinkLearning = flag('learn', d.isLinkLearning);
-  const learningRate = overrides.learningRate ?? d.learningRate;
-  if (!(learningRate > 0)) fail('learningRate', learningRate, 'a number > 0');
-  const rescore = overrides.rescoreEvery ?? (d.rescoreEveryPages === false ? 0 : d.rescoreEveryPages);
-  if (!(Number.isInteger(rescore) && rescore >= 0))
-    fail('rescoreEvery', rescore, 'an integer >= 0 (0: never)');
-  const recheckTolerance = overrides.recheckTolerance ?? d.recheckTolerance;
-  if (!(recheckTolerance > 0)) fail('recheckTolerance', recheckTolerance, 'a number > 0');
-  return Object.freeze({
-    newSiteValue,
-    isSiteYieldUsed,
-    isHubUsed,
-    isWordUsed,
-    isLinkLearning,
-    learningRate,
-    rescoreEveryPages: offIfZero(rescore),
-    recheckTolerance,
-  });
+export function resolveCoverageConfig(settings: Partial<CoverageConfig> = {}): Readonly<CoverageConfig> {
+  return Object.freeze(checkSettings(COVERAGE_SETTINGS, settings, 'coverage'));
 }

@@ -49,7 +49,7 @@ describe('coverage', () => {
     const everything = () => true;
     // a.test/1 comes first (ties by URL); then a.test holds a relevant page, so b.test/1 (a new
     // site, worth 1 + newSiteValue) goes before a.test/2 and a.test/3.
-    expect(crawl(new CoverageStrategy({ overrides: { learn: 0 } }), everything)).toEqual([
+    expect(crawl(new CoverageStrategy({ overrides: { isLinkLearning: false } }), everything)).toEqual([
       'http://hub.test/',
       'http://a.test/1',
       'http://b.test/1',
@@ -57,7 +57,7 @@ describe('coverage', () => {
       'http://a.test/3',
     ]);
     // With newSiteValue=0 and no yields it is best-first: equal parents, ties by URL.
-    const plain = new CoverageStrategy({ overrides: { learn: 0, newSiteValue: 0 } });
+    const plain = new CoverageStrategy({ overrides: { isLinkLearning: false, newSiteValue: 0 } });
     expect(crawl(plain, everything)).toEqual([
       'http://hub.test/',
       'http://a.test/1',
@@ -69,9 +69,9 @@ describe('coverage', () => {
 
   it('rejects settings out of range, naming them', () => {
     expect(() => resolveCoverageConfig({ newSiteValue: -1 })).toThrow(ConfigError);
-    expect(() => resolveCoverageConfig({ learn: 2 })).toThrow(/learn must be 0 or 1/);
-    expect(resolveCoverageConfig({ rescoreEvery: 0 }).rescoreEveryPages).toBe(false);
-    expect(() => resolveCoverageConfig({ hubs: 0.5 })).toThrow(/hubs must be 0 or 1/);
+    expect(() => resolveCoverageConfig({ learningRate: 0 })).toThrow(/learningRate/);
+    expect(resolveCoverageConfig({ rescoreEveryPages: false }).rescoreEveryPages).toBe(false);
+    expect(() => resolveCoverageConfig({ rescoreEveryPages: 0 })).toThrow(/rescoreEveryPages/);
   });
 });
 

@@ -51,8 +51,8 @@ const REAL_FEATURES = 5;
 const NO_WORDS = new Int32Array(0);
 
 export interface CoverageOptions {
-  /** Spec overrides (see `COVERAGE_KEYS`). */
-  overrides?: Readonly<Record<string, number>>;
+  /** Settings by field name (see `COVERAGE_SETTINGS`); defaults for the rest. */
+  overrides?: Partial<CoverageConfig>;
   /** Name to report. @default 'coverage' */
   name?: string;
 }

@@ -1,5 +1,6 @@
 /**
- * The priority frontier of the {@link Frontier} contract, kept as one queue per host plus a heap
+ * Test support: an object-per-sample priority frontier, the reference IndexedPriorityFrontier is
+ * tested against (not in the product: strategies use the indexed frontiers). Kept as one queue per host plus a heap
  * of hosts keyed by their best item.
  * This is what lets a polite crawler ask "the best URL among hosts that may be fetched now"
  * without scanning the frontier: hosts that are busy or waiting for their delay are set aside
@@ -11,7 +12,46 @@
  */
 import type { Action } from '../types/index.js';
 import { BinaryHeap } from './binary-heap.js';
-import type { DrawContext, Frontier, FrontierSample } from './frontier.js';
+import type { DrawContext } from './frontier.js';
+
+/** What every frontier holds: a URL reachable by one link. Several samples may share a URL. */
+export interface FrontierSample {
+  /** Normalised URL. */
+  url: string;
+  host: string;
+  /** Registrable domain (or host, in host mode): the unit of the page limit b. */
+  domain: string;
+}
+
+/** The contract of an object-per-sample frontier (test support only). */
+export interface Frontier<S extends FrontierSample> {
+  /** Samples waiting (a frontier that drops stale samples lazily may count some of them). */
+  readonly size: number;
+  /** Adds a sample. */
+  add(sample: S): void;
+  /**
+   * Removes every sample of `url` (it was fetched, through this sample or another); returns how
+   * many were removed. A lazy frontier may drop them at `draw` instead and return 0.
+   */
+  removeUrl(url: string): number;
+  /** Removes every sample of `domain` (closed for good at its page limit b); returns how many. */
+  purgeDomain(domain: string): number;
+  /**
+   * The candidates of this step: samples whose host may be fetched now (`isHostReady`) and whose
+   * domain is open, after dropping stale ones (URL fetched, domain closed). They stay in the
+   * frontier until {@link Frontier.take}. Empty when nothing can be fetched now.
+   */
+  draw(ctx: DrawContext): S[];
+  /** Removes the drawn sample the strategy chose. Returns false if it was not in the frontier. */
+  take(sample: S): boolean;
+  /** Numbers under stable metric names (`frontier/size`, ...). */
+  stats(): Record<string, number>;
+}
+
+/** True if a sample may be fetched now; false if it must wait (host busy, domain full for now). */
+export function isReady(ctx: DrawContext, sample: FrontierSample): boolean {
+  return ctx.isHostReady(sample.host) && ctx.isDomainOpen(sample.domain);
+}
 
 /** A sample of a priority frontier: smaller keys come out first. */
 export interface PrioritySample extends FrontierSample {
