@@ -125,7 +125,10 @@ describe.skipIf(!hasChromium)(`dashboard in chromium (${CHROMIUM})`, () => {
       };
       expect(metrics.samples.some((s) => (s.frontierSize ?? 0) > 0)).toBe(true);
       const peak = Math.max(...metrics.samples.map((s) => s.pagesPerSec));
-      expect(peak).toBeLessThan(5 * summary.pagesPerSec + 20);
+      // The bug this guards against drew 4,000 pages/s for a crawl that averaged 140 (about 30x);
+      // a 1-second window of a short crawl on a busy machine can honestly reach several times
+      // the average, so the bound is 10x.
+      expect(peak).toBeLessThan(10 * summary.pagesPerSec + 20);
       await view.waitForTimeout(1500);
       await view.screenshot({ path: join(SCREENSHOTS, 'dashboard-after.png'), fullPage: true });
       await view.close();
