@@ -114,9 +114,13 @@ export class CrawlMonitor {
     this.recent.push(page);
   }
 
-  /** Records one progress event as a chart sample. */
-  onProgress(p: CrawlProgress): void {
+  /**
+   * Records one progress event as a chart sample (`isChartSample` false: the latest figures only,
+   * no chart point, for a stretch too short to give a rate).
+   */
+  onProgress(p: CrawlProgress, isChartSample = true): void {
     this.latest = p;
+    if (!isChartSample) return;
     const prev = this.previous;
     const dt = prev === undefined ? p.elapsedMs : p.elapsedMs - prev.elapsedMs;
     // The first sample of a resume counts this run's attempts, not those of the runs before.

@@ -129,7 +129,9 @@ function replay(pages: Iterable<ReadPage>, total: number, hasOutlinks: boolean):
   let duplicates = 0;
   let lastAt: number | undefined;
   let elapsedMs = 0;
-  let sampledAtMs = Number.NEGATIVE_INFINITY;
+  // The first sample too waits for MIN_SAMPLE_MS of crawling (a few pages over milliseconds is no rate).
+  let sampledAtMs = 0;
+  let hasSample = false;
   const progress = (): CrawlProgress => ({
     steps,
     pages: okPages,
@@ -180,10 +182,13 @@ function replay(pages: Iterable<ReadPage>, total: number, hasOutlinks: boolean):
     monitor.onPage(event);
     if (steps % every === 0 && elapsedMs - sampledAtMs >= MIN_SAMPLE_MS) {
       sampledAtMs = elapsedMs;
+      hasSample = true;
       monitor.onProgress(progress());
     }
   }
-  if (sampledAtMs !== elapsedMs || steps === 0) monitor.onProgress(progress());
+  // The final figures always (the header shows them); a chart point only if they span enough time.
+  if (!hasSample || sampledAtMs !== elapsedMs)
+    monitor.onProgress(progress(), !hasSample || elapsedMs - sampledAtMs >= MIN_SAMPLE_MS);
   return monitor;
 }
 
