@@ -17,6 +17,12 @@ export class CrawlState {
   private readonly inFlight = new Set<string>();
   private readonly inFlightHosts = new Map<string, number>();
   private readonly inFlightDomains = new Map<string, number>();
+  /**
+   * URLs waiting for a retry or a deferral. They count as known, as URLs in flight do: a link to
+   * one found meanwhile must not queue it again, or the strategy fetches it and the retry then
+   * records it a second time (the store refuses that and the crawl stops).
+   */
+  private readonly waiting = new Set<string>();
 
   constructor(private readonly recorded: RecordedFetches) {}
 
@@ -25,9 +31,14 @@ export class CrawlState {
     return this.recorded.counters;
   }
 
-  /** True if `url` was requested, was a redirect target, or is being fetched. */
+  /** True if `url` was requested, was a redirect target, is being fetched or waits for a retry. */
   isFetchedOrInFlight(url: string): boolean {
-    return this.inFlight.has(url) || this.recorded.isFetched(url) || this.recorded.isRedirectTarget(url);
+    return (
+      this.inFlight.has(url) ||
+      this.waiting.has(url) ||
+      this.recorded.isFetched(url) ||
+      this.recorded.isRedirectTarget(url)
+    );
   }
 
   isHostBusy(host: string): boolean {
@@ -58,6 +69,16 @@ export class CrawlState {
     this.inFlight.delete(url);
     bump(this.inFlightHosts, host, -1);
     bump(this.inFlightDomains, domain, -1);
+  }
+
+  /** `url` waits for a retry or a deferral (known until {@link unwait}). */
+  wait(url: string): void {
+    this.waiting.add(url);
+  }
+
+  /** `url` no longer waits: its retry starts (or is dropped). */
+  unwait(url: string): void {
+    this.waiting.delete(url);
   }
 }
 

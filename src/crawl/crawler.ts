@@ -394,6 +394,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     );
     if (i < 0) return undefined;
     const [retry] = this.retries.splice(i, 1);
+    if (retry) this.state.unwait(retry.action.url);
     return retry;
   }
 
@@ -457,6 +458,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         if (delay !== false && delay <= this.options.maxRetryDelayMs) {
           const notBeforeMs = this.clock.monotonicMs() + delay;
           this.retries.push({ action, attempt: attempt + 1, notBeforeMs, isDeferred: false });
+          this.state.wait(action.url);
           this.emit('retry', {
             url: action.url,
             code: errorCode(error),
@@ -543,6 +545,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private defer(action: Action, attempt: number, error: DeferUrlError): void {
     const delayMs = Math.max(1, error.retryAfterMs ?? 1000);
     this.retries.push({ action, attempt, notBeforeMs: this.clock.monotonicMs() + delayMs, isDeferred: true });
+    this.state.wait(action.url);
     this.emit('retry', { url: action.url, code: error.code, attempt, delayMs, isDeferred: true });
   }
 
