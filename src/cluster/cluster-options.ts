@@ -109,12 +109,12 @@ export class ClusterKeys {
   lease(shard: number): string {
     return `${this.prefix}lease:${shard}`;
   }
-  /** Heartbeat of a live worker (TTL = lease life); their count sets each one's fair share. */
-  worker(id: string): string {
-    return `${this.prefix}worker:${id}`;
-  }
-  get workerPattern(): string {
-    return `${this.prefix}worker:*`;
+  /**
+   * Sorted set of live workers: member = worker id, score = its last heartbeat on Redis's clock
+   * (ms); members older than the lease life are dropped. Their count sets each one's fair share.
+   */
+  get workers(): string {
+    return `${this.prefix}workers`;
   }
 }
 

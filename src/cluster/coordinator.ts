@@ -103,9 +103,14 @@ export class ClusterCoordinator implements FetchRunner {
     this.reader.on('error', () => {});
     const k = this.keys;
     if (!o.isResume) {
-      // A new crawl under a name used before starts from empty streams.
-      const stale = await this.cmd.keys(`${k.prefix}*`);
-      if (stale.length > 0) await this.cmd.del(...stale);
+      // A new crawl under a name used before starts from empty streams (SCAN, not KEYS: one
+      // Redis may hold other crawls and much else).
+      let cursor = '0';
+      do {
+        const [next, stale] = await this.cmd.scan(cursor, 'MATCH', `${k.prefix}*`, 'COUNT', 1000);
+        if (stale.length > 0) await this.cmd.del(...stale);
+        cursor = next;
+      } while (cursor !== '0');
     } else {
       const previous = await this.cmd.get(k.config);
       const shards = previous === null ? undefined : (JSON.parse(previous) as WorkerCrawlConfig).shards;

@@ -5,17 +5,24 @@
  * shard's lease fetches from its hosts, so minimum delay, Crawl-delay, robots.txt and one
  * connection per host hold across machines.
  *
- * Leases: `SET lease:i <worker> NX PX ttl`, renewed every ttl/3 by a script that checks the value.
- * Each worker aims at a fair share, ceil(shards / live workers), taking free shards and releasing
- * extra ones once nothing of them is in flight. A shard taken over from a dead worker waits one
- * minimum delay before its first fetch (its hosts' last requests may have just ended) and claims
- * the dead worker's pending requests with XAUTOCLAIM.
+ * Leases: `SET lease:i <token> NX PX ttl`, renewed every ttl/5 by a script that checks the token
+ * (lease-scripts.ts). Each worker aims at a fair share, ceil(shards / live workers; live = members
+ * of the heartbeat sorted set), taking free shards and releasing extra ones once nothing of them is
+ * in flight. A shard taken over from a dead worker waits one minimum delay before its first fetch
+ * (its hosts' last requests may have just ended) and claims the dead worker's pending requests
+ * with XAUTOCLAIM.
+ *
+ * Fencing: right before each request leaves (every page hop and robots.txt request, after the
+ * host's politeness wait), the worker confirms in Redis that the host's shard lease still holds its
+ * token with more than LEASE_MARGIN_MS to live, and then that no more time than that has passed on
+ * its own monotonic clock since it asked. A worker paused or starved past its lease therefore
+ * never sends a request to a host that another worker may own by then.
  */
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Redis } from 'ioredis';
 import { type Clock, systemClock } from '../common/clock.js';
-import { ConfigError, DeferUrlError, errorCode, RetryLaterError } from '../common/errors.js';
+import { ConfigError, DeferUrlError, errorCode, RetryLaterError, TresError } from '../common/errors.js';
 import { createRng } from '../common/rng.js';
 import type { PageJudge } from '../crawl/judge.js';
 import { KeywordJudge } from '../crawl/keyword-judge.js';
@@ -34,6 +41,16 @@ import {
   WORKER_GROUP,
 } from './cluster-options.js';
 import {
+  ACQUIRE_SCRIPT,
+  FENCE_SCRIPT,
+  ForeignHostError,
+  HEARTBEAT_SCRIPT,
+  LEASE_MARGIN_MS,
+  LeaseLostError,
+  RELEASE_SCRIPT,
+  RENEW_SCRIPT,
+} from './lease-scripts.js';
+import {
   decodeRequest,
   encodeOutcome,
   type FetchFailure,
@@ -42,7 +59,7 @@ import {
   pageMessage,
   type WorkerCrawlConfig,
 } from './messages.js';
-import { connectRedis, entriesOf } from './redis-connection.js';
+import { connectRedis, entriesOf, redactUrl } from './redis-connection.js';
 
 /** Options of {@link ClusterWorker}. */
 export interface WorkerOptions extends ClusterOptions {
@@ -56,6 +73,12 @@ export interface WorkerOptions extends ClusterOptions {
   flag?: string;
   /** Message sink for lease changes and waiting; `false` for none. @default false */
   log?: ((line: string) => void) | false;
+  /**
+   * After {@link ClusterWorker.stop}, how long in ms Redis may stay unreachable before the worker
+   * quits anyway, without reporting its fetches in flight or giving its leases back (their
+   * requests stay pending; another worker takes them over once the leases expire). @default 5000
+   */
+  stopWaitMs?: number;
 }
 
 /** Defaults of {@link WorkerOptions} beyond the cluster's. */
@@ -63,6 +86,7 @@ export const DEFAULT_WORKER_OPTIONS = Object.freeze({
   warcDir: 'warc',
   maxConcurrency: 64,
   flag: '--cluster',
+  stopWaitMs: 5000,
 });
 
 /** What a worker did, for its exit line and benchmarks. */
@@ -78,34 +102,25 @@ export interface WorkerSummary {
 }
 
 interface HeldShard {
+  /** The lease's value in Redis: this worker's id and the round it was taken in. */
+  token: string;
   /** Monotonic ms before which no request of the shard is read (handover quiet time). */
   readyAtMs: number;
   /** Monotonic ms the lease is known to hold until (last renewal + ttl). */
   validUntilMs: number;
   inFlight: number;
+  /** Stream entry ids of the shard's requests this worker is working on. */
+  entries: Set<string>;
+  /**
+   * Monotonic ms of the last claim of the shard's pending requests (undefined: not yet). The first
+   * claim takes every pending entry (a dead holder's); later ones, every lease life, take entries
+   * pending longer than that to anyone: a request read by a worker just as it lost the shard stays
+   * pending to it, and nobody else would fetch it.
+   */
+  claimedAtMs: number | undefined;
   isReleasing: boolean;
   abort: AbortController;
 }
-
-/** Renews every lease still held by ARGV[1] (one round trip); 1 or 0 per key. */
-const RENEW_SCRIPT = `local out = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then out[i] = redis.call('PEXPIRE', key, ARGV[2]) else out[i] = 0 end
-end
-return out`;
-/** Takes free leases in KEYS order until ARGV[3] are taken (one round trip); their indexes, from 1. */
-const ACQUIRE_SCRIPT = `local got = {}
-for i, key in ipairs(KEYS) do
-  if #got >= tonumber(ARGV[3]) then break end
-  if redis.call('SET', key, ARGV[1], 'PX', ARGV[2], 'NX') then got[#got + 1] = i end
-end
-return got`;
-/**
- * A lease counts as lost this long before the TTL this worker last set runs out, so that its
- * fetches are aborted before another worker can take the shard (scheduling delays on a busy machine).
- */
-const LEASE_MARGIN_MS = 500;
-const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 /** One worker process's fetch side (see the file comment). */
 export class ClusterWorker {
@@ -125,8 +140,20 @@ export class ClusterWorker {
   private readonly held = new Map<number, HeldShard>();
   private inFlight = 0;
   private isStopping = false;
-  /** Sleepers of the lease and read loops, woken early by {@link wake}. */
+  /** Set when the worker quits without Redis (see {@link WorkerOptions.stopWaitMs}): why. */
+  private forcedWhy: string | undefined;
+  private stopWatch: ReturnType<typeof setInterval> | undefined;
+  private expiryTimer: ReturnType<typeof setInterval> | undefined;
+  private onGiveUp: () => void = () => {};
+  /** Rounds in which this worker took leases: the n of its lease tokens. */
+  private leaseRounds = 0;
+  /** Sleepers of the read loop (and waits), woken early by {@link wake}. */
   private readonly sleepers = new Set<() => void>();
+  /**
+   * Sleepers of the lease loop, woken early only by a stop: waking it on every finished fetch
+   * (as once) renewed the leases and beat the heart after every page, most of Redis's commands.
+   */
+  private readonly leaseSleepers = new Set<() => void>();
   private readonly summaryCounts = { fetched: 0, failed: 0, claimed: 0, shardsTaken: 0, shardsReleased: 0 };
 
   /** @throws ConfigError naming the field of a bad option. */
@@ -148,7 +175,13 @@ export class ClusterWorker {
         context: { field: 'maxConcurrency' },
       });
     }
-    this.o = { warcDir: options.warcDir ?? DEFAULT_WORKER_OPTIONS.warcDir, maxConcurrency, flag };
+    const stopWaitMs = options.stopWaitMs ?? DEFAULT_WORKER_OPTIONS.stopWaitMs;
+    if (!Number.isInteger(stopWaitMs) || stopWaitMs < 0) {
+      throw new ConfigError(`worker stopWaitMs must be an integer >= 0, got ${stopWaitMs}`, {
+        context: { field: 'stopWaitMs' },
+      });
+    }
+    this.o = { warcDir: options.warcDir ?? DEFAULT_WORKER_OPTIONS.warcDir, maxConcurrency, flag, stopWaitMs };
     this.log = options.log === undefined || options.log === false ? () => {} : options.log;
     this.keys = ClusterKeys.of(this.options.name);
     this.clock = deps.clock ?? systemClock;
@@ -162,29 +195,99 @@ export class ClusterWorker {
     this.cmd = await connectRedis(this.options.url, this.o.flag);
     this.reader = this.cmd.duplicate();
     this.reader.on('error', () => {});
+    if (this.isStopping) this.watchStop();
+    // Commands sent while Redis is away may never settle (ioredis keeps them for a reconnection
+    // that a closed client never makes): giving up on Redis ends the wait for the loops.
+    const givenUp = new Promise<void>((resolve) => {
+      this.onGiveUp = resolve;
+    });
     try {
-      await this.loadConfig();
-      // Fetches of a shard whose lease runs out are aborted on time, even while the loops wait.
-      const expiry = setInterval(() => this.expireLeases(), 100);
-      const leases = this.leaseLoop().finally(() => clearInterval(expiry));
-      await this.readLoop();
-      await leases;
-      await this.waitIdle();
-      await this.releaseAll();
+      await Promise.race([this.work(), givenUp]);
+    } catch (error) {
+      // Commands failing because the worker gave up on Redis: the error is that, said below.
+      if (this.forcedWhy === undefined) throw error;
     } finally {
+      clearInterval(this.stopWatch);
+      clearInterval(this.expiryTimer);
       await this.client?.close();
       this.warc?.close();
-      await this.cmd.del(this.keys.worker(this.id)).catch(() => {});
-      await this.cmd.quit().catch(() => {});
+      if (this.forcedWhy === undefined) {
+        await this.cmd.zrem(this.keys.workers, this.id).catch(() => {});
+        await this.cmd.quit().catch(() => {});
+      }
+      this.cmd.disconnect();
       this.reader.disconnect();
+    }
+    if (this.forcedWhy !== undefined) {
+      throw new TresError(
+        'TRES_CLUSTER_REDIS_GONE',
+        `worker ${this.id}: ${this.forcedWhy}; quit without reporting its fetches in flight or giving its shards back (their requests stay pending, and another worker takes them over once the leases expire)`,
+        { context: { field: this.o.flag } },
+      );
     }
     return { id: this.id, ...this.summaryCounts, warcFile: this.warc?.path };
   }
 
-  /** Stops reading requests; fetches in flight finish and report, then leases are released. */
+  /** Loads the configuration, then runs the lease and read loops until a stop; then cleans up. */
+  private async work(): Promise<void> {
+    await this.loadConfig();
+    // Fetches of a shard whose lease runs out are aborted on time, even while the loops wait.
+    this.expiryTimer = setInterval(() => this.expireLeases(), 100);
+    const leases = this.leaseLoop().finally(() => clearInterval(this.expiryTimer));
+    // A loop that fails stops the other one, so that run() ends.
+    await this.readLoop().finally(() => this.stop());
+    await leases;
+    await this.waitIdle();
+    await this.releaseAll();
+  }
+
+  /**
+   * Stops reading requests; fetches in flight finish and report, then leases are released. If
+   * Redis is unreachable for `stopWaitMs` meanwhile, the worker quits without them ({@link run}
+   * then throws TRES_CLUSTER_REDIS_GONE).
+   */
   stop(): void {
+    if (this.isStopping) return;
     this.isStopping = true;
-    this.wake();
+    if (this.cmd !== undefined) this.watchStop();
+    this.wake(true);
+  }
+
+  /** While stopping: quits once Redis has been unreachable for `stopWaitMs`. */
+  private watchStop(): void {
+    let downSinceMs: number | undefined;
+    const check = () => {
+      const isUp = this.cmd.status === 'ready' && this.reader.status === 'ready';
+      if (isUp) {
+        downSinceMs = undefined;
+        return;
+      }
+      const now = this.clock.monotonicMs();
+      downSinceMs ??= now;
+      if (now - downSinceMs >= this.o.stopWaitMs) {
+        this.quitNow(
+          `Redis at ${redactUrl(this.options.url)} (${this.o.flag}) did not answer for ${this.o.stopWaitMs} ms after the stop`,
+        );
+      }
+    };
+    this.stopWatch = setInterval(check, Math.max(10, Math.min(250, this.o.stopWaitMs / 4)));
+    check();
+  }
+
+  /**
+   * Gives up on Redis: aborts every fetch (their requests stay pending for the next holder) and
+   * closes the connections, which fails the commands waiting in them, so that {@link run} ends.
+   */
+  private quitNow(why: string): void {
+    if (this.forcedWhy !== undefined) return;
+    this.forcedWhy = why;
+    this.isStopping = true;
+    for (const [shard, h] of this.held) h.abort.abort(new LeaseLostError(shard));
+    this.held.clear();
+    this.cmd.disconnect();
+    this.reader.disconnect();
+    this.wake(true);
+    this.onGiveUp();
   }
 
   /** Waits for the coordinator's configuration (polling), and builds the fetch side from it. */
@@ -196,11 +299,11 @@ export class ClusterWorker {
         await this.applyConfig(JSON.parse(raw) as WorkerCrawlConfig);
         return;
       }
+      if (this.isStopping) return;
       if (!hasSaidWaiting)
         this.log(`waiting for a coordinator (tres crawl --cluster) of crawl "${this.options.name}"`);
       hasSaidWaiting = true;
-      if (this.isStopping) return;
-      await this.clock.sleep(250);
+      await this.sleep(250);
     }
   }
 
@@ -219,7 +322,11 @@ export class ClusterWorker {
     // Defence in depth: the address guard (in the fetcher) and the crawl's scope apply to every
     // request and every redirect hop, whatever the coordinator sent.
     this.client = new WebClient(
-      { ...config.net, isUrlAllowed: (url) => this.links.isUrlAllowed(url) },
+      {
+        ...config.net,
+        isUrlAllowed: (url) => this.links.isUrlAllowed(url),
+        beforeRequest: (url) => this.fence(url),
+      },
       { clock: this.clock },
     );
     if ('modelDir' in config.judge) {
@@ -245,7 +352,7 @@ export class ClusterWorker {
       } catch (error) {
         this.log(`lease round failed (${(error as Error).message}); retrying`);
       }
-      await this.sleep(every);
+      await this.sleep(every, this.leaseSleepers);
     }
   }
 
@@ -254,23 +361,25 @@ export class ClusterWorker {
     const k = this.keys;
     const now = this.clock.monotonicMs();
     // Heartbeat, and the number of live workers.
-    await this.cmd.set(k.worker(this.id), '1', 'PX', ttl);
-    const live = Math.max(1, (await this.cmd.keys(k.workerPattern)).length);
+    const live = Math.max(1, (await this.cmd.eval(HEARTBEAT_SCRIPT, 1, k.workers, this.id, ttl)) as number);
     // A newer coordinator run changes the configuration (epoch).
     const raw = await this.cmd.get(k.config);
     if (raw !== null) await this.applyConfig(JSON.parse(raw) as WorkerCrawlConfig);
     const heldShards = [...this.held.keys()];
     if (heldShards.length > 0) {
+      const tokens = heldShards.map((sh) => this.held.get(sh)?.token ?? '');
       const kept = (await this.cmd.eval(
         RENEW_SCRIPT,
         heldShards.length,
         ...heldShards.map((sh) => k.lease(sh)),
-        this.id,
         ttl,
+        ...tokens,
       )) as number[];
       heldShards.forEach((shard, i) => {
         const h = this.held.get(shard);
-        if (h && kept[i] === 1) h.validUntilMs = now + ttl - LEASE_MARGIN_MS;
+        // Only the tenure the round asked about (a shard lost and taken again meanwhile is not it).
+        if (h === undefined || h.token !== tokens[i]) return;
+        if (kept[i] === 1) h.validUntilMs = now + ttl - LEASE_MARGIN_MS;
         else this.lose(shard, 'lease taken or expired');
       });
     }
@@ -287,8 +396,8 @@ export class ClusterWorker {
     }
     for (const [shard, h] of this.held) {
       if (h.isReleasing && h.inFlight === 0) {
-        await this.cmd.eval(RELEASE_SCRIPT, 1, k.lease(shard), this.id);
-        this.held.delete(shard);
+        await this.cmd.eval(RELEASE_SCRIPT, 1, k.lease(shard), h.token);
+        if (this.held.get(shard) === h) this.held.delete(shard);
         this.summaryCounts.shardsReleased++;
       }
     }
@@ -296,11 +405,12 @@ export class ClusterWorker {
     if (need <= 0) return;
     const order = Array.from({ length: shards }, (_, i) => i).filter((s) => !this.held.has(s));
     rng.shuffle(order);
+    const token = `${this.id}#${++this.leaseRounds}`;
     const got = (await this.cmd.eval(
       ACQUIRE_SCRIPT,
       order.length,
       ...order.map((sh) => k.lease(sh)),
-      this.id,
+      token,
       ttl,
       need,
     )) as number[];
@@ -312,9 +422,12 @@ export class ClusterWorker {
       // Hosts of the shard may have had a request end just now at the previous holder.
       const quietMs = this.config.net.minDelayMs ?? 1000;
       this.held.set(shard, {
+        token,
         readyAtMs: takenAtMs + quietMs,
         validUntilMs: now + ttl - LEASE_MARGIN_MS,
         inFlight: 0,
+        entries: new Set(),
+        claimedAtMs: undefined,
         isReleasing: false,
         abort: new AbortController(),
       });
@@ -338,16 +451,39 @@ export class ClusterWorker {
   }
 
   private async releaseAll(): Promise<void> {
-    for (const shard of this.held.keys()) {
-      await this.cmd.eval(RELEASE_SCRIPT, 1, this.keys.lease(shard), this.id).catch(() => {});
+    for (const [shard, h] of this.held) {
+      await this.cmd.eval(RELEASE_SCRIPT, 1, this.keys.lease(shard), h.token).catch(() => {});
     }
     this.held.clear();
+  }
+
+  /**
+   * The fencing check, right before a request to `url` leaves (see the file comment).
+   * @throws LeaseLostError (and aborts the shard's fetches) when the lease is gone or too close to
+   *   its end; ForeignHostError for a host of a shard this worker does not hold (a redirect).
+   */
+  private async fence(url: string): Promise<void> {
+    const shard = shardOf(hostOf(url), this.options.shards);
+    const h = this.held.get(shard);
+    if (h === undefined) throw new ForeignHostError(url, shard);
+    if (h.abort.signal.aborted) throw new LeaseLostError(shard);
+    const askedAtMs = this.clock.monotonicMs();
+    const pttl = Number(await this.cmd.eval(FENCE_SCRIPT, 1, this.keys.lease(shard), h.token));
+    // The lease ends no sooner than askedAt + pttl (Redis counted pttl after we asked); the time
+    // the answer took (a paused or starved process) is spent from it.
+    const now = this.clock.monotonicMs();
+    if (pttl < LEASE_MARGIN_MS || now >= askedAtMs + pttl - LEASE_MARGIN_MS || this.held.get(shard) !== h) {
+      this.lose(
+        shard,
+        pttl < 0 ? 'lease taken or expired (fencing check)' : 'lease too close to its end (fencing check)',
+      );
+      throw new LeaseLostError(shard);
+    }
   }
 
   // ---- requests ----------------------------------------------------------------------------
 
   private async readLoop(): Promise<void> {
-    const claimedFrom = new Set<number>();
     while (!this.isStopping) {
       const now = this.clock.monotonicMs();
       const ready: number[] = [];
@@ -361,11 +497,21 @@ export class ClusterWorker {
       }
       // Requests a previous holder read but never answered: claim them before reading new ones.
       for (const shard of ready) {
-        if (claimedFrom.has(shard)) continue;
-        claimedFrom.add(shard);
-        await this.claimPending(shard);
+        const h = this.held.get(shard);
+        if (h === undefined) continue;
+        if (h.claimedAtMs !== undefined && now - h.claimedAtMs < this.options.leaseTtlMs) continue;
+        const minIdleMs = h.claimedAtMs === undefined ? 0 : this.options.leaseTtlMs;
+        const before = h.claimedAtMs;
+        h.claimedAtMs = now;
+        try {
+          await this.claimPending(shard, h, minIdleMs);
+        } catch (error) {
+          // NOGROUP: a coordinator is (re)creating the streams; claimed again next time round.
+          h.claimedAtMs = before;
+          if (!String((error as Error).message).includes('NOGROUP'))
+            this.log(`claim of shard ${shard} failed: ${(error as Error).message}`);
+        }
       }
-      for (const shard of claimedFrom) if (!this.held.has(shard)) claimedFrom.delete(shard);
       const room = this.o.maxConcurrency - this.inFlight;
       if (ready.length === 0 || room <= 0) {
         await this.sleep(ready.length === 0 ? 50 : 1000);
@@ -397,21 +543,22 @@ export class ClusterWorker {
     }
   }
 
-  private async claimPending(shard: number): Promise<void> {
+  private async claimPending(shard: number, h: HeldShard, minIdleMs: number): Promise<void> {
     let cursor = '0-0';
     for (;;) {
       const reply = (await this.cmd.xautoclaim(
         this.keys.requests(shard),
         WORKER_GROUP,
         this.id,
-        0,
+        minIdleMs,
         cursor,
         'COUNT',
         100,
       )) as [string, Array<[string, string[] | null]>];
       const [next, entries] = reply;
       for (const [id, fields] of entries) {
-        if (fields === null) continue;
+        // Null fields: deleted meanwhile. An entry this worker works on now is not started twice.
+        if (fields === null || h.entries.has(id)) continue;
         this.summaryCounts.claimed++;
         this.start(shard, id, fields);
       }
@@ -422,8 +569,10 @@ export class ClusterWorker {
 
   private start(shard: number, entryId: string, fields: string[]): void {
     const h = this.held.get(shard);
-    if (!h) return; // lost meanwhile: the entry stays pending for the new holder
+    // Lost meanwhile: the entry stays pending, and the holder claims it (claimPending).
+    if (!h || h.entries.has(entryId)) return;
     h.inFlight++;
+    h.entries.add(entryId);
     this.inFlight++;
     this.handle(shard, h, entryId, fields)
       .catch((error: unknown) =>
@@ -431,6 +580,7 @@ export class ClusterWorker {
       )
       .finally(() => {
         h.inFlight--;
+        h.entries.delete(entryId);
         this.inFlight--;
         this.wake();
       });
@@ -485,6 +635,8 @@ export class ClusterWorker {
       this.summaryCounts.failed++;
       message = { ...base, failure: failureOf(error) };
     }
+    // Gave up on Redis: nothing can be sent; the request stays pending for another worker.
+    if (this.forcedWhy !== undefined) return;
     await this.finish(shard, entryId, message);
   }
 
@@ -522,25 +674,30 @@ export class ClusterWorker {
     while (this.inFlight > 0) await this.sleep(50);
   }
 
-  private wake(): void {
+  /** Wakes the read loop; with `andLeases`, the lease loop too (a stop). */
+  private wake(andLeases = false): void {
     for (const done of [...this.sleepers]) done();
+    if (andLeases) for (const done of [...this.leaseSleepers]) done();
   }
 
-  private sleep(ms: number): Promise<void> {
+  private sleep(ms: number, sleepers = this.sleepers): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.sleepers.delete(done);
+        sleepers.delete(done);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      this.sleepers.add(done);
+      sleepers.add(done);
     });
   }
 }
 
 /** A thrown fetch error as the crawl loop would classify it. */
 function failureOf(error: unknown): FetchFailure {
+  if (error instanceof ForeignHostError) {
+    return { kind: 'skip', code: 'TRES_CLUSTER_FOREIGN_HOST', message: error.message, status: 0 };
+  }
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   const status = (error as { context?: { status?: number } }).context?.status ?? 0;

@@ -100,6 +100,14 @@ export const ERROR_CODES = {
   TRES_DOCWEB_DPKG: ['fail', 'dpkg-deb could not unpack a package.'],
   // Cluster crawls (src/cluster).
   TRES_CLUSTER_BAD_OUTCOME: ['skip', 'A worker sent an outcome with neither a page nor a failure.'],
+  TRES_CLUSTER_FOREIGN_HOST: [
+    'skip',
+    'A redirect led to a host whose shard another worker holds (its politeness owner); not fetched.',
+  ],
+  TRES_CLUSTER_REDIS_GONE: [
+    'fail',
+    'A stopping worker could not reach Redis in time; it quit, leaving its unreported requests to other workers.',
+  ],
   TRES_CLUSTER_WRONG_SHARD: [
     'skip',
     "A request reached a shard that is not its host's; the worker refused it.",

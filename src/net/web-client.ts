@@ -28,16 +28,23 @@ export interface WebClientOptions extends FetcherOptions, RobotsTxtOptions, Poli
    * rejects is skipped with TRES_URL_FILTERED. @default undefined (every URL)
    */
   isUrlAllowed?: (url: string) => boolean;
+  /**
+   * Called right before each request leaves (every page hop and robots.txt request), once the
+   * host's politeness slot is taken; what it throws ends that fetch as thrown. A cluster worker
+   * confirms its lease on the host's shard here (fencing). @default undefined (no check)
+   */
+  beforeRequest?: (url: string) => Promise<void>;
 }
 
-/** Defaults of {@link WebClientOptions} (every field but `isUrlAllowed`). */
-export const DEFAULT_WEB_CLIENT_OPTIONS: Readonly<Required<Omit<WebClientOptions, 'isUrlAllowed'>>> =
-  Object.freeze({
-    ...DEFAULT_FETCHER_OPTIONS,
-    ...DEFAULT_ROBOTS_TXT_OPTIONS,
-    ...DEFAULT_POLITENESS_OPTIONS,
-    maxRedirects: 5,
-  });
+/** Defaults of {@link WebClientOptions} (every field but the two functions). */
+export const DEFAULT_WEB_CLIENT_OPTIONS: Readonly<
+  Required<Omit<WebClientOptions, 'isUrlAllowed' | 'beforeRequest'>>
+> = Object.freeze({
+  ...DEFAULT_FETCHER_OPTIONS,
+  ...DEFAULT_ROBOTS_TXT_OPTIONS,
+  ...DEFAULT_POLITENESS_OPTIONS,
+  maxRedirects: 5,
+});
 
 /** A page fetched with its redirect chain. */
 export interface PageFetch {
@@ -84,6 +91,7 @@ export class WebClient {
   readonly politeness: Politeness;
   private readonly maxRedirects: number;
   private readonly isUrlAllowed: ((url: string) => boolean) | undefined;
+  private readonly beforeRequest: ((url: string) => Promise<void>) | undefined;
 
   /** @throws ConfigError naming the first bad option. */
   constructor(options: WebClientOptions = {}, deps: { clock?: Clock } = {}) {
@@ -97,6 +105,7 @@ export class WebClient {
     }
     this.maxRedirects = maxRedirects;
     this.isUrlAllowed = options.isUrlAllowed;
+    this.beforeRequest = options.beforeRequest;
     this.fetcher = new Fetcher(withDefaults<FetcherOptions>(DEFAULT_FETCHER_OPTIONS, options), { clock });
     this.politeness = new Politeness(withDefaults<PolitenessOptions>(DEFAULT_POLITENESS_OPTIONS, options), {
       clock,
@@ -222,6 +231,7 @@ export class WebClient {
     const host = parseHttpUrl(url).hostname;
     await this.politeness.acquireWhenReady(host, request.signal);
     try {
+      if (this.beforeRequest) await this.beforeRequest(url);
       return await this.fetcher.fetch(url, request);
     } catch (error) {
       if (error instanceof RetryLaterError && error.retryAfterMs !== undefined) {

@@ -23,6 +23,7 @@ interface WorkerFlags {
   warcDir?: string;
   warc?: boolean;
   concurrency?: string;
+  leaseTtlMs?: string;
   quiet?: boolean;
 }
 
@@ -39,6 +40,10 @@ export function registerWorkerCommand(program: Command): void {
     .option('--warc-dir <dir>', "folder of this worker's WARC file (default: warc)")
     .option('--no-warc', 'write no WARC file (then export --with-text has no text for its pages)')
     .option('--concurrency <n>', 'fetches in flight at most (default: 64)')
+    .option(
+      '--lease-ttl-ms <ms>',
+      "life of this worker's shard leases, renewed every fifth of it; a paused or dead worker's shards are taken over after it (default: 10000)",
+    )
     .option('--quiet', 'no messages about shards')
     .addHelpText('after', EXAMPLES)
     .action(async (flags: WorkerFlags) => {
@@ -62,6 +67,16 @@ export function registerWorkerCommand(program: Command): void {
           );
         }
       }
+      let leaseTtlMs: number | undefined;
+      if (flags.leaseTtlMs !== undefined) {
+        leaseTtlMs = Number(flags.leaseTtlMs);
+        if (!Number.isInteger(leaseTtlMs) || leaseTtlMs < 1000) {
+          throw new ConfigError(
+            `--lease-ttl-ms must be a whole number of milliseconds >= 1000, got ${JSON.stringify(flags.leaseTtlMs)}`,
+            { context: { field: '--lease-ttl-ms' } },
+          );
+        }
+      }
       const { ClusterWorker } = await import('../../cluster/index.js');
       const log = flags.quiet ? false : (line: string) => process.stderr.write(`tres worker: ${line}\n`);
       const worker = new ClusterWorker({
@@ -71,6 +86,7 @@ export function registerWorkerCommand(program: Command): void {
         ...(flags.id === undefined ? {} : { id: flags.id }),
         warcDir: flags.warc === false ? false : (flags.warcDir ?? 'warc'),
         ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
+        ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }),
         log,
       });
       const onSignal = () => worker.stop();

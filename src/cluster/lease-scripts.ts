@@ -1,0 +1,76 @@
+/**
+ * The Redis side of a worker's shard leases and heartbeat: Lua scripts that each take one round
+ * trip, and the two errors a worker's fencing check throws.
+ *
+ * A lease is `lease:<shard>` = the holder's token (`<worker id>#<n>`, a new n each time the
+ * worker takes leases), with a TTL. The token, not the worker id alone, is what every renewal,
+ * release and fencing check compares: a worker that lost a shard and took it again later cannot
+ * mistake its new lease for the old one.
+ */
+
+/** Renews each lease KEYS[i] still holding token ARGV[i + 1] for ARGV[1] ms; 1 or 0 per key. */
+export const RENEW_SCRIPT = `local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[i + 1] then out[i] = redis.call('PEXPIRE', key, ARGV[1]) else out[i] = 0 end
+end
+return out`;
+
+/** Takes free leases in KEYS order (value ARGV[1], ARGV[2] ms) until ARGV[3] are taken; their indexes, from 1. */
+export const ACQUIRE_SCRIPT = `local got = {}
+for i, key in ipairs(KEYS) do
+  if #got >= tonumber(ARGV[3]) then break end
+  if redis.call('SET', key, ARGV[1], 'PX', ARGV[2], 'NX') then got[#got + 1] = i end
+end
+return got`;
+
+/** Deletes lease KEYS[1] if it still holds token ARGV[1]. */
+export const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+
+/**
+ * The fencing check: the remaining life in ms of lease KEYS[1] if it holds token ARGV[1], else -1.
+ */
+export const FENCE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PTTL', KEYS[1]) else return -1 end`;
+
+/**
+ * Heartbeat of worker ARGV[1] in the sorted set KEYS[1] (score: Redis's clock in ms, so workers'
+ * clocks need not agree); members older than ARGV[2] ms are removed. Returns the live workers.
+ */
+export const HEARTBEAT_SCRIPT = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+return redis.call('ZCARD', KEYS[1])`;
+
+/**
+ * A lease counts as lost this long before the TTL this worker last set runs out, and the fencing
+ * check refuses a request with less life than this left: scheduling delays on a busy machine
+ * must not let a request start after another worker may hold the shard.
+ */
+export const LEASE_MARGIN_MS = 500;
+
+/**
+ * The fencing check found the shard's lease gone or too close to its end: the request is not
+ * sent and stays pending for the next holder. Not a TresError on purpose: the robots.txt cache
+ * must not remember it as a failure of the host.
+ */
+export class LeaseLostError extends Error {
+  constructor(readonly shard: number) {
+    super(`lease of shard ${shard} lost`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/**
+ * A redirect led to a host of a shard this worker does not hold: another worker is its
+ * politeness owner, so the hop is not fetched (the request is recorded as skipped with
+ * TRES_CLUSTER_FOREIGN_HOST). Not a TresError, for the same reason as {@link LeaseLostError}.
+ */
+export class ForeignHostError extends Error {
+  constructor(
+    readonly url: string,
+    readonly shard: number,
+  ) {
+    super(`${url} is in shard ${shard}, which another worker holds: not fetched here`);
+    this.name = 'ForeignHostError';
+  }
+}
