@@ -216,6 +216,13 @@ describe('a cluster crawl survives SIGKILL and SIGSTOP', () => {
     const b = worker(name, 'b', ['--lease-ttl-ms', String(ttl), '--quiet']);
     const crawl = runMain(crawlArgs(out, name));
     await waitForLines(out, 20);
+    // a holds shards when it is paused (under load it may start after b has taken them all).
+    const client = await connectRedis(redis.url, 'url');
+    const leases = Array.from({ length: 8 }, (_, i) => ClusterKeys.of(name).lease(i));
+    const deadline = Date.now() + 60_000;
+    while (!(await client.mget(...leases)).some((v) => v?.startsWith('a#')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    client.disconnect();
     a.child.kill('SIGSTOP');
     const pausedAt = jsonlLines(out);
     // Past a's leases (and its heartbeat): b takes every shard and a's pending requests.
