@@ -166,6 +166,13 @@ async function main(): Promise<void> {
     console.error('--pages-per-worker and --ceiling-pages need integers >= 1');
     process.exit(2);
   }
+  // cluster: `--workers 1,4` runs only those rows (default 1,2,4,8).
+  const workersArg = takeValue(args, '--workers', 'worker counts such as 1,4');
+  const workerCounts = workersArg === undefined ? undefined : workersArg.split(',').map(Number);
+  if (workerCounts !== undefined && !workerCounts.every((n) => Number.isInteger(n) && n >= 1)) {
+    console.error(`--workers needs worker counts >= 1 such as 1,4, got ${workersArg}`);
+    process.exit(2);
+  }
   const parts = args.filter((a) => !a.startsWith('--'));
   const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
   if (unknown.length > 0) {
@@ -182,6 +189,7 @@ async function main(): Promise<void> {
         pagesPerWorker: perWorker,
         ceilingPages,
         ...(strategyList.length > 0 ? { strategies: strategyList } : {}),
+        ...(workerCounts === undefined ? {} : { workerCounts }),
         ...(isQuick
           ? { workerCounts: [1, 2], pagesPerWorker: 40, ceilingPages: 300, webHosts: 2000, webPages: 20_000 }
           : {}),
