@@ -115,13 +115,26 @@ Flags:
   --strategies a,b      memory: the strategies to measure (default: all)
   --time-limit S        memory: seconds per strategy (default 180)
   --links-per-page N    memory: outlinks per page (default 50)
+  --workers a,b         cluster: worker counts of the rows (default 1,2,4,8)
+  --pages-per-worker N  cluster: pages per worker per row (default 150)
+  --ceiling-pages N     cluster: pages of each coordinator-ceiling run (default 1500)
   --out DIR             write here instead of bench-out/ (results: the tracked reports)
   --help                this text
 
 Example: npm run bench -- memory --quick --strategies tres,bfs --out /tmp/mem`;
 
 /** Flags that take a value (see BENCH_USAGE); --quick and --help take none. */
-const VALUE_FLAGS = ['--cache', '--models', '--strategies', '--time-limit', '--out', '--links-per-page'];
+const VALUE_FLAGS = [
+  '--cache',
+  '--models',
+  '--strategies',
+  '--time-limit',
+  '--out',
+  '--links-per-page',
+  '--pages-per-worker',
+  '--ceiling-pages',
+  '--workers',
+];
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
