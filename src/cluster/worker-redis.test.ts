@@ -3,6 +3,7 @@
  * count sets each one's fair share of shards), a worker stopped with Redis up leaves the set, and
  * a worker whose Redis is gone still exits on SIGTERM, within its stop wait, saying why.
  */
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +41,10 @@ describe('a cluster worker and its Redis', () => {
     for (let i = 0; i < SHARDS; i++) await ensureGroup(client, keys.requests(i), WORKER_GROUP, '$');
     await client.set(keys.config, JSON.stringify(config));
   });
+  const children: ChildProcess[] = [];
   afterAll(async () => {
+    // A failed test leaves no worker behind.
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     client?.disconnect();
     await redis?.stop();
   });
@@ -59,6 +63,7 @@ describe('a cluster worker and its Redis', () => {
       '1000',
       '--quiet',
     ]);
+    children.push(child);
     let stderr = '';
     child.stderr?.on('data', (d) => {
       stderr += d;
