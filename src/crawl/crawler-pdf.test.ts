@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
-import { makePdf } from '../pdf/index.js';
+import { makeHungryPdf, makePdf } from '../pdf/index.js';
 import { exportCrawl } from '../store/export.js';
 import { CrawlReader } from '../store/read-crawl.js';
+import { readWarc } from '../store/test-helpers.js';
 import type { CrawlerOptions } from './crawl-options.js';
 import { Crawler } from './crawler.js';
 
@@ -18,7 +19,13 @@ const PAPER = makePdf({
   ],
 });
 
-/** papers.test: a home page linking to a PDF and a broken PDF; the PDF links to a page nothing else links to. */
+const HEAVY = makeHungryPdf('long-string', 2_000_000);
+const BOMB = makeHungryPdf('inflating', 32 * 2 ** 20);
+
+/**
+ * papers.test: a home page linking to a PDF and a broken PDF; the PDF links to a page nothing
+ * else links to. /heavy/ links to two small PDFs that need more memory than the test's caps.
+ */
 function handler(req: { url?: string }, res: Parameters<typeof sendHtml>[0]): void {
   const path = req.url ?? '/';
   const pdf = (body: Buffer) => {
@@ -27,6 +34,13 @@ function handler(req: { url?: string }, res: Parameters<typeof sendHtml>[0]): vo
   };
   if (path === '/robots.txt') res.writeHead(404).end();
   else if (path === '/paper.pdf') pdf(PAPER);
+  else if (path === '/heavy.pdf') pdf(HEAVY);
+  else if (path === '/bomb.pdf') pdf(BOMB);
+  else if (path === '/heavy/')
+    sendHtml(
+      res,
+      '<html><title>heavy</title><body><a href="/heavy.pdf">a</a> <a href="/bomb.pdf">b</a> <a href="/paper.pdf">c</a></body></html>',
+    );
   else if (path === '/broken.pdf') pdf(Buffer.from('%PDF-1.4\nthis is no PDF\n%%EOF\n'));
   else if (path === '/')
     sendHtml(
@@ -124,6 +138,28 @@ describe('Crawler with PDFs', () => {
     expect(paper?.contentType).toBe('application/pdf');
     // The unreadable PDF's bytes are archived too: it has a WARC range like any response.
     expect(exported.find((p) => p.url.endsWith('/broken.pdf'))).toBeDefined();
+  });
+
+  it('records a PDF past the heap or buffer cap as TRES_PDF_TOO_BIG, stores it, and goes on reading PDFs in a fresh worker', async () => {
+    const outDir = join(base, 'heavy');
+    const crawler = new Crawler(
+      options(outDir, { maxConcurrency: 1, pdf: { maxHeapMb: 32, maxBufferMb: 4 } }),
+    );
+    const failures: string[] = [];
+    crawler.on('failure', (f) => failures.push(`${f.url} ${f.code}`));
+    await crawler.run(['http://papers.test/heavy/']);
+    expect(rows(outDir).map((r) => [r.url, r.error_code, r.reward])).toEqual([
+      ['http://papers.test/bomb.pdf', 'TRES_PDF_TOO_BIG', 0],
+      ['http://papers.test/found-in-pdf.html', null, 0],
+      ['http://papers.test/heavy.pdf', 'TRES_PDF_TOO_BIG', 0],
+      ['http://papers.test/heavy/', null, 0],
+      ['http://papers.test/paper.pdf', null, 1],
+    ]);
+    // Both are in the WARC file whole, unread, like any response the crawl fetched.
+    const responses = (await readWarc(join(outDir, 'pages.warc.gz'))).filter((r) => r.type === 'response');
+    const payload = (url: string) => responses.find((r) => r.headers.get('warc-target-uri') === url)?.payload;
+    expect(payload('http://papers.test/heavy.pdf')?.equals(HEAVY)).toBe(true);
+    expect(payload('http://papers.test/bomb.pdf')?.equals(BOMB)).toBe(true);
   });
 
   it('takes a .pdf seed', async () => {

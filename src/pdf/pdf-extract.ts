@@ -32,6 +32,9 @@ export interface ExtractedPdf {
   isCut: boolean;
 }
 
+/** Name of the error a worker answers with when the PDF asked for a buffer over `maxBufferMb` (pdf-worker.ts). */
+export const BUFFER_CAP_ERROR = 'PdfBufferCapError';
+
 let assets: { cMapUrl: string; standardFontDataUrl: string } | undefined;
 
 /** Folders of the CMaps and standard fonts shipped in the pdfjs-dist package (file paths). */

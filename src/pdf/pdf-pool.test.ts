@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { makePdf } from './make-pdf.js';
+import { makeHungryPdf, makePdf } from './make-pdf.js';
 import { PdfExtractor } from './pdf-pool.js';
 
 const PDF = makePdf({
@@ -60,6 +60,42 @@ describe('PdfExtractor', () => {
       });
     } finally {
       await hurried.close();
+    }
+  });
+
+  it('fails a PDF past the heap cap with TRES_PDF_TOO_BIG before the time limit, and a fresh worker reads the next PDF', async () => {
+    // 2 million characters in one string: pdf.js's lexer holds 16 MB of array slots for it, and
+    // the array grows by copying; the PDF itself is 3 kB.
+    const capped = new PdfExtractor({ maxHeapMb: 32 });
+    try {
+      await expect(
+        capped.extract(makeHungryPdf('long-string', 2_000_000), 'https://a.test/heavy.pdf'),
+      ).rejects.toMatchObject({
+        code: 'TRES_PDF_TOO_BIG',
+        message: expect.stringContaining('pdf.maxHeapMb'),
+      });
+      expect((await capped.extract(PDF, 'https://a.test/r.pdf')).pagesRead).toBe(2);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('fails a PDF whose stream inflates past maxBufferMb with TRES_PDF_TOO_BIG (buffers are outside the heap cap), and reads the next PDF', async () => {
+    // 32 MiB of spaces in a 30 kB PDF: no JS heap to speak of, one 32 MiB decoded buffer.
+    const capped = new PdfExtractor({ maxBufferMb: 4 });
+    try {
+      await expect(
+        capped.extract(makeHungryPdf('inflating', 32 * 2 ** 20), 'https://a.test/bomb.pdf'),
+      ).rejects.toMatchObject({
+        code: 'TRES_PDF_TOO_BIG',
+        message: expect.stringContaining('more than 4 MiB in one buffer'),
+      });
+      expect((await capped.extract(PDF, 'https://a.test/r.pdf')).pagesRead).toBe(2);
+      // Under the cap the same kind of file reads (its page holds no text).
+      const small = await capped.extract(makeHungryPdf('inflating', 2 ** 20), 'https://a.test/ok.pdf');
+      expect([small.pagesRead, small.text]).toEqual([1, '']);
+    } finally {
+      await capped.close();
     }
   });
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ConfigError, SkipUrlError } from '../common/errors.js';
-import type { ExtractedPdf } from './pdf-extract.js';
+import { BUFFER_CAP_ERROR, type ExtractedPdf } from './pdf-extract.js';
 
 /** Options of {@link PdfExtractor}. */
 export interface PdfOptions {
@@ -22,6 +22,14 @@ export interface PdfOptions {
   timeoutMs?: number;
   /** Heap cap of each worker (V8 old generation), in MiB; past it the PDF fails. @default 256 */
   maxHeapMb?: number;
+  /**
+   * Largest single buffer (typed array) a worker may allocate, in MiB; a PDF that asks for a
+   * bigger one fails. Buffers live outside the V8 heap, so `maxHeapMb` does not bound them, and
+   * pdf.js decodes each stream into one: without this a 1 MiB PDF of compressed spaces takes
+   * gigabytes. A worker's memory stays under about maxHeapMb + 3 x maxBufferMb (a decoded stream
+   * doubles as it grows) plus 100 MiB of young generation and code. @default 64
+   */
+  maxBufferMb?: number;
   /**
    * Pages read per PDF; later pages are left out (the first pages say what a document is about,
    * and a 900-page manual would hold a worker for minutes). @default 50
@@ -37,6 +45,7 @@ export interface PdfOptions {
 export const DEFAULT_PDF_OPTIONS: Readonly<Required<PdfOptions>> = Object.freeze({
   timeoutMs: 30_000,
   maxHeapMb: 256,
+  maxBufferMb: 64,
   maxPages: 50,
   maxTextChars: 1_000_000,
   maxWorkers: 1,
@@ -113,7 +122,7 @@ export class PdfExtractor {
   /**
    * Text, title and links of the PDF `bytes` fetched from `url`.
    * @throws SkipUrlError `TRES_PDF_TIMEOUT` past `timeoutMs`, `TRES_PDF_TOO_BIG` past
-   *   `maxHeapMb`, `TRES_PDF_INVALID` for a file pdf.js cannot read (context: url).
+   *   `maxHeapMb` or `maxBufferMb`, `TRES_PDF_INVALID` for a file pdf.js cannot read (context: url).
    */
   extract(bytes: Uint8Array, url: string): Promise<ExtractedPdf> {
     if (this.isClosed) return Promise.reject(new Error('PdfExtractor is closed'));
@@ -159,7 +168,19 @@ export class PdfExtractor {
       if (!job) return;
       this.finish(slot);
       if (m.result) job.resolve(m.result);
-      else
+      else if (m.name === BUFFER_CAP_ERROR) {
+        job.reject(
+          new SkipUrlError(
+            'TRES_PDF_TOO_BIG',
+            `the PDF ${job.url} needs ${m.error} to extract (pdf.maxBufferMb)`,
+            {
+              context: { url: job.url },
+            },
+          ),
+        );
+        // pdf.js caught the refusal and decodes on with its slower fallback: end the thread.
+        void this.retire(slot);
+      } else
         job.reject(
           new SkipUrlError('TRES_PDF_INVALID', `cannot read the PDF ${job.url}: ${m.name}: ${m.error}`, {
             context: { url: job.url },
@@ -177,7 +198,7 @@ export class PdfExtractor {
           isHeap
             ? new SkipUrlError(
                 'TRES_PDF_TOO_BIG',
-                `the PDF ${job.url} needs more than ${this.options.maxHeapMb} MiB to extract`,
+                `the PDF ${job.url} needs more than ${this.options.maxHeapMb} MiB of heap to extract (pdf.maxHeapMb)`,
                 { context: { url: job.url } },
               )
             : new SkipUrlError('TRES_PDF_INVALID', `PDF worker failed on ${job.url}: ${String(error)}`, {
