@@ -288,7 +288,16 @@ async function main(): Promise<void> {
       await runPdfBench({
         outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'pdf'),
         docwebCacheDir: docwebCacheDir ?? defaultCacheDir(),
-        ...(isQuick ? { madePdfs: 5, madePages: 4, maxRealPdfs: 3 } : {}),
+        ...(isQuick
+          ? {
+              madePdfs: 5,
+              madePages: 4,
+              maxRealPdfs: 3,
+              hungryChars: 2_000_000,
+              inflatedBytes: 32 * 2 ** 20,
+              boundOptions: { maxHeapMb: 32, maxBufferMb: 4 },
+            }
+          : {}),
       });
     }
     if (part === 'render') {

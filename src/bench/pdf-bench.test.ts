@@ -7,10 +7,21 @@ import { runPdfBench } from './pdf-bench.js';
 it('runs the PDF benchmark harness on a tiny budget and writes its report', async () => {
   const outDir = mkdtempSync(join(tmpdir(), 'tres-pdf-bench-'));
   try {
-    const [made] = await runPdfBench({ outDir, madePdfs: 2, madePages: 2 });
+    const [made, heavy, inflating] = await runPdfBench({
+      outDir,
+      madePdfs: 2,
+      madePages: 2,
+      hungryChars: 2_000_000,
+      inflatedBytes: 32 * 2 ** 20,
+      boundOptions: { maxHeapMb: 32, maxBufferMb: 4 },
+    });
     expect(made?.pdfPages).toBe(4);
     expect(made?.failed).toBe(0);
-    expect(readFileSync(join(outDir, 'pdf-bench.md'), 'utf8')).toContain('| made');
+    expect(heavy?.outcomes).toEqual(['TRES_PDF_TOO_BIG', 'read']);
+    expect(inflating?.outcomes).toEqual(['TRES_PDF_TOO_BIG', 'read']);
+    const md = readFileSync(join(outDir, 'pdf-bench.md'), 'utf8');
+    expect(md).toContain('| made');
+    expect(md).toMatch(/32 MiB of compressed spaces \(a \d+ kB PDF\): TRES_PDF_TOO_BIG after/);
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }

@@ -3,14 +3,24 @@
  * the crawl's defaults), in PDF pages per second and memory. Two sets: PDFs made here (text and
  * links, `--quick`: fewer), and real PDFs shipped in the DocWeb's Debian packages (the largest
  * `maxRealPdfs` under 5 MiB, when the DocWeb is built). Memory: the process's peak RSS (worker
- * threads included) sampled every 20 ms, against the worker's heap cap; then the largest real PDF
- * again under a 24 MiB heap cap, to show a PDF past the cap fails alone (TRES_PDF_TOO_BIG).
+ * threads included) sampled every 20 ms, against the worker's caps; then the largest real PDF
+ * again under a 24 MiB heap cap; then, under the crawl's defaults, two small PDFs made to exhaust
+ * the worker's memory (pdf/make-pdf.ts `makeHungryPdf`: one past the heap cap, one inflating past
+ * the buffer cap), each followed by an ordinary PDF, to show each fails alone as TRES_PDF_TOO_BIG
+ * before the time limit, a fresh worker reads the next, and the process's memory stays bounded.
  * Writes results/pdf/pdf-bench.json and .md.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorCode } from '../common/errors.js';
-import { makePdf, PdfExtractor, type PdfOptions } from '../pdf/index.js';
+import {
+  DEFAULT_PDF_OPTIONS,
+  makeHungryPdf,
+  makePdf,
+  PdfExtractor,
+  type PdfOptions,
+  resolvePdfOptions,
+} from '../pdf/index.js';
 import { benchEnv, writeResults } from './bench-env.js';
 
 /** Options of {@link runPdfBench}. */
@@ -22,11 +32,23 @@ export interface PdfBenchOptions {
   docwebCacheDir?: string;
   /** Real PDFs read at most. @default 30 */
   maxRealPdfs?: number;
+  /**
+   * Characters of the PDF past the heap cap, and bytes of spaces of the one past the buffer cap.
+   * @default 40 million (320 MB of array slots against a 256 MiB heap) and 1 GiB
+   */
+  hungryChars?: number;
+  inflatedBytes?: number;
+  /** PDF options of the memory-bound runs (smaller caps for the harness test). @default {} (the crawl's) */
+  boundOptions?: PdfOptions;
   outDir: string;
 }
 
 interface SetResult {
   name: string;
+  /** Seconds until each PDF was read or failed, in order. */
+  perPdfSeconds: number[];
+  /** 'read' or the error code, of each PDF in order. */
+  outcomes: string[];
   pdfs: number;
   failed: number;
   megabytes: number;
@@ -62,16 +84,22 @@ async function measure(
   let pdfPages = 0;
   let failed = 0;
   const codes: string[] = [];
+  const perPdfSeconds: number[] = [];
+  const outcomes: string[] = [];
   const start = performance.now();
   try {
     for (const f of files) {
+      const pdfStart = performance.now();
       try {
         pdfPages += (await extractor.extract(f.bytes, f.url)).pagesRead;
+        outcomes.push('read');
       } catch (error) {
         failed++;
+        outcomes.push(errorCode(error));
         codes.push(errorCode(error));
         console.log(`  ${f.url}: ${errorCode(error)}`);
       }
+      perPdfSeconds.push((performance.now() - pdfStart) / 1000);
     }
   } finally {
     clearInterval(sampler);
@@ -80,6 +108,8 @@ async function measure(
   const seconds = (performance.now() - start) / 1000;
   return {
     name,
+    perPdfSeconds,
+    outcomes,
     pdfs: files.length,
     failed,
     megabytes: files.reduce((n, f) => n + f.bytes.length, 0) / 2 ** 20,
@@ -131,6 +161,36 @@ export async function runPdfBench(options: PdfBenchOptions): Promise<SetResult[]
         : `read in ${r.seconds.toFixed(1)} s within 24 MiB`;
     results.push(r);
   }
+  // The memory bound, under the crawl's default caps: each hungry PDF, then an ordinary one.
+  const hungryChars = options.hungryChars ?? 40_000_000;
+  const inflatedBytes = options.inflatedBytes ?? 2 ** 30;
+  const boundCaps = resolvePdfOptions(options.boundOptions);
+  const ordinary = made[0] as { url: string; bytes: Buffer };
+  const bound: { label: string; pdfBytes: number; result: SetResult }[] = [];
+  for (const [label, url, bytes] of [
+    [
+      `one string of ${(hungryChars / 1e6).toFixed(0)} million characters`,
+      'https://papers.test/long-string.pdf',
+      makeHungryPdf('long-string', hungryChars),
+    ],
+    [
+      `${(inflatedBytes / 2 ** 20).toFixed(0)} MiB of compressed spaces`,
+      'https://papers.test/inflating.pdf',
+      makeHungryPdf('inflating', inflatedBytes),
+    ],
+  ] as const) {
+    const result = await measure(
+      `made to exhaust memory: ${label}, then an ordinary PDF`,
+      [{ url, bytes }, ordinary],
+      options.boundOptions ?? {},
+    );
+    bound.push({ label, pdfBytes: bytes.length, result });
+    results.push(result);
+  }
+  const boundLines = bound.map(
+    ({ label, pdfBytes, result: r }) =>
+      `- ${label} (a ${(pdfBytes / 1024).toFixed(0)} kB PDF): ${r.outcomes[0]} after ${(r.perPdfSeconds[0] ?? 0).toFixed(1)} s (time limit ${boundCaps.timeoutMs / 1000} s); the ordinary PDF after it: ${r.outcomes[1]} in ${(r.perPdfSeconds[1] ?? 0).toFixed(1)} s (a fresh worker); process peak RSS ${r.peakRssMiB.toFixed(0)} MiB.`,
+  );
   const rows = results.map(
     (r) =>
       `| ${r.name} | ${r.pdfs} | ${r.failed} | ${r.megabytes.toFixed(1)} | ${r.pdfPages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(1)} | ${r.peakRssMiB.toFixed(0)} |`,
@@ -140,13 +200,17 @@ export async function runPdfBench(options: PdfBenchOptions): Promise<SetResult[]
     '',
     `${env.command} at ${env.commit}, ${env.date}; ${env.cpu}, ${env.cores} cores; node ${env.node}`,
     '',
-    `Worker heap cap ${new PdfExtractor().options.maxHeapMb} MiB (PdfOptions.maxHeapMb); process RSS before: ${rssStartMiB.toFixed(0)} MiB.`,
+    `Worker heap cap ${DEFAULT_PDF_OPTIONS.maxHeapMb} MiB (PdfOptions.maxHeapMb), buffer cap ${DEFAULT_PDF_OPTIONS.maxBufferMb} MiB (maxBufferMb); process RSS before: ${rssStartMiB.toFixed(0)} MiB.`,
     '',
     '| set | PDFs | failed | MiB | PDF pages | s | pages/s | peak RSS MiB |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
     '',
     capped ? `Largest DocWeb PDF under a 24 MiB heap cap: ${capped}.` : '',
+    '',
+    `Memory bound (PDFs made here to exhaust a worker), heap cap ${boundCaps.maxHeapMb} MiB, buffer cap ${boundCaps.maxBufferMb} MiB:`,
+    '',
+    ...boundLines,
     '',
   ].join('\n');
   const paths = writeResults(options.outDir, 'pdf-bench', { env, rssStartMiB, results }, md);
