@@ -1,13 +1,13 @@
 /**
- * `npm run bench -- pdf`: PDF text extraction as the crawler runs it (one PdfExtractor worker,
- * the crawl's defaults), in PDF pages per second and memory. Two sets: PDFs made here (text and
- * links, `--quick`: fewer), and real PDFs shipped in the DocWeb's Debian packages (the largest
- * `maxRealPdfs` under 5 MiB, when the DocWeb is built). Memory: the process's peak RSS (worker
- * threads included) sampled every 20 ms, against the worker's caps; then the largest real PDF
- * again under a 24 MiB heap cap; then, under the crawl's defaults, two small PDFs made to exhaust
- * the worker's memory (pdf/make-pdf.ts `makeHungryPdf`: one past the heap cap, one inflating past
- * the buffer cap), each followed by an ordinary PDF, to show each fails alone as TRES_PDF_TOO_BIG
- * before the time limit, a fresh worker reads the next, and the process's memory stays bounded.
+ * `npm run bench -- pdf`: PDF text extraction as the crawler runs it (one PdfExtractor child
+ * process, the crawl's defaults), in PDF pages per second and memory. Two sets: PDFs made here
+ * (text and links, `--quick`: fewer), and real PDFs shipped in the DocWeb's Debian packages (the
+ * largest `maxRealPdfs` under 5 MiB, when the DocWeb is built). Memory: the peak RSS of the
+ * process and its PDF child process together (Linux /proc) sampled every 20 ms, against the caps;
+ * then the largest real PDF again under a 24 MiB heap cap; then two small PDFs made to exhaust the
+ * child's memory (pdf/make-pdf.ts `makeHungryPdf`: one past the heap cap, one inflating past the
+ * buffer cap), each followed by an ordinary PDF, to show each fails alone as TRES_PDF_TOO_BIG
+ * before the time limit, a fresh child reads the next, and memory stays bounded.
  * Writes results/pdf/pdf-bench.json and .md.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -68,6 +68,16 @@ function findPdfs(dir: string, out: string[]): void {
   }
 }
 
+/** Resident bytes of process `pid` (Linux /proc; 0 when it is gone or unreadable). */
+function childRss(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? 0 : Number(kb) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
 const LINE =
   'Focused crawlers learn which links lead to relevant pages; the reward is the relevance of each fetched page.';
 
@@ -77,9 +87,10 @@ async function measure(
   options: PdfOptions,
 ): Promise<SetResult> {
   const extractor = new PdfExtractor(options);
-  let peak = process.memoryUsage.rss();
+  const rssNow = () => process.memoryUsage.rss() + extractor.pids.reduce((n, pid) => n + childRss(pid), 0);
+  let peak = rssNow();
   const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
+    peak = Math.max(peak, rssNow());
   }, 20);
   let pdfPages = 0;
   let failed = 0;
@@ -189,26 +200,26 @@ export async function runPdfBench(options: PdfBenchOptions): Promise<SetResult[]
   }
   const boundLines = bound.map(
     ({ label, pdfBytes, result: r }) =>
-      `- ${label} (a ${(pdfBytes / 1024).toFixed(0)} kB PDF): ${r.outcomes[0]} after ${(r.perPdfSeconds[0] ?? 0).toFixed(1)} s (time limit ${boundCaps.timeoutMs / 1000} s); the ordinary PDF after it: ${r.outcomes[1]} in ${(r.perPdfSeconds[1] ?? 0).toFixed(1)} s (a fresh worker); process peak RSS ${r.peakRssMiB.toFixed(0)} MiB.`,
+      `- ${label} (a ${(pdfBytes / 1024).toFixed(0)} kB PDF): ${r.outcomes[0]} after ${(r.perPdfSeconds[0] ?? 0).toFixed(1)} s (time limit ${boundCaps.timeoutMs / 1000} s); the ordinary PDF after it: ${r.outcomes[1]} in ${(r.perPdfSeconds[1] ?? 0).toFixed(1)} s (a fresh child process); peak RSS of the process and its PDF child ${r.peakRssMiB.toFixed(0)} MiB.`,
   );
   const rows = results.map(
     (r) =>
       `| ${r.name} | ${r.pdfs} | ${r.failed} | ${r.megabytes.toFixed(1)} | ${r.pdfPages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(1)} | ${r.peakRssMiB.toFixed(0)} |`,
   );
   const md = [
-    '# PDF text extraction (pdf.js in one worker thread)',
+    '# PDF text extraction (pdf.js in one child process)',
     '',
     `${env.command} at ${env.commit}, ${env.date}; ${env.cpu}, ${env.cores} cores; node ${env.node}`,
     '',
     `Worker heap cap ${DEFAULT_PDF_OPTIONS.maxHeapMb} MiB (PdfOptions.maxHeapMb), buffer cap ${DEFAULT_PDF_OPTIONS.maxBufferMb} MiB (maxBufferMb); process RSS before: ${rssStartMiB.toFixed(0)} MiB.`,
     '',
-    '| set | PDFs | failed | MiB | PDF pages | s | pages/s | peak RSS MiB |',
+    '| set | PDFs | failed | MiB | PDF pages | s | pages/s | peak RSS MiB (process + PDF child) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
     '',
     capped ? `Largest DocWeb PDF under a 24 MiB heap cap: ${capped}.` : '',
     '',
-    `Memory bound (PDFs made here to exhaust a worker), heap cap ${boundCaps.maxHeapMb} MiB, buffer cap ${boundCaps.maxBufferMb} MiB:`,
+    `Memory bound (PDFs made here to exhaust the PDF child process), heap cap ${boundCaps.maxHeapMb} MiB, buffer cap ${boundCaps.maxBufferMb} MiB:`,
     '',
     ...boundLines,
     '',

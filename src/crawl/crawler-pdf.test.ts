@@ -140,7 +140,7 @@ describe('Crawler with PDFs', () => {
     expect(exported.find((p) => p.url.endsWith('/broken.pdf'))).toBeDefined();
   });
 
-  it('records a PDF past the heap or buffer cap as TRES_PDF_TOO_BIG, stores it, and goes on reading PDFs in a fresh worker', async () => {
+  it('records a PDF past the heap or buffer cap as TRES_PDF_TOO_BIG, stores it, and goes on reading PDFs in a fresh child process', async () => {
     const outDir = join(base, 'heavy');
     const crawler = new Crawler(
       options(outDir, { maxConcurrency: 1, pdf: { maxHeapMb: 32, maxBufferMb: 4 } }),

@@ -17,7 +17,7 @@ describe('PdfExtractor', () => {
   const extractor = new PdfExtractor();
   afterAll(() => extractor.close());
 
-  it('extracts the text, Info title and http(s) links (resolved against the URL) of a real PDF in a worker', async () => {
+  it('extracts the text, Info title and http(s) links (resolved against the URL) of a real PDF in a child process', async () => {
     const pdf = await extractor.extract(PDF, 'https://a.test/papers/r.pdf');
     expect(pdf.title).toBe('Focused crawling report');
     expect(pdf.text).toBe(
@@ -49,7 +49,7 @@ describe('PdfExtractor', () => {
     }
   });
 
-  it('ends a worker past timeoutMs with TRES_PDF_TIMEOUT, and a fresh worker serves the next PDF', async () => {
+  it('ends a child past timeoutMs with TRES_PDF_TIMEOUT, and a fresh child serves the next PDF', async () => {
     const hurried = new PdfExtractor({ timeoutMs: 1 });
     try {
       await expect(hurried.extract(PDF, 'https://a.test/r.pdf')).rejects.toMatchObject({
@@ -63,7 +63,7 @@ describe('PdfExtractor', () => {
     }
   });
 
-  it('fails a PDF past the heap cap with TRES_PDF_TOO_BIG before the time limit, and a fresh worker reads the next PDF', async () => {
+  it('fails a PDF past the heap cap with TRES_PDF_TOO_BIG before the time limit, and a fresh child reads the next PDF', async () => {
     // 2 million characters in one string: pdf.js's lexer holds 16 MB of array slots for it, and
     // the array grows by copying; the PDF itself is 3 kB.
     const capped = new PdfExtractor({ maxHeapMb: 32 });

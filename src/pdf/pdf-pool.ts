@@ -1,32 +1,38 @@
 /**
- * PDF text extraction off the crawl's thread: a small pool of worker threads, each with a heap
- * cap (`resourceLimits`), and a time limit per PDF after which the worker is terminated and a
- * fresh one takes its place. A hostile or broken PDF costs at most `timeoutMs` and `maxHeapMb`,
- * and never stalls the crawl loop.
+ * PDF text extraction off the crawl's process: a small pool of child processes (`fork`), each
+ * with a heap cap (`--max-old-space-size`) and a buffer cap (pdf-worker.ts), and a time limit per
+ * PDF after which the child is killed and a fresh one takes its place. A hostile or broken PDF
+ * costs at most `timeoutMs` and about `maxHeapMb` + 3 x `maxBufferMb`, and never stalls or ends
+ * the crawl.
  *
- * From the build (dist/) the worker is the compiled `pdf-worker.js`. From the TypeScript sources
- * (tests) Node cannot load a `.ts` worker, so the entry is bundled once with esbuild (a dev
+ * Processes, not worker threads: a worker thread's `resourceLimits` is best effort, and an array
+ * grown by `push()` past the cap (as pdf.js's lexer grows a string) can abort the whole process
+ * ("FATAL ERROR: Reached heap limit", nodejs/node#47224); the benchmark saw it end the crawl's
+ * process. A child that runs out of heap dies alone.
+ *
+ * From the build (dist/) the child runs the compiled `pdf-worker.js`. From the TypeScript sources
+ * (tests) Node cannot run a `.ts` file, so the entry is bundled once with esbuild (a dev
  * dependency of the test tooling) under node_modules/.cache, packages left external, as
  * ui/run-worker.ts does.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { ConfigError, SkipUrlError } from '../common/errors.js';
 import { BUFFER_CAP_ERROR, type ExtractedPdf } from './pdf-extract.js';
 
 /** Options of {@link PdfExtractor}. */
 export interface PdfOptions {
-  /** Time one PDF may take to extract, in ms; past it the worker is terminated. @default 30_000 */
+  /** Time one PDF may take to extract, in ms; past it the child process is killed. @default 30_000 */
   timeoutMs?: number;
-  /** Heap cap of each worker (V8 old generation), in MiB; past it the PDF fails. @default 256 */
+  /** Heap cap of each child process (V8 old generation), in MiB; past it the PDF fails. @default 256 */
   maxHeapMb?: number;
   /**
-   * Largest single buffer (typed array) a worker may allocate, in MiB; a PDF that asks for a
+   * Largest single buffer (typed array) a child process may allocate, in MiB; a PDF that asks for a
    * bigger one fails. Buffers live outside the V8 heap, so `maxHeapMb` does not bound them, and
    * pdf.js decodes each stream into one: without this a 1 MiB PDF of compressed spaces takes
-   * gigabytes. A worker's memory stays under about maxHeapMb + 3 x maxBufferMb (a decoded stream
+   * gigabytes. A child's memory stays under about maxHeapMb + 3 x maxBufferMb (a decoded stream
    * doubles as it grows) plus 100 MiB of young generation and code. @default 64
    */
   maxBufferMb?: number;
@@ -37,7 +43,7 @@ export interface PdfOptions {
   maxPages?: number;
   /** Characters of text kept per PDF. @default 1_000_000 */
   maxTextChars?: number;
-  /** Worker threads (PDFs extracted at the same time). @default 1 */
+  /** Child processes (PDFs extracted at the same time). @default 1 */
   maxWorkers?: number;
 }
 
@@ -100,12 +106,16 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  child: ChildProcess;
   job: Job | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** The end of the child's stderr (V8 prints why it died there). */
+  stderr: string;
 }
 
-/** Extracts PDFs in worker threads. Call {@link PdfExtractor.close} when done. */
+type Reply = { id: number; result?: ExtractedPdf; error?: string; name?: string; isReady?: boolean };
+
+/** Extracts PDFs in child processes. Call {@link PdfExtractor.close} when done. */
 export class PdfExtractor {
   readonly options: Readonly<Required<PdfOptions>>;
   private readonly queue: Job[] = [];
@@ -117,6 +127,11 @@ export class PdfExtractor {
   /** @throws ConfigError naming a bad option. */
   constructor(options: PdfOptions = {}) {
     this.options = resolvePdfOptions(options);
+  }
+
+  /** Process ids of the running children (for benchmarks that measure their memory). */
+  get pids(): number[] {
+    return [...this.slots].flatMap((slot) => (slot.child.pid === undefined ? [] : [slot.child.pid]));
   }
 
   /**
@@ -132,7 +147,7 @@ export class PdfExtractor {
     });
   }
 
-  /** Terminates the workers; queued PDFs fail. */
+  /** Ends the children; queued PDFs fail. */
   async close(): Promise<void> {
     this.isClosed = true;
     for (const job of this.queue.splice(0)) job.reject(new Error('PdfExtractor closed'));
@@ -147,8 +162,11 @@ export class PdfExtractor {
       this.spawn().then(
         (slot) => {
           this.starting--;
-          if (this.isClosed) void this.retire(slot);
-          else this.pump();
+          if (this.isClosed || !slot.child.connected) void this.retire(slot);
+          else {
+            this.slots.add(slot);
+            this.pump();
+          }
         },
         (error: unknown) => {
           this.starting--;
@@ -158,14 +176,37 @@ export class PdfExtractor {
     }
   }
 
+  /** A child that has loaded its entry and listens (it says so), wired to this pool. */
   private async spawn(): Promise<Slot> {
-    const worker = new Worker(await workerPath(), {
-      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb, maxYoungGenerationSizeMb: 32 },
+    const child = fork(await workerPath(), [], {
+      // Only these flags: not the parent's (a test runner's loaders, its own heap size).
+      execArgv: [`--max-old-space-size=${this.options.maxHeapMb}`, '--max-semi-space-size=16'],
+      serialization: 'advanced', // Uint8Array crosses as bytes, not as a JSON object
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const slot: Slot = { worker, job: undefined, timer: undefined };
-    worker.on('message', (m: { result?: ExtractedPdf; error?: string; name?: string }) => {
+    const slot: Slot = { child, job: undefined, timer: undefined, stderr: '' };
+    child.stderr?.on('data', (d: Buffer) => {
+      slot.stderr = (slot.stderr + d.toString('utf8')).slice(-2000);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const onReply = (m: Reply) => {
+        if (!m.isReady) return;
+        child.off('exit', onEarlyExit);
+        resolve();
+      };
+      const onEarlyExit = (code: number | null, signal: string | null) =>
+        reject(
+          new Error(
+            `the PDF reader process ended as it started (${signal ?? `exit code ${code}`}): ${slot.stderr.trim()}`,
+          ),
+        );
+      child.once('message', onReply);
+      child.once('exit', onEarlyExit);
+      child.once('error', reject);
+    });
+    child.on('message', (m: Reply) => {
       const job = slot.job;
-      if (!job) return;
+      if (!job || m.isReady) return;
       this.finish(slot);
       if (m.result) job.resolve(m.result);
       else if (m.name === BUFFER_CAP_ERROR) {
@@ -178,7 +219,7 @@ export class PdfExtractor {
             },
           ),
         );
-        // pdf.js caught the refusal and decodes on with its slower fallback: end the thread.
+        // pdf.js caught the refusal and decodes on with its slower fallback: end the child.
         void this.retire(slot);
       } else
         job.reject(
@@ -188,12 +229,14 @@ export class PdfExtractor {
         );
       this.pump();
     });
-    const onDeath = (error?: Error) => {
+    child.on('error', () => {}); // a failed kill or send; 'exit' tells the rest
+    child.on('exit', (code, signal) => {
       this.slots.delete(slot);
       const job = slot.job;
       if (job) {
         this.finish(slot);
-        const isHeap = (error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+        // V8 aborts a process past its heap (SIGABRT, or exit code 134 through a shell).
+        const isHeap = /heap out of memory|Reached heap limit/.test(slot.stderr) || signal === 'SIGABRT';
         job.reject(
           isHeap
             ? new SkipUrlError(
@@ -201,16 +244,15 @@ export class PdfExtractor {
                 `the PDF ${job.url} needs more than ${this.options.maxHeapMb} MiB of heap to extract (pdf.maxHeapMb)`,
                 { context: { url: job.url } },
               )
-            : new SkipUrlError('TRES_PDF_INVALID', `PDF worker failed on ${job.url}: ${String(error)}`, {
-                context: { url: job.url },
-              }),
+            : new SkipUrlError(
+                'TRES_PDF_INVALID',
+                `the PDF reader process ended on ${job.url} (${signal ?? `exit code ${code}`})`,
+                { context: { url: job.url } },
+              ),
         );
       }
       if (!this.isClosed) this.pump();
-    };
-    worker.on('error', onDeath);
-    worker.on('exit', () => onDeath());
-    this.slots.add(slot);
+    });
     return slot;
   }
 
@@ -228,12 +270,12 @@ export class PdfExtractor {
           },
         ),
       );
-      // The only way to stop pdf.js mid-file: end the thread; pump() starts a fresh one.
+      // The only way to stop pdf.js mid-file: end the process; pump() starts a fresh one.
       void this.retire(slot);
     }, this.options.timeoutMs);
     const id = this.nextId++;
-    // A copy: the fetched body stays whole for the WARC record.
-    slot.worker.postMessage({ id, bytes: new Uint8Array(job.bytes), url: job.url, limits: this.options });
+    // A child that died meanwhile fails the job through its 'exit' handler.
+    slot.child.send({ id, bytes: job.bytes, url: job.url, limits: this.options }, () => {});
   }
 
   private finish(slot: Slot): void {
@@ -242,9 +284,14 @@ export class PdfExtractor {
     slot.job = undefined;
   }
 
+  /** Kills the child (pdf.js may be deep in a loop that no message reaches) and waits for its end. */
   private async retire(slot: Slot): Promise<void> {
     this.slots.delete(slot);
     this.finish(slot);
-    await slot.worker.terminate();
+    const { child } = slot;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
   }
 }

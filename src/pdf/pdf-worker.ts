@@ -1,16 +1,16 @@
 /**
- * Entry of a PDF extraction worker thread (see pdf-pool.ts): answers each `{ id, bytes, url,
- * limits }` message with `{ id, result }` or `{ id, error, name }`.
+ * Entry of a PDF extraction child process (see pdf-pool.ts): says `{ isReady: true }` once it
+ * listens, then answers each `{ id, bytes, url, limits }` message with `{ id, result }` or
+ * `{ id, error, name }`.
  *
- * The worker's heap cap (`resourceLimits`) does not cover typed arrays: their bytes live outside
+ * The heap cap (`--max-old-space-size`) does not cover typed arrays: their bytes live outside
  * V8's heap, and pdf.js decodes each stream into one `Uint8Array` (through the platform's
  * `DecompressionStream`, else its own decoder, whose buffer doubles as it grows), so a 1 MiB PDF
- * of compressed spaces would take gigabytes. In this thread the typed array constructors refuse
+ * of compressed spaces would take gigabytes. In this process the typed array constructors refuse
  * any single array over `limits.maxBufferMb`, a `DecompressionStream` errors past that many
- * bytes out, and the first refusal is reported at once (the pool then ends this thread, as
- * pdf.js would catch the error and go on decoding with its slower fallback).
+ * bytes out, and the first refusal is reported at once (the pool then ends this process,
+ * as pdf.js would catch the error and go on decoding with its slower fallback).
  */
-import { parentPort } from 'node:worker_threads';
 import { BUFFER_CAP_ERROR, extractPdf, type PdfExtractLimits } from './pdf-extract.js';
 
 interface Job {
@@ -29,7 +29,7 @@ let hasRefused = false;
 function refuse(bytes: number): void {
   if (hasRefused) return;
   hasRefused = true;
-  parentPort?.postMessage({
+  process.send?.({
     id: jobId,
     error: `more than ${maxBufferMb} MiB in one buffer (${bytes} bytes)`,
     name: BUFFER_CAP_ERROR,
@@ -90,18 +90,20 @@ globalThis.DecompressionStream = class CappedDecompressionStream {
   }
 } as unknown as typeof DecompressionStream;
 
-parentPort?.on('message', (job: Job) => {
+const reply = (message: object) => process.send?.(message);
+
+process.on('message', (job: Job) => {
   jobId = job.id;
   maxBufferMb = job.limits.maxBufferMb;
   maxBufferBytes = maxBufferMb * 2 ** 20;
   hasRefused = false;
   extractPdf(job.bytes, job.url, job.limits).then(
     (result) => {
-      if (!hasRefused) parentPort?.postMessage({ id: job.id, result });
+      if (!hasRefused) reply({ id: job.id, result });
     },
     (error: unknown) => {
       if (!hasRefused)
-        parentPort?.postMessage({
+        reply({
           id: job.id,
           error: error instanceof Error ? error.message : String(error),
           name: error instanceof Error ? error.name : 'Error',
@@ -109,3 +111,6 @@ parentPort?.on('message', (job: Job) => {
     },
   );
 });
+// The crawl's process is gone (killed): nothing more will come.
+process.on('disconnect', () => process.exit(0));
+reply({ isReady: true });
