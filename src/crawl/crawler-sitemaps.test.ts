@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
+import { readPageText } from '../store/page-text.js';
+import { CrawlReader } from '../store/read-crawl.js';
+import { readWarc } from '../store/test-helpers.js';
 import type { CrawlerOptions } from './crawl-options.js';
 import { Crawler } from './crawler.js';
 import type { SitemapEvent } from './sitemap-source.js';
@@ -94,6 +97,33 @@ describe('Crawler with sitemaps', () => {
       ['/s1.xml.gz', 'urlset', 3],
       ['/s2.xml', 'urlset', 1],
     ]);
+    // The sitemaps are in the WARC file like every response the crawl fetched, bytes as served.
+    const responses = (await readWarc(join(outDir, 'pages.warc.gz'))).filter((r) => r.type === 'response');
+    const archived = new Map(responses.map((r) => [r.headers.get('warc-target-uri'), r.payload]));
+    expect([...archived.keys()].sort()).toEqual([
+      'http://site.test/',
+      'http://site.test/a.html',
+      'http://site.test/b.html',
+      'http://site.test/c.html',
+      'http://site.test/s1.xml.gz',
+      'http://site.test/s2.xml',
+      'http://site.test/sitemap_index.xml',
+    ]);
+    expect(responses).toHaveLength(7);
+    expect(gunzipSync(archived.get('http://site.test/s1.xml.gz')!).toString()).toContain(
+      '<loc>http://site.test/a.html</loc>',
+    );
+    // Each page's own range still reads as that page, sitemap records between pages or not.
+    const reader = CrawlReader.open(outDir);
+    try {
+      for (const page of reader.pages()) {
+        if (!page.isPage || !page.warcRange) continue;
+        const text = readPageText(join(outDir, 'pages.warc.gz'), page.warcRange[0], page.warcRange[1]);
+        expect(text).toContain(`a page about crawling at ${new URL(page.url).pathname}`);
+      }
+    } finally {
+      reader.close();
+    }
     const seen = server.requests.filter((r) => r.host === 'site.test');
     expect(seen.some((r) => r.path.startsWith('/private/'))).toBe(false);
     expect(server.requests.some((r) => r.host === 'other.test')).toBe(false);

@@ -27,7 +27,7 @@ import type { FetchRunner } from './fetch-runner.js';
 import type { PageJudge } from './judge.js';
 import { KeywordJudge } from './keyword-judge.js';
 import { LinkProcessor } from './link-processor.js';
-import { PDF_MEDIA_TYPE, processFetch } from './process-fetch.js';
+import { PDF_MEDIA_TYPE, processFetch, toWarcPayload } from './process-fetch.js';
 import { readSitemaps } from './sitemap-source.js';
 
 interface PendingRetry {
@@ -288,6 +288,15 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         if (this.stopReason === undefined) this.addSeeds(urls);
       },
       onSitemap: (event) => this.emit('sitemap', event),
+      // In the WARC file like every response the crawl fetched (gzip off the main thread).
+      onResponse: async (fetched) => {
+        try {
+          this.store.archiveResponse(await this.store.prepareWarc(toWarcPayload(fetched.result), undefined));
+        } catch (error) {
+          this.fatal ??= error;
+          this.stop('interrupted');
+        }
+      },
       shouldStop: () => this.stopReason !== undefined,
       signal: this.sitemapAbort.signal,
     })

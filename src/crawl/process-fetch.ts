@@ -211,7 +211,7 @@ async function parseWithinBudget(fetched: PageFetch, o: ProcessFetchOptions): Pr
 }
 
 /** The WARC request/response pair of the final hop (redirect hops are not archived). */
-function toWarcPayload(hop: FetchResult): WarcPayload {
+export function toWarcPayload(hop: FetchResult): WarcPayload {
   let rawHeaders = '';
   for (let i = 0; i + 1 < hop.rawHeaders.length; i += 2)
     rawHeaders += `${hop.rawHeaders[i]}: ${hop.rawHeaders[i + 1]}\r\n`;

@@ -6,7 +6,7 @@
  * robots.txt rules, timeouts and size caps as pages.
  */
 import { ConfigError, errorCode } from '../common/errors.js';
-import { parseSitemap, type WebClient } from '../net/index.js';
+import { type PageFetch, parseSitemap, type WebClient } from '../net/index.js';
 import { normalizeUrl } from '../url/index.js';
 
 /** Options of the sitemap source (`CrawlerOptions.sitemaps`). */
@@ -62,6 +62,8 @@ export interface SitemapHooks {
   /** Page URLs found (filtered, on the sitemap's own host as the protocol requires). */
   onUrls: (urls: string[]) => void;
   onSitemap?: (event: SitemapEvent) => void;
+  /** Each sitemap response fetched, whatever its status (the crawl archives it in its WARC file). */
+  onResponse?: (fetched: PageFetch) => void | Promise<void>;
   /** Checked before each fetch: true ends the reading. */
   shouldStop: () => boolean;
   signal?: AbortSignal;
@@ -138,6 +140,7 @@ export async function readSitemaps(
         maxBodyBytes: options.maxSitemapBytes,
         ...(hooks.signal ? { signal: hooks.signal } : {}),
       });
+      await hooks.onResponse?.(fetched);
       if (fetched.result.status < 200 || fetched.result.status >= 300) {
         fail(`TRES_HTTP_${fetched.result.status}`);
         continue;

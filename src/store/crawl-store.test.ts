@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../common/clock.js';
 import { ConfigError } from '../common/errors.js';
 import { CrawlStore } from './crawl-store.js';
+import { readWarcResponse } from './page-text.js';
 import { toReplayOutcome } from './replay-outcome.js';
 import {
   pageUrl,
@@ -16,6 +17,7 @@ import {
   testPayload,
   testRecord,
 } from './test-helpers.js';
+import { buildExchangeRecords } from './warc-record.js';
 
 afterAll(removeTempDirs);
 
@@ -194,6 +196,54 @@ describe('CrawlStore.recordPage', () => {
     ]);
     expect(records[2]?.payload.equals(testPayload(0).warc!.body as Buffer)).toBe(true);
     expect(records[2]?.headers.get('warc-tres-relevance')).toBe('0.875');
+  });
+
+  it('archives a response that is no page (a sitemap) in the WARC file with no row; a resume keeps it, and the next page still reads as itself', async () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'create');
+    recordPages(store, 0, 1);
+    const sitemap = {
+      ...testPayload(1).warc!,
+      url: 'https://a1.example/sitemap.xml',
+      body: Buffer.from('<urlset/>'),
+    };
+    store.archiveResponse(await store.prepareWarc(sitemap, undefined));
+    store.close();
+    // Reopened: the archived records are committed, so the repair keeps them.
+    const resumed = openStore(dir, 'resume');
+    expect(resumed.resumeInfo?.warcBytesDiscarded).toBe(0);
+    recordPages(resumed, 2, 3);
+    expect(resumed.pageCount()).toBe(2);
+    const range = resumed.warcRange(2);
+    resumed.close();
+    const records = await readWarc(join(dir, 'pages.warc.gz'));
+    expect(records.map((r) => [r.type, r.headers.get('warc-target-uri')])).toEqual([
+      ['warcinfo', undefined],
+      ['request', testRecord(0).url],
+      ['response', testRecord(0).url],
+      ['request', sitemap.url],
+      ['response', sitemap.url],
+      ['request', testRecord(2).url],
+      ['response', testRecord(2).url],
+    ]);
+    expect(records[4]?.payload.toString()).toBe('<urlset/>');
+    expect(records[4]?.headers.has('warc-tres-relevance')).toBe(false);
+    // The page recorded after it: its range starts with the sitemap's records, its response is last.
+    const page = readWarcResponse(range!.path, range!.range[0], range!.range[1]);
+    expect(page?.targetUri).toBe(testRecord(2).url);
+  });
+
+  it('cuts off an archived response whose commit was lost (a kill between the write and the commit)', () => {
+    const dir = tempDir();
+    const store = openStore(dir, 'create');
+    recordPages(store, 0, 1);
+    store.close();
+    const committed = statSync(join(dir, 'pages.warc.gz')).size;
+    // What a kill right after the append leaves: records past every committed end.
+    appendFileSync(join(dir, 'pages.warc.gz'), buildExchangeRecords(testPayload(1).warc!, undefined));
+    const resumed = openStore(dir, 'resume');
+    expect(resumed.resumeInfo?.warcBytesDiscarded).toBeGreaterThan(0);
+    expect(statSync(join(dir, 'pages.warc.gz')).size).toBe(committed);
   });
 
   it('refuses a URL already recorded and writes nothing for it', () => {

@@ -45,7 +45,7 @@ const REPLAY_CHUNK_ROWS = 512;
 /**
  * A crawl folder opened for writing (one process at a time). Meta keys the store itself writes:
  * `storeVersion`, `startedAt`, `resumedAt` (list), `endedAt` (ms since the epoch), `status`
- * ({@link CrawlStatus}), `warcHeaderEnd`; the crawl adds its own (`config`, `seed`, `gitCommit`,
+ * ({@link CrawlStatus}), `warcHeaderEnd`, `warcArchivedEnd`; the crawl adds its own (`config`, `seed`, `gitCommit`,
  * `version`, ...) with {@link CrawlStore.setMeta}.
  */
 export class CrawlStore {
@@ -147,13 +147,20 @@ export class CrawlStore {
       warc = opts.warc ? new AppendFile(paths.warc) : undefined;
       jsonl = opts.jsonl ? new AppendFile(paths.jsonl) : undefined;
       const previousStatus = getMeta('status') as CrawlStatus | undefined;
-      const repair = repairFiles(db, warc, jsonl, Number(getMeta('warcHeaderEnd') ?? 0));
+      const repair = repairFiles(
+        db,
+        warc,
+        jsonl,
+        Number(getMeta('warcHeaderEnd') ?? 0),
+        Number(getMeta('warcArchivedEnd') ?? 0),
+      );
       const now = opts.clock.now();
       const meta: Record<string, unknown> = { status: 'running' };
       if (stored === undefined) Object.assign(meta, { storeVersion: STORE_VERSION, startedAt: now });
       if (opts.mode === 'resume')
         meta.resumedAt = [...((getMeta('resumedAt') as number[] | undefined) ?? []), now];
       meta.warcHeaderEnd = repair.warcHeaderEnd;
+      meta.warcArchivedEnd = repair.warcArchivedEnd;
       if (warc && warc.offset === 0) {
         // Each WARC file opens with a warcinfo record; its committed length keeps it on resume.
         const fields = { software: 'tres', format: 'WARC File Format 1.1', ...opts.warcInfo };
@@ -168,7 +175,7 @@ export class CrawlStore {
         if (opts.mode === 'create') insertSeeds(db, opts.seeds, now);
       })();
       const pages = (db.prepare('SELECT COUNT(*) AS n FROM pages').get() as { n: number }).n;
-      const { warcHeaderEnd: _, ...repaired } = repair;
+      const { warcHeaderEnd: _, warcArchivedEnd: _a, ...repaired } = repair;
       const info = opts.mode === 'resume' ? { pages, previousStatus, ...repaired } : undefined;
       return new CrawlStore(dir, db, opts, warc, jsonl, info);
     } catch (error) {
@@ -239,6 +246,40 @@ export class CrawlStore {
   }
 
   /**
+   * Appends the WARC records of a response the crawl fetched that is not a page (a sitemap), so
+   * that pages.warc.gz holds every response; it gets no row. Its end is committed as the meta
+   * value `warcArchivedEnd`, so a resume keeps it (and cuts off one whose commit was lost). The
+   * next page's byte range ({@link CrawlStore.warcRange}) then starts with these records: readers
+   * take the last response of a range (page-text.ts), which is the page's. No-op without a WARC
+   * file.
+   * @throws StopCrawlError `TRES_STORE_WRITE` if the file or the database cannot be written (the
+   *   file is cut back), `TRES_STORE_CLOSED` after close.
+   */
+  archiveResponse(exchange: WarcPayload | PreparedWarc): void {
+    this.assertOpen();
+    if (!this.warc) return;
+    const warcStart = this.warc.offset;
+    try {
+      this.warc.append(
+        exchange instanceof PreparedWarc
+          ? exchange.bytes
+          : buildExchangeRecords(exchange, undefined, this.opts.warcGzipLevel),
+      );
+      writeMeta(this.db, { warcArchivedEnd: this.warc.offset });
+    } catch (error) {
+      this.cutBack(warcStart, undefined);
+      if (error instanceof TresError) throw error;
+      const fault = storageFault(error, storePaths(this.dir).sqlite, this.dir);
+      if (fault) throw fault;
+      const url = exchange.url;
+      throw new StopCrawlError('TRES_STORE_WRITE', `Cannot archive ${url} in ${this.dir}`, {
+        cause: error,
+        context: { url, file: this.dir },
+      });
+    }
+  }
+
+  /**
    * The recorded page that a page with fingerprint `fp` would copy: same words, or (unless the
    * store's `nearDuplicateBits` is false) a SimHash within that many bits. Copies are not indexed,
    * so the match is always an original.
@@ -260,7 +301,7 @@ export class CrawlStore {
    * record (gzip of the body). `relevance` is the page's probability, written as
    * WARC-Tres-Relevance. Nothing is written until recordPage.
    */
-  prepareWarc(exchange: WarcPayload, relevance: number): Promise<PreparedWarc> {
+  prepareWarc(exchange: WarcPayload, relevance: number | undefined): Promise<PreparedWarc> {
     return PreparedWarc.prepare(exchange, relevance, this.opts.warcGzipLevel);
   }
 

@@ -65,14 +65,17 @@ export interface RepairResult {
  * it is cut off (that page was not counted and will be fetched again). After a power loss a file
  * may instead be shorter than committed rows say: those rows (a suffix, since lengths grow with
  * ids) are deleted so that their pages are fetched again, rather than kept without their data.
- * `warcHeaderEnd` is the committed length of the file's opening warcinfo record (0: none).
+ * `warcHeaderEnd` is the committed length of the file's opening warcinfo record (0: none);
+ * `warcArchivedEnd` the committed end of the last response archived without a row (a sitemap,
+ * `CrawlStore.archiveResponse`; 0: none), kept when the file still holds it.
  */
 export function repairFiles(
   db: Database.Database,
   warc: AppendFile | undefined,
   jsonl: AppendFile | undefined,
   warcHeaderEnd: number,
-): RepairResult & { warcHeaderEnd: number } {
+  warcArchivedEnd = 0,
+): RepairResult & { warcHeaderEnd: number; warcArchivedEnd: number } {
   const warcSize = warc?.offset ?? Number.MAX_SAFE_INTEGER;
   const jsonlSize = jsonl?.offset ?? Number.MAX_SAFE_INTEGER;
   const firstBad = db
@@ -91,8 +94,10 @@ export function repairFiles(
   const headerEnd = warc && warcHeaderEnd > warc.offset ? 0 : warcHeaderEnd;
   let warcBytesDiscarded = 0;
   let jsonlBytesDiscarded = 0;
+  // Archived records the file lost (a power loss) are forgotten with it.
+  const archivedEnd = warcArchivedEnd <= warcSize ? warcArchivedEnd : 0;
   if (warc) {
-    const target = Math.max(headerEnd, ends?.warc ?? 0);
+    const target = Math.max(headerEnd, ends?.warc ?? 0, archivedEnd);
     warcBytesDiscarded = warc.offset - target;
     warc.truncate(target);
   }
@@ -101,7 +106,13 @@ export function repairFiles(
     jsonlBytesDiscarded = jsonl.offset - target;
     jsonl.truncate(target);
   }
-  return { warcBytesDiscarded, jsonlBytesDiscarded, rowsDropped, warcHeaderEnd: headerEnd };
+  return {
+    warcBytesDiscarded,
+    jsonlBytesDiscarded,
+    rowsDropped,
+    warcHeaderEnd: headerEnd,
+    warcArchivedEnd: archivedEnd,
+  };
 }
 
 /** Defaults of the optional fields of {@link CrawlStoreOptions} (the clock is `systemClock`). */

@@ -162,11 +162,11 @@ const WIRE_HEADERS = new Set(['content-encoding', 'transfer-encoding', 'content-
  * prefix (the convention of pywb/warcprox for rewritten headers) and a Content-Length of the
  * stored body is added; a replay tool then serves the body as it is. When the body was cut short,
  * WARC-Truncated says why. `relevance` is written as `WARC-Tres-Relevance` (as ACHE puts the
- * relevance of a page in its WARC headers).
+ * relevance of a page in its WARC headers); undefined (a sitemap, not a page) writes none.
  */
 export function buildExchangeRecords(
   payload: WarcPayload,
-  relevance: number,
+  relevance: number | undefined,
   gzipLevel = DEFAULT_WARC_GZIP_LEVEL,
 ): Buffer {
   return Buffer.concat(exchangeRecords(payload, relevance).map((r) => gzipSync(r, { level: gzipLevel })));
@@ -187,7 +187,7 @@ export class PreparedWarc {
   /** Builds and compresses the records of `payload` as {@link buildExchangeRecords} does. */
   static async prepare(
     payload: WarcPayload,
-    relevance: number,
+    relevance: number | undefined,
     gzipLevel = DEFAULT_WARC_GZIP_LEVEL,
   ): Promise<PreparedWarc> {
     const members = exchangeRecords(payload, relevance).map((r) => gzipAsync(r, { level: gzipLevel }));
@@ -196,7 +196,7 @@ export class PreparedWarc {
 }
 
 /** The request and response records of one exchange, uncompressed. */
-function exchangeRecords(payload: WarcPayload, relevance: number): [Buffer, Buffer] {
+function exchangeRecords(payload: WarcPayload, relevance: number | undefined): [Buffer, Buffer] {
   const date = warcDate(payload.fetchDate);
   const requestId = newRecordId();
   const responseId = newRecordId();
@@ -241,8 +241,8 @@ function exchangeRecords(payload: WarcPayload, relevance: number): [Buffer, Buff
     ['Content-Type', 'application/http; msgtype=response'],
     ['WARC-Payload-Digest', sha1Digest(payload.body)],
     ['WARC-Block-Digest', sha1Digest(responseHead, payload.body)],
-    ['WARC-Tres-Relevance', String(relevance)],
   ];
+  if (relevance !== undefined) responseHeaders.push(['WARC-Tres-Relevance', String(relevance)]);
   if (payload.truncated) responseHeaders.push(['WARC-Truncated', payload.truncated]);
   return [request, rawRecord(responseHeaders, responseBlock)];
 }
