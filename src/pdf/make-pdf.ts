@@ -83,9 +83,9 @@ function writePdf(objects: readonly string[], catalog: number, info?: number): B
 /**
  * How a {@link makeHungryPdf} file takes memory: `'long-string'` draws one string of `size`
  * characters, which pdf.js's lexer collects one array slot per character on the JS heap (8 bytes
- * each: 24 million characters pass a 256 MiB heap as the array grows); `'inflating'` is a content stream of `size`
- * spaces, which pdf.js decodes into one buffer outside the JS heap (a zip bomb: 1 GiB of spaces
- * compresses to about 1 MiB).
+ * each: 24 million characters pass a 256 MiB heap as the array grows); `'inflating'` is a
+ * content stream of `size` spaces, which pdf.js decodes into one buffer outside the JS heap (a
+ * zip bomb: 1 GiB of spaces compresses to about 1 MiB).
  */
 export type HungryPdfKind = 'long-string' | 'inflating';
 
