@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, statSync, truncateSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WARCParser } from 'warcio';
 import { CrawlStore } from './crawl-store.js';
 import { readJsonl, removeTempDirs, tempDir, testBody, testPayload, testRecord } from './test-helpers.js';
@@ -12,11 +11,30 @@ import { readJsonl, removeTempDirs, tempDir, testBody, testPayload, testRecord }
 afterAll(removeTempDirs);
 
 const CHILD = fileURLToPath(new URL('./test-kill-child.ts', import.meta.url));
-const VITE_NODE = join(
-  createRequire(import.meta.url).resolve('vite-node/package.json'),
-  '..',
-  'vite-node.mjs',
-);
+let childJs = '';
+
+/**
+ * The child script compiled once to plain JavaScript with esbuild (packages left external, as
+ * pdf/pdf-pool.ts does for its worker), so each child starts in Node at once: vite-node took
+ * 12-15 s to compile the sources in every child under load.
+ */
+beforeAll(async () => {
+  const esbuild = await import('esbuild');
+  const cache = fileURLToPath(new URL('../../node_modules/.cache/tres-test/', import.meta.url));
+  mkdirSync(cache, { recursive: true });
+  childJs = join(cache, `test-kill-child-${process.pid}.mjs`);
+  await esbuild.build({
+    entryPoints: [CHILD],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile: childJs,
+    logLevel: 'silent',
+  });
+});
+afterAll(() => rmSync(childJs, { force: true }));
 
 interface Child {
   process: ChildProcess;
@@ -25,9 +43,9 @@ interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs the child store script (TypeScript, through vite-node). */
+/** Runs the child store script (compiled above). */
 function startChild(dir: string, mode: 'create' | 'resume', pace: 'tight' | 'gentle', count: number): Child {
-  const child = spawn(process.execPath, [VITE_NODE, CHILD, dir, mode, pace, String(count)], {
+  const child = spawn(process.execPath, [childJs, dir, mode, pace, String(count)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,8 +1,9 @@
 /**
- * Child process of the kill tests (run with vite-node, not part of the build). Usage:
- * `test-kill-child.ts <dir> <create|resume> <tight|gentle> <count>`. Records test pages from
- * `pageCount()` on, printing `recorded <n>` lines: `tight` records in one synchronous loop (a
- * SIGKILL lands at any instruction), `gentle` yields between pages and closes on SIGINT.
+ * Child process of the kill tests (compiled by crash-resume.test.ts with esbuild, not part of
+ * the build). Usage: `test-kill-child.ts <dir> <create|resume> <tight|gentle> <count>`. Records
+ * test pages from `pageCount()` on, printing `recorded <n>` lines: `tight` records in one
+ * synchronous loop (a SIGKILL lands at any instruction), `gentle` yields between pages and closes
+ * on SIGINT.
  */
 import { CrawlStore } from './crawl-store.js';
 import { testPayload, testRecord } from './test-helpers.js';
