@@ -64,6 +64,59 @@ describe.skipIf(!hasChromium)('Renderer in chromium', () => {
   }, 60_000);
 });
 
+/** A page whose script reports what an earlier page left (cookie, storages, window name), then leaves its own. */
+const STATE_PAGE = `<!doctype html><html><body><p id="found"></p><script>
+const found = [document.cookie, localStorage.getItem('k'), sessionStorage.getItem('k'), window.name].join('|');
+document.getElementById('found').textContent = 'found:' + found;
+document.cookie = 'k=1; path=/';
+localStorage.setItem('k', '1');
+sessionStorage.setItem('k', '1');
+window.name = 'k';
+</script></body></html>`;
+
+describe.skipIf(!hasChromium)('Renderer tab reuse', () => {
+  let server: TestServer;
+  let client: WebClient;
+  beforeAll(async () => {
+    server = await startServer((req, res) => {
+      if (req.url === '/robots.txt') return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html' }).end(STATE_PAGE);
+    });
+    client = new WebClient({ minDelayMs: 0, resolveRules: [server.rule], allowLoopback: true });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+  });
+
+  it("renders a host's next page in the same tab with nothing of the last page left: cookies, local and session storage, window name", async () => {
+    const renderer = new Renderer(client, { maxPages: 1 });
+    try {
+      const first = await renderer.render(await client.fetchPage('http://state.test/1'));
+      expect(first).toContain('found:|||');
+      const second = await renderer.render(await client.fetchPage('http://state.test/2'));
+      expect(second).toContain('found:|||');
+      expect(renderer.stats.reusedTabs).toBe(1);
+      // Another host gets a tab of its own.
+      await renderer.render(await client.fetchPage('http://other.test/1'));
+      expect(renderer.stats.reusedTabs).toBe(1);
+    } finally {
+      await renderer.close();
+    }
+  }, 60_000);
+
+  it('with shouldReuseTabs false, opens a fresh context for every page', async () => {
+    const renderer = new Renderer(client, { maxPages: 1, shouldReuseTabs: false });
+    try {
+      await renderer.render(await client.fetchPage('http://state.test/1'));
+      expect(await renderer.render(await client.fetchPage('http://state.test/2'))).toContain('found:|||');
+      expect(renderer.stats.reusedTabs).toBe(0);
+    } finally {
+      await renderer.close();
+    }
+  }, 60_000);
+});
+
 describe('Renderer options', () => {
   it('refuses a bad option, naming it, and says how to install a missing chromium', async () => {
     const client = new WebClient();

@@ -11,7 +11,7 @@
  */
 
 // Types only: erased from the build, so dist never loads playwright-core unless a crawl renders.
-import type { Browser, BrowserContext, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { ConfigError, SkipUrlError } from '../common/errors.js';
 import type { FetchResult, PageFetch, WebClient } from '../net/index.js';
 import { type RenderOptions, resolveRenderOptions } from './render-options.js';
@@ -32,6 +32,27 @@ const CHROMIUM_ARGS = [
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
+/** The render a tab is busy with, as its request handler sees it. */
+interface RenderJob {
+  fetched: PageFetch;
+  signal?: AbortSignal;
+  /** Requests of the page being served now. */
+  pending: number;
+  lastActivityMs: number;
+  /** Requests made (against `maxRequests`). */
+  requests: number;
+  /** Origins the page reached (their storage is cleared after it). */
+  origins: Set<string>;
+}
+
+/** A browser context with one tab, rendering pages of one host. */
+interface Tab {
+  host: string;
+  context: BrowserContext;
+  page: Page;
+  job: RenderJob | undefined;
+}
+
 /** Counts of a renderer's work, for benchmarks and tests. */
 export interface RenderStats {
   pages: number;
@@ -43,6 +64,8 @@ export interface RenderStats {
   cached: number;
   /** Requests refused: a blocked type, a method other than GET, a fetch error (guard, robots, size), over maxRequests. */
   refused: number;
+  /** Renders in a tab reused from the host's previous page (`shouldReuseTabs`). */
+  reusedTabs: number;
 }
 
 /** What the crawl lets the browser request (the crawl's URL filter, file extensions aside). */
@@ -53,12 +76,14 @@ export interface RendererDeps {
 /** Renders pages; call {@link Renderer.close} when done. */
 export class Renderer {
   readonly options: Readonly<Required<RenderOptions>>;
-  readonly stats: RenderStats = { pages: 0, failures: 0, fetched: 0, cached: 0, refused: 0 };
+  readonly stats: RenderStats = { pages: 0, failures: 0, fetched: 0, cached: 0, refused: 0, reusedTabs: 0 };
   private browser: Promise<Browser> | undefined;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly scripts = new Map<string, { status: number; contentType: string; body: Buffer }>();
   private readonly hosts: ReadonlySet<string> | undefined;
+  /** Tabs cleared after a render, each kept for the next page of its host. */
+  private readonly idleTabs: Tab[] = [];
 
   /** @throws ConfigError naming a bad option. */
   constructor(
@@ -83,17 +108,22 @@ export class Renderer {
   async render(fetched: PageFetch, signal?: AbortSignal): Promise<string> {
     const browser = await this.launch();
     await this.acquire();
-    let context: BrowserContext | undefined;
+    let tab: Tab | undefined;
+    let isReusable = false;
+    let isSettled = false;
     let timer: NodeJS.Timeout | undefined;
     const url = fetched.finalUrl;
     try {
-      context = await browser.newContext({
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-        userAgent: this.client.fetcher.options.userAgent,
-      });
-      const ctx = context;
-      const work = this.renderIn(ctx, fetched, signal);
+      const work = (async () => {
+        const taken = await this.takeTab(browser, new URL(url).host);
+        if (isSettled) {
+          // Timed out while the tab opened: nobody will put it back.
+          await taken.context.close().catch(() => {});
+          throw new Error('render abandoned');
+        }
+        tab = taken;
+        return this.renderIn(taken, fetched, signal);
+      })();
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () =>
@@ -111,6 +141,7 @@ export class Renderer {
       });
       const html = await Promise.race([work, timeout]);
       this.stats.pages++;
+      isReusable = true;
       return html.length > this.options.maxDomChars ? html.slice(0, this.options.maxDomChars) : html;
     } catch (error) {
       this.stats.failures++;
@@ -120,8 +151,10 @@ export class Renderer {
         context: { url },
       });
     } finally {
+      isSettled = true;
       clearTimeout(timer);
-      await context?.close().catch(() => {});
+      // A tab whose render failed or timed out may still be busy: never reused.
+      if (tab) await this.putBack(tab, isReusable);
       this.release();
     }
   }
@@ -130,21 +163,94 @@ export class Renderer {
   async close(): Promise<void> {
     const browser = this.browser;
     this.browser = undefined;
+    this.idleTabs.splice(0);
     if (browser) await (await browser.catch(() => undefined))?.close();
   }
 
-  private async renderIn(context: BrowserContext, fetched: PageFetch, signal?: AbortSignal): Promise<string> {
-    const mainUrl = fetched.finalUrl;
-    let pending = 0;
-    let lastActivityMs = performance.now();
-    let requests = 0;
-    await context.routeWebSocket(/.*/, (ws) => ws.close());
-    await context.route('**/*', async (route: Route) => {
+  /**
+   * A tab for a page of `host`: an idle one that rendered this host's last page (cleared since),
+   * else a fresh context and tab, closing idle tabs so that at most `maxPages` exist.
+   */
+  private async takeTab(browser: Browser, host: string): Promise<Tab> {
+    const i = this.idleTabs.findIndex((t) => t.host === host);
+    if (i >= 0) {
+      this.stats.reusedTabs++;
+      return this.idleTabs.splice(i, 1)[0] as Tab;
+    }
+    // Tabs in use are at most active - 1 (this render holds a slot and no tab yet).
+    while (this.idleTabs.length > 0 && this.idleTabs.length + this.active > this.options.maxPages)
+      await this.idleTabs
+        .shift()
+        ?.context.close()
+        .catch(() => {});
+    const context = await browser.newContext({
+      serviceWorkers: 'block',
+      acceptDownloads: false,
+      userAgent: this.client.fetcher.options.userAgent,
+    });
+    try {
+      const tab: Tab = { host, context, page: undefined as never, job: undefined };
+      await this.routeThroughClient(tab);
+      tab.page = await context.newPage();
+      return tab;
+    } catch (error) {
+      await context.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /**
+   * After a render: a tab that rendered without error is cleared for the next page of its host
+   * (`shouldReuseTabs`): the document unloaded (about:blank: its scripts and timers end), cookies
+   * and every origin's storage it touched deleted, its session storage and window name emptied.
+   * Otherwise, or when clearing fails, its context is closed.
+   */
+  private async putBack(tab: Tab, isReusable: boolean): Promise<void> {
+    const job = tab.job;
+    tab.job = undefined;
+    if (isReusable && this.options.shouldReuseTabs && job && this.browser) {
+      try {
+        // Session storage lives with the tab, not the origin's storage: emptied from the page
+        // (a frame without storage, sandboxed or blank, throws and is skipped).
+        for (const frame of tab.page.frames())
+          await frame.evaluate('try { sessionStorage.clear(); window.name = ""; } catch {}').catch(() => {});
+        await tab.page.goto('about:blank');
+        await tab.context.clearCookies();
+        const cdp = await tab.context.newCDPSession(tab.page);
+        try {
+          for (const origin of job.origins)
+            await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+        } finally {
+          await cdp.detach().catch(() => {});
+        }
+        this.idleTabs.push(tab);
+        return;
+      } catch {
+        // Not cleared: not reused.
+      }
+    }
+    await tab.context.close().catch(() => {});
+  }
+
+  /**
+   * Every request of the tab's pages goes through the crawl's client (or is refused); set once
+   * per context, it serves whichever render the tab holds now (`tab.job`).
+   */
+  private async routeThroughClient(tab: Tab): Promise<void> {
+    await tab.context.routeWebSocket(/.*/, (ws) => ws.close());
+    await tab.context.route('**/*', async (route: Route) => {
+      const job = tab.job;
       const request = route.request();
       const reqUrl = request.url();
+      if (!job) {
+        // Between renders (a request of the page just left): nothing goes out.
+        this.stats.refused++;
+        return route.abort('blockedbyclient');
+      }
+      const mainUrl = job.fetched.finalUrl;
       if (request.isNavigationRequest() && request.frame().parentFrame() === null) {
         // The page itself comes from the response the crawl fetched; the main frame goes nowhere else.
-        if (reqUrl.split('#')[0] === mainUrl.split('#')[0]) return fulfill(route, fetched.result);
+        if (reqUrl.split('#')[0] === mainUrl.split('#')[0]) return fulfill(route, job.fetched.result);
         this.stats.refused++;
         return route.abort('blockedbyclient');
       }
@@ -153,22 +259,23 @@ export class Renderer {
         request.method() !== 'GET' ||
         this.options.blockedResourceTypes.includes(type) ||
         !/^https?:/.test(reqUrl) ||
-        ++requests > this.options.maxRequests
+        ++job.requests > this.options.maxRequests
       ) {
         this.stats.refused++;
         return route.abort('blockedbyclient');
       }
+      job.origins.add(new URL(reqUrl).origin);
       const cached = type === 'script' ? this.scripts.get(reqUrl) : undefined;
       if (cached) {
         this.stats.cached++;
         return route.fulfill({ status: cached.status, contentType: cached.contentType, body: cached.body });
       }
-      pending++;
+      job.pending++;
       try {
         const page = await this.client.fetchPage(reqUrl, {
           isUrlAllowed: this.deps.isUrlAllowed,
           allowedContentTypes: false,
-          ...(signal ? { signal } : {}),
+          ...(job.signal ? { signal: job.signal } : {}),
         });
         this.stats.fetched++;
         if (type === 'script' && this.options.maxCachedScripts > 0) this.remember(reqUrl, page.result);
@@ -178,19 +285,31 @@ export class Renderer {
         // The guard, robots.txt, a size cap or the network said no: the page sees a failed request.
         await route.abort('failed').catch(() => {});
       } finally {
-        pending--;
-        lastActivityMs = performance.now();
+        job.pending--;
+        job.lastActivityMs = performance.now();
       }
     });
-    const page = await context.newPage();
-    await page.goto(mainUrl, { waitUntil: 'load', timeout: this.options.timeoutMs });
+  }
+
+  private async renderIn(tab: Tab, fetched: PageFetch, signal?: AbortSignal): Promise<string> {
+    const mainUrl = fetched.finalUrl;
+    const job: RenderJob = {
+      fetched,
+      pending: 0,
+      lastActivityMs: performance.now(),
+      requests: 0,
+      origins: new Set([new URL(mainUrl).origin]),
+      ...(signal ? { signal } : {}),
+    };
+    tab.job = job;
+    await tab.page.goto(mainUrl, { waitUntil: 'load', timeout: this.options.timeoutMs });
     // Scripts often fetch their data after `load`: wait for a quiet spell.
     for (;;) {
-      const quietMs = performance.now() - lastActivityMs;
-      if (pending === 0 && quietMs >= this.options.settleMs) break;
+      const quietMs = performance.now() - job.lastActivityMs;
+      if (job.pending === 0 && quietMs >= this.options.settleMs) break;
       await new Promise((r) => setTimeout(r, Math.max(10, Math.min(50, this.options.settleMs - quietMs))));
     }
-    return page.content();
+    return tab.page.content();
   }
 
   private remember(url: string, result: FetchResult): void {
