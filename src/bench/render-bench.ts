@@ -1,17 +1,19 @@
 /**
  * `npm run bench -- render`: pages per second rendered in chromium (`--render`) against plain
  * fetching, on the same sandbox site whose links exist only after its script runs
- * (render/test-script-site.ts), on loopback with no politeness delay. Both crawls get every page
- * as a seed, so they fetch the same pages; a third crawl from the root alone shows what each
- * reaches. Writes results/render/render-bench.json and .md.
+ * (sandbox/script-site.ts), on loopback with no politeness delay. The crawls get every page as a
+ * seed, so they fetch the same pages: plain, rendered (a host's tab reused, the default), and
+ * rendered with a fresh browser context per page (`shouldReuseTabs: false`); crawls from the root
+ * alone show what each reaches. The machine's load average is printed with the figures (they are
+ * lower bounds on a busy machine). Writes results/render/render-bench.json and .md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Crawler } from '../crawl/crawler.js';
-import { DEFAULT_RENDER_OPTIONS } from '../render/index.js';
+import { DEFAULT_RENDER_OPTIONS, type RenderOptions } from '../render/index.js';
 import { scriptSiteHandler } from '../sandbox/script-site.js';
 import { benchEnv, writeResults } from './bench-env.js';
 
@@ -26,12 +28,14 @@ export interface RenderBenchOptions {
 
 interface Run {
   name: string;
+  /** 1-minute load average as the crawl started and ended. */
+  load: [number, number];
   pages: number;
   seconds: number;
   pagesPerSec: number;
 }
 
-/** Runs the benchmark; returns [plain, rendered, plain from root, rendered from root]. */
+/** Runs the benchmark; returns [plain, rendered, rendered fresh, plain from root, rendered from root]. */
 export async function runRenderBench(options: RenderBenchOptions): Promise<Run[]> {
   const env = benchEnv();
   const n = options.pages ?? 63;
@@ -40,7 +44,7 @@ export async function runRenderBench(options: RenderBenchOptions): Promise<Run[]
   const port = (server.address() as AddressInfo).port;
   const base = mkdtempSync(join(tmpdir(), 'tres-render-bench-'));
   const all = Array.from({ length: n }, (_, i) => (i === 0 ? 'http://js.test/' : `http://js.test/?p=${i}`));
-  const crawl = async (name: string, seeds: string[], render: boolean): Promise<Run> => {
+  const crawl = async (name: string, seeds: string[], render: RenderOptions | false): Promise<Run> => {
     const crawler = new Crawler({
       outDir: join(base, name.replace(/\W+/g, '-')),
       strategy: 'bfs',
@@ -48,21 +52,24 @@ export async function runRenderBench(options: RenderBenchOptions): Promise<Run[]
       maxPages: n,
       maxConcurrency: options.concurrency ?? 4,
       net: { minDelayMs: 0, resolveRules: [`*=127.0.0.1:${port}`], allowLoopback: true },
-      render: render ? {} : false,
+      render,
     });
+    const loadBefore = loadavg()[0] ?? 0;
     const start = performance.now();
     const summary = await crawler.run(seeds);
     const seconds = (performance.now() - start) / 1000;
-    return { name, pages: summary.pages, seconds, pagesPerSec: summary.pages / seconds };
+    const load: [number, number] = [loadBefore, loadavg()[0] ?? 0];
+    return { name, load, pages: summary.pages, seconds, pagesPerSec: summary.pages / seconds };
   };
   try {
     const runs = [
       await crawl('plain, every page a seed', all, false),
-      await crawl('rendered, every page a seed', all, true),
+      await crawl('rendered, every page a seed', all, {}),
+      await crawl('rendered, fresh context per page', all, { shouldReuseTabs: false }),
       await crawl('plain, from the root', ['http://js.test/'], false),
-      await crawl('rendered, from the root', ['http://js.test/'], true),
+      await crawl('rendered, from the root', ['http://js.test/'], {}),
     ];
-    const [plain, rendered] = runs as [Run, Run];
+    const [plain, rendered, fresh] = runs as [Run, Run, Run];
     const md = [
       '# Rendering (--render) against plain fetching',
       '',
@@ -70,13 +77,14 @@ export async function runRenderBench(options: RenderBenchOptions): Promise<Run[]
       '',
       `Sandbox: ${n} pages whose links come from a script (one script, one JSON request each); loopback, minDelayMs 0, K = ${options.concurrency ?? 4}, ${DEFAULT_RENDER_OPTIONS.maxPages} chromium tabs.`,
       '',
-      '| crawl | pages | s | pages/s |',
-      '| --- | ---: | ---: | ---: |',
+      '| crawl | pages | s | pages/s | load average (1 min) at start, end |',
+      '| --- | ---: | ---: | ---: | --- |',
       ...runs.map(
-        (r) => `| ${r.name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(1)} |`,
+        (r) =>
+          `| ${r.name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(1)} | ${r.load[0].toFixed(1)}, ${r.load[1].toFixed(1)} |`,
       ),
       '',
-      `Rendering runs at ${((rendered.pagesPerSec / plain.pagesPerSec) * 100).toFixed(1)}% of plain fetching's pages/s (${(plain.pagesPerSec / rendered.pagesPerSec).toFixed(0)}x slower).`,
+      `Rendering runs at ${((rendered.pagesPerSec / plain.pagesPerSec) * 100).toFixed(1)}% of plain fetching's pages/s (${(plain.pagesPerSec / rendered.pagesPerSec).toFixed(0)}x slower); a host's tab reused is ${(rendered.pagesPerSec / fresh.pagesPerSec).toFixed(1)}x as fast as a fresh context per page.`,
       '',
     ].join('\n');
     const paths = writeResults(options.outDir, 'render-bench', { env, pages: n, runs }, md);
