@@ -30,7 +30,7 @@ export const FAILURE_HINTS: Readonly<Record<string, string>> = {
   TRES_TLS: 'the TLS handshake failed: the certificate is invalid or the server does not speak https',
   TRES_CONTENT_TYPE: 'neither an HTML page nor a PDF (only these are fetched and read)',
   TRES_PDF_TIMEOUT: 'the PDF took too long to read (CrawlerOptions pdf.timeoutMs)',
-  TRES_PDF_TOO_BIG: 'the PDF needed more memory to read than allowed (CrawlerOptions pdf.maxHeapMb, pdf.maxBufferMb)',
+  TRES_PDF_TOO_BIG: 'the PDF needed more memory to read than allowed (pdf.maxHeapMb, pdf.maxBufferMb)',
   TRES_PDF_INVALID: 'the PDF is damaged or encrypted; it is kept in the WARC file unread',
   TRES_HTTP_429: 'the server asked to slow down: raise --min-delay-ms',
 };
