@@ -64,7 +64,10 @@ export const ERROR_CODES = {
   // PDFs and rendering (docs/more-of-the-web.md).
   TRES_PDF_INVALID: ['record', 'pdf.js cannot read the PDF (damaged, encrypted); it is stored unread.'],
   TRES_PDF_TIMEOUT: ['record', 'Reading the PDF took longer than pdf.timeoutMs; it is stored unread.'],
-  TRES_PDF_TOO_BIG: ['record', 'Reading the PDF passed pdf.maxHeapMb or pdf.maxBufferMb; it is stored unread.'],
+  TRES_PDF_TOO_BIG: [
+    'record',
+    'Reading the PDF passed pdf.maxHeapMb or pdf.maxBufferMb; it is stored unread.',
+  ],
   TRES_RENDER_TIMEOUT: ['skip', 'Rendering took longer than render.timeoutMs; the page is read as fetched.'],
   TRES_RENDER_FAILED: ['skip', 'Rendering failed (the browser crashed); the page is read as fetched.'],
   // robots.txt and politeness.
