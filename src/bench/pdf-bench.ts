@@ -169,7 +169,7 @@ export async function runPdfBench(options: PdfBenchOptions): Promise<SetResult[]
     const r = await measure('largest DocWeb PDF, heap cap 24 MiB', [first], { maxHeapMb: 24 });
     capped =
       r.failed > 0
-        ? 'failed as TRES_PDF_TOO_BIG (or invalid), alone'
+        ? `failed as ${r.codes[0]} after ${r.seconds.toFixed(1)} s, alone`
         : `read in ${r.seconds.toFixed(1)} s within 24 MiB`;
     results.push(r);
   }
@@ -212,7 +212,7 @@ export async function runPdfBench(options: PdfBenchOptions): Promise<SetResult[]
     '',
     `${env.command} at ${env.commit}, ${env.date}; ${env.cpu}, ${env.cores} cores; node ${env.node}`,
     '',
-    `Worker heap cap ${DEFAULT_PDF_OPTIONS.maxHeapMb} MiB (PdfOptions.maxHeapMb), buffer cap ${DEFAULT_PDF_OPTIONS.maxBufferMb} MiB (maxBufferMb); process RSS before: ${rssStartMiB.toFixed(0)} MiB.`,
+    `Child process heap cap ${DEFAULT_PDF_OPTIONS.maxHeapMb} MiB (PdfOptions.maxHeapMb), buffer cap ${DEFAULT_PDF_OPTIONS.maxBufferMb} MiB (maxBufferMb); process RSS before: ${rssStartMiB.toFixed(0)} MiB.`,
     '',
     '| set | PDFs | failed | MiB | PDF pages | s | pages/s | peak RSS MiB (process + PDF child) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
