@@ -2,8 +2,8 @@
  * PDF text extraction off the crawl's process: a small pool of child processes (`fork`), each
  * with a heap cap (`--max-old-space-size`) and a buffer cap (pdf-worker.ts), and a time limit per
  * PDF after which the child is killed and a fresh one takes its place. A hostile or broken PDF
- * costs at most `timeoutMs` and about `maxHeapMb` + 3 x `maxBufferMb`, and never stalls or ends
- * the crawl.
+ * costs at most `timeoutMs` and about 2.5 x `maxHeapMb` + 3 x `maxBufferMb` (V8 allocates a
+ * grown array before it finds its heap full), and never stalls or ends the crawl.
  *
  * Processes, not worker threads: a worker thread's `resourceLimits` is best effort, and an array
  * grown by `push()` past the cap (as pdf.js's lexer grows a string) can abort the whole process
@@ -32,8 +32,8 @@ export interface PdfOptions {
    * Largest single buffer (typed array) a child process may allocate, in MiB; a PDF that asks for a
    * bigger one fails. Buffers live outside the V8 heap, so `maxHeapMb` does not bound them, and
    * pdf.js decodes each stream into one: without this a 1 MiB PDF of compressed spaces takes
-   * gigabytes. A child's memory stays under about maxHeapMb + 3 x maxBufferMb (a decoded stream
-   * doubles as it grows) plus 100 MiB of young generation and code. @default 64
+   * gigabytes. A child's memory stays under about 2.5 x maxHeapMb + 3 x maxBufferMb (a decoded
+   * stream doubles as it grows). @default 64
    */
   maxBufferMb?: number;
   /**
