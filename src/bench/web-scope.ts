@@ -21,6 +21,9 @@ import type {
 export class WebScopeStrategy implements Strategy {
   private readonly discovered = new Set<string>();
   private outOfWeb = 0;
+  /** The inner strategy's checkpoint contract, when it has one (the crawl loop looks for it). */
+  readonly checkpoint?: () => unknown;
+  readonly restore?: (checkpoint: unknown) => void;
 
   /**
    * @param inner the strategy being measured
@@ -34,7 +37,15 @@ export class WebScopeStrategy implements Strategy {
     private readonly servedHosts: ReadonlySet<string>,
     private readonly isClosedWorld: boolean,
     private readonly hasPage?: (url: string) => boolean,
-  ) {}
+  ) {
+    const { checkpoint, restore } = inner;
+    if (checkpoint) this.checkpoint = () => checkpoint.call(inner);
+    if (restore) this.restore = (c) => restore.call(inner, c);
+  }
+
+  get config(): unknown {
+    return this.inner.config;
+  }
 
   get name(): string {
     return this.inner.name;

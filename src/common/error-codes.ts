@@ -88,7 +88,7 @@ export const ERROR_CODES = {
   TRES_STORAGE_IO: ['stop', 'The storage device failed to read or write; exit 74.'],
   TRES_STORE_CLOSED: ['stop', 'The crawl store was used after it was closed.'],
   TRES_STORE_DUPLICATE: ['skip', 'The URL is already in the crawl store.'],
-  TRES_STORE_CORRUPT: ['fail', 'Stored page text or outlinks cannot be decoded.'],
+  TRES_STORE_CORRUPT: ['fail', 'Stored page text, outlinks or a strategy checkpoint cannot be decoded.'],
   TRES_NOT_A_STORE: ['fail', 'The folder is not a crawl store (no crawl.sqlite with a meta table).'],
   // Models and data files.
   TRES_VECTORS_FORMAT: ['fail', 'The word-vector file does not have the expected layout.'],

@@ -23,6 +23,10 @@ export interface Rng {
   fork(name: string): Rng;
   /** The seed string this stream was made from. */
   readonly seed: string;
+  /** The stream's position (four 32-bit words and the spare normal deviate), for checkpoints. */
+  getState(): number[];
+  /** Moves the stream to a position {@link Rng.getState} returned. Throws RangeError on a bad state. */
+  setState(state: readonly number[]): void;
 }
 
 /** cyrb128: four 32-bit hashes of a string, used as the sfc32 state. */
@@ -120,6 +124,22 @@ class Sfc32 implements Rng {
 
   fork(name: string): Rng {
     return new Sfc32(`${this.seed}/${name}`);
+  }
+
+  getState(): number[] {
+    return this.spare === undefined
+      ? [this.a, this.b, this.c, this.d]
+      : [this.a, this.b, this.c, this.d, this.spare];
+  }
+
+  setState(state: readonly number[]): void {
+    const words = state.slice(0, 4);
+    if ((state.length !== 4 && state.length !== 5) || !words.every((w) => Number.isInteger(w)))
+      throw new RangeError(
+        `Rng state must be 4 integers and an optional spare deviate, got [${state.join(', ')}]`,
+      );
+    [this.a, this.b, this.c, this.d] = words as [number, number, number, number];
+    this.spare = state[4];
   }
 }
 

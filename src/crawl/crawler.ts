@@ -70,6 +70,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   /** Reading sitemaps (`sitemaps` option) while the crawl runs; undefined when done or off. */
   private sitemapTask: Promise<void> | undefined;
   private readonly sitemapAbort = new AbortController();
+  /** Id of the last page the latest checkpoint (saved or restored) reflects. */
+  private checkpointedPage = 0;
 
   constructor(options: CrawlerOptions) {
     super();
@@ -170,6 +172,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     await this.client.close();
     await this.pdf?.close();
     await this.renderer?.close();
+    // What the strategy learned up to the last page, unless the crawl failed (its state may be
+    // half-updated; the last periodic checkpoint stands).
+    if (status !== 'failed') this.saveCheckpoint();
     this.store.close({ status });
   }
 
@@ -268,9 +273,69 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     }
     // The options of this run (a resume may change budgets) become the stored ones.
     this.store.setMeta('config', this.describeConfig());
+    // What the strategy had learned comes back first (its tree routes the seeds and replayed
+    // links); the replay then rebuilds the frontier, learning only from pages after the checkpoint.
+    const learnedThrough = this.restoreCheckpoint();
     // Seeds added now are in `stored` too; those fetched before the kill come back by replay.
     this.strategy.seed(stored.filter((l) => !this.store.isFetched(l.url)));
-    for (const outcome of this.store.replayOutcomes()) this.strategy.observe(outcome);
+    for (const outcome of this.store.replayOutcomes(learnedThrough)) this.strategy.observe(outcome);
+    this.checkpointedPage = this.store.lastPageId;
+  }
+
+  /**
+   * Restores the stored checkpoint into the strategy when it was made by the same strategy with
+   * the same config; returns the id of the last page it reflects (0: none restored).
+   * @throws ConfigError if a matching checkpoint does not fit the strategy.
+   */
+  private restoreCheckpoint(): number {
+    const strategy = this.strategy;
+    if (!strategy.restore || this.options.checkpointEveryPages === false) return 0;
+    const startedMs = this.clock.monotonicMs();
+    const saved = this.store.loadCheckpoint();
+    if (saved === undefined) return 0;
+    const event = { strategy: saved.strategy, afterPage: saved.afterPage, bytes: saved.bytes };
+    const config = JSON.stringify(strategy.config ?? null);
+    if (saved.strategy !== strategy.name || JSON.stringify(saved.config) !== config) {
+      const reason =
+        saved.strategy !== strategy.name
+          ? `made by strategy ${saved.strategy}, this crawl runs ${strategy.name}`
+          : `made with another ${strategy.name} config`;
+      this.emit('checkpoint', { kind: 'skipped', ...event, elapsedMs: 0, reason });
+      return 0;
+    }
+    try {
+      strategy.restore(saved.data);
+    } catch (error) {
+      throw new ConfigError(
+        `the checkpoint of ${strategy.name} in ${this.options.outDir}/crawl.sqlite does not fit this tres: ${error instanceof Error ? error.message : String(error)}; resume with --checkpoint-every none to learn again from the start`,
+        { cause: error, context: { file: this.options.outDir } },
+      );
+    }
+    const elapsedMs = this.clock.monotonicMs() - startedMs;
+    this.emit('checkpoint', { kind: 'restored', ...event, elapsedMs });
+    this.checkpointedPage = saved.afterPage;
+    return saved.afterPage;
+  }
+
+  /**
+   * Stores what the strategy has learned, reflecting every page recorded so far (each recorded
+   * page is observed in the same turn as it is recorded), if any page came since the last one.
+   */
+  private saveCheckpoint(): void {
+    const strategy = this.strategy;
+    if (!strategy?.checkpoint || this.options.checkpointEveryPages === false) return;
+    const afterPage = this.store.lastPageId;
+    if (afterPage <= this.checkpointedPage) return;
+    const startedMs = this.clock.monotonicMs();
+    const bytes = this.store.saveCheckpoint({
+      strategy: strategy.name,
+      config: strategy.config ?? null,
+      afterPage,
+      data: strategy.checkpoint(),
+    });
+    this.checkpointedPage = afterPage;
+    const elapsedMs = this.clock.monotonicMs() - startedMs;
+    this.emit('checkpoint', { kind: 'saved', strategy: strategy.name, afterPage, bytes, elapsedMs });
   }
 
   /**
@@ -607,7 +672,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
       ...(match ? { duplicateOf: this.store.urlOf(match.id) ?? '' } : {}),
     });
-    if (shouldObserve) this.strategy.observe(outcome);
+    if (!shouldObserve) return;
+    this.strategy.observe(outcome);
+    const every = this.options.checkpointEveryPages;
+    if (every !== false && this.store.lastPageId - this.checkpointedPage >= every) this.saveCheckpoint();
   }
 
   private sleepUntilWoken(maxMs: number): Promise<void> {

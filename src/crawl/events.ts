@@ -74,8 +74,28 @@ export interface CrawlSummary extends CrawlProgress {
 }
 
 /** Event map of {@link Crawler}. */
+/**
+ * What the strategy's learning did at a checkpoint: `saved` (stored in crawl.sqlite), `restored`
+ * (a resume goes on from it), `skipped` (a resume found one made by another strategy or config
+ * and learns again from the start).
+ */
+export interface CheckpointEvent {
+  kind: 'saved' | 'restored' | 'skipped';
+  strategy: string;
+  /** Id of the last page the checkpoint reflects. */
+  afterPage: number;
+  /** Stored (compressed) size. */
+  bytes: number;
+  /** Time to take and store it (`saved`) or to load and restore it (`restored`). */
+  elapsedMs: number;
+  /** Why a checkpoint was skipped. */
+  reason?: string;
+}
+
 export interface CrawlerEvents {
   page: [PageEvent];
+  /** A checkpoint of what the strategy learned was saved, restored or skipped. */
+  checkpoint: [CheckpointEvent];
   /** A sitemap read or failed (`--sitemaps`). */
   sitemap: [SitemapEvent];
   failure: [FailureEvent];

@@ -22,7 +22,7 @@
  * swap-remove and no object exists per sample. A sample's vector must not change while it is in
  * the tree, except in place in `table.x` followed at once by {@link TreeFrontier.reroute}.
  */
-import { TresError } from '../common/errors.js';
+import { ConfigError, TresError } from '../common/errors.js';
 import type { Rng } from '../common/rng.js';
 import type { DrawContext, IndexedFrontier } from './frontier.js';
 import { type SampleInput, SampleTable } from './sample-table.js';
@@ -47,6 +47,17 @@ export {
 } from './tree-types.js';
 
 const NOT_IN_TREE = -1;
+
+/** A node of a {@link TreeLearnedState}: an internal rule, a leaf's experiences, or an empty leaf. */
+export type TreeNodeState =
+  | { feature: number; threshold: number; left: number; right: number }
+  | { rows?: Float32Array; rewards?: Float64Array };
+
+/** What a Tree-Frontier has learned (see {@link TreeFrontier.learnedState}). */
+export interface TreeLearnedState {
+  /** By node id (creation order; the root is 0). */
+  nodes: TreeNodeState[];
+}
 
 /** Per-draw answers about a host or domain. */
 const UNKNOWN = 0;
@@ -248,6 +259,85 @@ export class TreeFrontier implements IndexedFrontier {
     if (!split) return false;
     this.split(leaf, split.feature, split.threshold);
     return true;
+  }
+
+  /**
+   * What the tree has learned: every node's rule (by node id) and each leaf's experiences, for a
+   * checkpoint. Frontier samples are not in it (a resume adds them again).
+   */
+  learnedState(): TreeLearnedState {
+    return {
+      nodes: this.nodes.map((node): TreeNodeState => {
+        if (node.feature >= 0)
+          return {
+            feature: node.feature,
+            threshold: node.threshold,
+            left: node.left!.id,
+            right: node.right!.id,
+          };
+        return node.experiences === null ? {} : node.experiences.snapshot();
+      }),
+    };
+  }
+
+  /**
+   * Rebuilds the rules and experiences of a {@link TreeFrontier.learnedState} into this tree,
+   * which must hold no sample and no experience yet (a resume, before its replay).
+   * @throws ConfigError if the tree is not new or the state does not fit its feature count.
+   */
+  loadLearnedState(state: TreeLearnedState): void {
+    if (this.nodes.length !== 1 || this.experiences > 0 || this.table.size > 0)
+      throw new ConfigError('a Tree-Frontier loads a checkpoint only while it is new');
+    const f = this.options.featureCount;
+    const specs = state.nodes;
+    if (specs.length === 0)
+      throw new ConfigError('tree checkpoint has no root', { context: { field: 'tree' } });
+    const depthOf = new Int32Array(specs.length).fill(-1);
+    depthOf[0] = 0;
+    // Node ids are creation order: a node's children come after it, so depths are known in order.
+    this.nodes.length = 0;
+    this.leaves = 0;
+    this.experiences = 0;
+    this.maxLeafDepth = 0;
+    for (let id = 0; id < specs.length; id++) {
+      const depth = depthOf[id] as number;
+      if (depth < 0)
+        throw new ConfigError(`tree checkpoint: node ${id} has no parent before it`, {
+          context: { field: 'tree' },
+        });
+      const node = id === 0 ? this.root : new TreeNode(id, depth);
+      this.nodes.push(node);
+      const spec = specs[id] as TreeNodeState;
+      if ('feature' in spec) {
+        if (!(spec.left > id && spec.right > id && spec.left < specs.length && spec.right < specs.length))
+          throw new ConfigError(`tree checkpoint: node ${id} has bad children`, {
+            context: { field: 'tree' },
+          });
+        node.feature = spec.feature;
+        node.threshold = spec.threshold;
+        depthOf[spec.left] = depth + 1;
+        depthOf[spec.right] = depth + 1;
+        continue;
+      }
+      this.leaves++;
+      this.maxLeafDepth = Math.max(this.maxLeafDepth, depth);
+      if (spec.rows === undefined || spec.rewards === undefined) continue;
+      if (spec.rows.length !== spec.rewards.length * f)
+        throw new ConfigError(`tree checkpoint: leaf ${id} rows do not have ${f} features`, {
+          context: { field: 'tree' },
+        });
+      node.experiences = new ExperienceSet(f, Math.max(4, spec.rewards.length));
+      for (let i = 0; i < spec.rewards.length; i++)
+        node.experiences.add(spec.rows.subarray(i * f, i * f + f), spec.rewards[i] as number);
+      this.experiences += spec.rewards.length;
+    }
+    for (let id = 0; id < specs.length; id++) {
+      const spec = specs[id] as TreeNodeState;
+      if (!('feature' in spec)) continue;
+      const node = this.nodes[id] as TreeNode;
+      node.left = this.nodes[spec.left] as TreeNode;
+      node.right = this.nodes[spec.right] as TreeNode;
+    }
   }
 
   /**

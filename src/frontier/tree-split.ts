@@ -105,6 +105,14 @@ export class ExperienceSet {
     if (reward > this.rewardMax) this.rewardMax = reward;
   }
 
+  /** Copies of the experiences: rows [count, featureCount] and rewards [count], for checkpoints. */
+  snapshot(): { rows: Float32Array; rewards: Float64Array } {
+    return {
+      rows: this.rows.slice(0, this.n * this.featureCount),
+      rewards: this.rewardValues.slice(0, this.n),
+    };
+  }
+
   /** Feature `feature` of experience `index`. */
   value(index: number, feature: number): number {
     return this.rows[index * this.featureCount + feature] as number;

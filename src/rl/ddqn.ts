@@ -12,11 +12,12 @@
  * Read {@link DdqnAgent.computeTargets} top to bottom for the update; the one line where Double
  * DQN differs from DQN is marked there.
  */
+import { ConfigError } from '../common/errors.js';
 import type { Rng } from '../common/rng.js';
 import { type DdqnConfig, resolveDdqnConfig } from './ddqn-config.js';
 import { Mlp, type MlpJson } from './mlp.js';
 import type { QNetwork, QNetworkFactory } from './q-network.js';
-import { ReplayBuffer, type Transition } from './replay-buffer.js';
+import { ReplayBuffer, type ReplaySnapshot, type Transition } from './replay-buffer.js';
 
 /** Construction options of a {@link DdqnAgent}. */
 export interface DdqnAgentOptions {
@@ -49,6 +50,19 @@ export interface DdqnCheckpoint {
   target: unknown;
   trainSteps: number;
   targetUpdates: number;
+}
+
+/** Everything the agent has learned, for a resume: {@link DdqnAgent.learnedState}. */
+export interface DdqnLearnedState {
+  online: MlpJson;
+  target: MlpJson;
+  trainSteps: number;
+  targetUpdates: number;
+  /** The last step given to maybeTrain (-1: none). */
+  lastStep: number;
+  /** Position of the replay-sampling stream. */
+  replayRng: number[];
+  replay: ReplaySnapshot;
 }
 
 /** Grows a scratch array to at least `n` entries (doubling), keeping the hot path allocation-free. */
@@ -233,6 +247,38 @@ export class DdqnAgent {
       'rl/target_updates': this.targetUpdates,
       'rl/replay_size': this.replay.size,
     };
+  }
+
+  /**
+   * Both networks with their Adam states, the counters, the replay buffer and the position of
+   * the sampling stream: what a resumed crawl goes on from. The networks must be {@link Mlp}s.
+   */
+  learnedState(): DdqnLearnedState {
+    return {
+      online: this.online.toJSON() as MlpJson,
+      target: this.target.toJSON() as MlpJson,
+      trainSteps: this.trainSteps,
+      targetUpdates: this.targetUpdates,
+      lastStep: this.lastStep,
+      replayRng: this.replayRng.getState(),
+      replay: this.replay.snapshot(),
+    };
+  }
+
+  /**
+   * Loads a {@link DdqnAgent.learnedState} into this agent (same config).
+   * @throws ConfigError if a network or the replay buffer does not fit.
+   */
+  loadLearnedState(state: DdqnLearnedState): void {
+    if (!(this.online instanceof Mlp) || !(this.target instanceof Mlp))
+      throw new ConfigError('only an agent of Mlp networks can load a checkpoint');
+    this.online.load(state.online);
+    this.target.load(state.target);
+    this.replay.load(state.replay);
+    this.replayRng.setState(state.replayRng);
+    this.trainSteps = state.trainSteps;
+    this.targetUpdates = state.targetUpdates;
+    this.lastStep = state.lastStep;
   }
 
   /** Config, both networks and the counters. The replay buffer is not saved. */

@@ -129,6 +129,24 @@ export class Mlp implements QNetwork {
     return this.params.length;
   }
 
+  /**
+   * Loads weights and Adam state from {@link Mlp.toJSON} into this network (a resume).
+   * @throws ConfigError if the checkpoint's shape differs from this network's.
+   */
+  load(json: MlpJson): void {
+    if (json.kind !== 'mlp') throw new ConfigError(`not an MLP checkpoint: kind ${String(json.kind)}`);
+    const shape = [json.options.inputSize, ...json.options.hiddenSizes, 1].join(', ');
+    if (shape !== this.layerSizes.join(', ') || json.params.length !== this.params.length)
+      throw new ConfigError(
+        `checkpoint network has layers [${shape}], this one [${this.layerSizes.join(', ')}]`,
+        {
+          context: { field: 'params' },
+        },
+      );
+    this.params.set(json.params);
+    this.adam.load(json.optimizer);
+  }
+
   /** Rebuilds a network from {@link Mlp.toJSON}; throws ConfigError if it does not fit. */
   static fromJSON(json: MlpJson): Mlp {
     if (json.kind !== 'mlp') throw new ConfigError(`not an MLP checkpoint: kind ${String(json.kind)}`);

@@ -36,6 +36,17 @@ export interface Transition {
   isDone: boolean;
 }
 
+/** The contents of a {@link ReplayBuffer} by slot (0 .. size - 1), for checkpoints. */
+export interface ReplaySnapshot {
+  /** Transitions ever added (the next goes to slot added % capacity). */
+  added: number;
+  xs: Float32Array; // [size, featureCount]
+  rewards: Float64Array; // [size]
+  dones: Uint8Array; // [size]
+  nextCounts: Int32Array; // [size]
+  nexts: Float32Array; // [sum of nextCounts, featureCount]
+}
+
 /** Options of a {@link ReplayBuffer}. */
 export interface ReplayBufferOptions {
   /** Transitions kept; the oldest is overwritten when full. @default 20_000 (the TRES code) */
@@ -149,6 +160,64 @@ export class ReplayBuffer {
   /** Number of candidate next actions stored in `slot`. */
   nextCount(slot: number): number {
     return this.nexts[slot]!.length / this.featureCount;
+  }
+
+  /** Every transition held, by slot, and the count ever added: what a checkpoint keeps. */
+  snapshot(): ReplaySnapshot {
+    const size = this.size;
+    const f = this.featureCount;
+    const nextCounts = new Int32Array(size);
+    let total = 0;
+    for (let s = 0; s < size; s++) {
+      nextCounts[s] = this.nextCount(s);
+      total += nextCounts[s] as number;
+    }
+    const nexts = new Float32Array(total * f);
+    for (let s = 0, at = 0; s < size; s++) {
+      nexts.set(this.nexts[s] as Float32Array, at);
+      at += (this.nexts[s] as Float32Array).length;
+    }
+    return {
+      added: this.added,
+      xs: this.xs.slice(0, size * f),
+      rewards: this.rewards.slice(0, size),
+      dones: this.dones.slice(0, size),
+      nextCounts,
+      nexts,
+    };
+  }
+
+  /**
+   * Replaces the contents with a {@link ReplayBuffer.snapshot} of a buffer of the same capacity
+   * and feature count. @throws ConfigError if it does not fit.
+   */
+  load(snapshot: ReplaySnapshot): void {
+    const f = this.featureCount;
+    const size = Math.min(snapshot.added, this.capacity);
+    const total = snapshot.nextCounts.reduce((n, c) => n + c, 0);
+    if (
+      snapshot.rewards.length !== size ||
+      snapshot.xs.length !== size * f ||
+      snapshot.dones.length !== size ||
+      snapshot.nextCounts.length !== size ||
+      snapshot.nexts.length !== total * f
+    )
+      throw new ConfigError(`replay checkpoint does not fit a buffer of ${this.capacity} x ${f}`, {
+        context: { field: 'replay' },
+      });
+    this.xs.fill(0);
+    this.xs.set(snapshot.xs);
+    this.rewards.fill(0);
+    this.rewards.set(snapshot.rewards);
+    this.dones.fill(0);
+    this.dones.set(snapshot.dones);
+    this.nexts.fill(EMPTY);
+    for (let s = 0, at = 0; s < size; s++) {
+      const n = (snapshot.nextCounts[s] as number) * f;
+      this.nexts[s] = n === 0 ? EMPTY : snapshot.nexts.slice(at, at + n);
+      at += n;
+    }
+    this.added = snapshot.added;
   }
 
   /** `nextXs` (not copied: {@link distinctRows} copies), thinned to `maxCandidates` rows (rows floor(i * n / cap)). */

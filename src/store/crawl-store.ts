@@ -9,6 +9,7 @@ import { ConfigError, SkipUrlError, StopCrawlError, TresError } from '../common/
 import type { ContentFingerprint } from '../text/content-fingerprint.js';
 import type { DiscoveredLink, Outcome } from '../types/index.js';
 import { AppendFile } from './append-file.js';
+import { decodeCheckpoint, encodeCheckpoint } from './checkpoint-codec.js';
 import { type CrawlCounters, CrawlTally } from './crawl-tally.js';
 import { DuplicateIndex, type DuplicateMatch, simhashFromHex } from './duplicate-index.js';
 import { exportPagesCsv } from './export-csv.js';
@@ -365,10 +366,83 @@ export class CrawlStore {
 
   /**
    * Every recorded fetch in fetch order as the outcome the strategy observed (marked `isReplay`):
-   * what the crawl loop feeds back to the strategy when it resumes.
+   * what the crawl loop feeds back to the strategy when it resumes; those with an id up to
+   * `learnedThrough` (a restored checkpoint's last page) are marked `isLearned`. @default 0
    */
-  *replayOutcomes(): IterableIterator<Outcome> {
-    for (const page of this.replay()) yield toReplayOutcome(page);
+  *replayOutcomes(learnedThrough = 0): IterableIterator<Outcome> {
+    for (const page of this.replay()) {
+      const outcome = toReplayOutcome(page);
+      // The pages a restored checkpoint reflects (see Strategy.restore).
+      if (page.id <= learnedThrough) outcome.isLearned = true;
+      yield outcome;
+    }
+  }
+
+  /** Id of the last recorded fetch (0: none). */
+  get lastPageId(): number {
+    return this.tally.lastId;
+  }
+
+  /**
+   * Stores what the strategy has learned (`Strategy.checkpoint`), replacing the checkpoint before
+   * it, in one transaction: a kill at any instant leaves the old one or the new one whole.
+   * `afterPage` is the id of the last recorded page it reflects (every page up to it observed,
+   * none after); it is checked against the store, so a checkpoint never names a page the store
+   * does not hold. Returns the bytes written.
+   * @throws RangeError if `afterPage` is not a recorded page id (or 0);
+   *   StorageFaultError if the database cannot be written.
+   */
+  saveCheckpoint(checkpoint: {
+    strategy: string;
+    config: unknown;
+    afterPage: number;
+    data: unknown;
+  }): number {
+    this.assertOpen();
+    const { afterPage } = checkpoint;
+    if (!Number.isInteger(afterPage) || afterPage < 0 || afterPage > this.tally.lastId)
+      throw new RangeError(
+        `checkpoint afterPage must be a recorded page id, got ${afterPage} of ${this.tally.lastId}`,
+      );
+    const bytes = encodeCheckpoint(checkpoint.data);
+    try {
+      this.db
+        .prepare(
+          'INSERT OR REPLACE INTO checkpoints (id, strategy, config, after_page, saved_at, data) VALUES (1, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          checkpoint.strategy,
+          JSON.stringify(checkpoint.config ?? null),
+          afterPage,
+          this.opts.clock.now(),
+          bytes,
+        );
+    } catch (error) {
+      throw storageFault(error, storePaths(this.dir).sqlite, this.dir) ?? error;
+    }
+    return bytes.byteLength;
+  }
+
+  /**
+   * The last checkpoint {@link CrawlStore.saveCheckpoint} stored, or undefined.
+   * @throws TresError `TRES_STORE_CORRUPT` if its bytes do not decode.
+   */
+  loadCheckpoint(): StoredCheckpoint | undefined {
+    this.assertOpen();
+    const row = this.db
+      .prepare<[], { strategy: string; config: string; after_page: number; saved_at: number; data: Buffer }>(
+        'SELECT strategy, config, after_page, saved_at, data FROM checkpoints WHERE id = 1',
+      )
+      .get();
+    if (row === undefined) return undefined;
+    return {
+      strategy: row.strategy,
+      config: JSON.parse(row.config) as unknown,
+      afterPage: row.after_page,
+      savedAt: row.saved_at,
+      bytes: row.data.byteLength,
+      data: decodeCheckpoint(row.data),
+    };
   }
 
   /**
@@ -480,6 +554,19 @@ export class CrawlStore {
     if (this.isClosed)
       throw new StopCrawlError('TRES_STORE_CLOSED', `The crawl store in ${this.dir} is closed`);
   }
+}
+
+/** A strategy checkpoint as stored (see {@link CrawlStore.saveCheckpoint}). */
+export interface StoredCheckpoint {
+  strategy: string;
+  config: unknown;
+  /** Id of the last page it reflects. */
+  afterPage: number;
+  /** ms since the epoch. */
+  savedAt: number;
+  /** Size of the stored (compressed) bytes. */
+  bytes: number;
+  data: unknown;
 }
 
 /** Inserts seeds not stored yet, in order; returns those inserted. Run inside a transaction. */

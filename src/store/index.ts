@@ -2,7 +2,8 @@
  * The crawl store: a resumable record of every fetch of a crawl (SQLite), its HTTP exchanges
  * (WARC) and its pages with their relevance (JSON lines), plus CSV export.
  */
-export { CrawlStore } from './crawl-store.js';
+export { decodeCheckpoint, encodeCheckpoint } from './checkpoint-codec.js';
+export { CrawlStore, type StoredCheckpoint } from './crawl-store.js';
 export type { CrawlCounters } from './crawl-tally.js';
 export type { DuplicateMatch } from './duplicate-index.js';
 export { CSV_COLUMNS } from './export-csv.js';

@@ -56,6 +56,14 @@ CREATE TABLE IF NOT EXISTS labels (
   is_relevant INTEGER NOT NULL, -- 1 relevant, 0 not
   labelled_at INTEGER NOT NULL -- ms since the epoch
 ) STRICT;
+CREATE TABLE IF NOT EXISTS checkpoints ( -- what the strategy had learned; one row, the latest
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  strategy TEXT NOT NULL, -- the strategy's name (spec)
+  config TEXT NOT NULL, -- JSON of the strategy's config when saved
+  after_page INTEGER NOT NULL, -- pages.id of the last page it reflects (0: none)
+  saved_at INTEGER NOT NULL, -- ms since the epoch
+  data BLOB NOT NULL -- see checkpoint-codec.ts
+) STRICT;
 `;
 
 /**

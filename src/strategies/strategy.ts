@@ -43,4 +43,21 @@ export interface Strategy {
   observe(outcome: Outcome): void;
   /** Current numbers for progress lines, events and benchmarks. */
   stats(): StrategyStats;
+  /**
+   * What the strategy has learned so far (weights, optimiser state, counters, random streams,
+   * vocabularies, replay buffers), for a resume: a JSON-serialisable value whose typed arrays
+   * are kept as they are (see `store/checkpoint-codec.ts`). Not the frontier, nor what the
+   * replay of stored pages rebuilds (counts per site, path states): those come back by replay.
+   * The crawl loop calls it when every recorded page has been observed, and stores the value in
+   * crawl.sqlite with the id of the last such page. Absent: the strategy learns nothing that a
+   * replay could not rebuild.
+   */
+  checkpoint?(): unknown;
+  /**
+   * Loads a value {@link Strategy.checkpoint} returned, on a fresh strategy made with the same
+   * name and config, before `seed` and before the replay; replayed outcomes of the pages it
+   * reflects then come with `isLearned` (rebuild the frontier from them, do not learn again).
+   * @throws ConfigError if the value does not fit this strategy (the loop then starts over).
+   */
+  restore?(checkpoint: unknown): void;
 }

@@ -54,6 +54,11 @@ export interface Outcome {
   errorCode?: string;
   /** True when the loop replays a stored outcome while resuming a crawl (no fetch happened). */
   isReplay?: boolean;
+  /**
+   * True on a replayed outcome that the restored checkpoint has already learned from (see
+   * `Strategy.restore`): rebuild the frontier and counts from it, learn nothing.
+   */
+  isLearned?: boolean;
   /** True when the page copies a page fetched before (reward 0; no links for an exact copy). */
   isDuplicate?: boolean;
 }

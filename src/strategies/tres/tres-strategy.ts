@@ -25,11 +25,12 @@
  * selection time (so Q sees current values, as the authors' code does) and, unlike that code,
  * re-route a refreshed sample whose leaf changed, so the tree stays consistent over time.
  */
+import { ConfigError } from '../../common/errors.js';
 import type { Rng } from '../../common/rng.js';
 import type { IndexedFrontier } from '../../frontier/frontier.js';
 import { FullIndexedFrontier } from '../../frontier/full-frontier.js';
-import { TreeFrontier } from '../../frontier/tree-frontier.js';
-import { DdqnAgent } from '../../rl/ddqn.js';
+import { TreeFrontier, type TreeLearnedState } from '../../frontier/tree-frontier.js';
+import { DdqnAgent, type DdqnLearnedState } from '../../rl/ddqn.js';
 import type { KeywordSet } from '../../text/index.js';
 import type {
   Action,
@@ -72,6 +73,23 @@ interface ParentPage {
   path: PathState;
 }
 
+/** Version of {@link TresCheckpoint}; a resume restores only its own format. */
+const TRES_CHECKPOINT_FORMAT = 1;
+
+/** What {@link TresStrategy.checkpoint} stores. */
+export interface TresCheckpoint {
+  format: number;
+  /** Live pages observed (the warm-up and training schedule). */
+  steps: number;
+  siteBonuses: number;
+  qEvaluations: number;
+  /** Position of the representatives' and random choices' stream. */
+  choiceRng: number[];
+  agent: DdqnLearnedState;
+  /** The Tree-Frontier's rules and experiences (absent for `synchronous`). */
+  tree?: TreeLearnedState;
+}
+
 /** The `parent` of a seed's sample. */
 const SEED_PARENT = -1;
 
@@ -109,6 +127,8 @@ export class TresStrategy implements Strategy {
   private siteBonuses = 0;
   private qEvaluations = 0;
   private lastQEvaluations = 0;
+  /** True once a checkpoint was restored (replayed pages after it count as steps). */
+  private isRestored = false;
 
   /** @throws ConfigError naming the first hyperparameter out of range. */
   constructor(options: TresOptions) {
@@ -202,10 +222,13 @@ export class TresStrategy implements Strategy {
   }
 
   /**
-   * Resuming a crawl: rebuild the frontier, the tree and the path states from the stored pages.
-   * Parents come before children in fetch order, so a page's path state is its parent's; the
-   * anchor text of the link is not stored, so replayed experiences have no anchor features.
-   * The Q-network is not stored either: it learns again, after a new warm-up.
+   * Resuming a crawl: rebuild the frontier and the path states from the stored pages. Parents
+   * come before children in fetch order, so a page's path state is its parent's, and the page's
+   * own sample (its link from the parent, with the anchor text and probability the store keeps
+   * with the parent's outlinks) is in the frontier when the page is replayed.
+   * A page the restored checkpoint reflects (`isLearned`) adds nothing to the tree or the agent:
+   * both come back from the checkpoint. Without a checkpoint (or after it) the tree learns the
+   * page's experience again; the Q-network learns from live pages only.
    */
   private observeReplay(outcome: Outcome): void {
     const { action } = outcome;
@@ -214,13 +237,62 @@ export class TresStrategy implements Strategy {
     const x =
       parentState === undefined
         ? this.features.encodeFetchedSeed(outcome, this.domains)
-        : this.features.encode(
+        : (this.sampleVectorOf(action.url, action.parentUrl) ??
+          this.features.encode(
             linkState,
             { url: action.url, domain: action.domain, anchorText: '', anchorProbability: 0 },
             this.domains,
-          );
-    this.learnFrom(outcome, x, linkState, this.agentReward(outcome));
+          ));
+    const isLearned = outcome.isLearned === true;
+    if (!isLearned && this.isRestored) this.steps++;
+    // A learned page's bonus is counted in the restored siteBonuses already.
+    const reward = isLearned ? outcome.reward : this.agentReward(outcome);
+    this.learnFrom(outcome, x, linkState, reward, !isLearned);
     this.replayPaths.set(action.url, this.childState(linkState, outcome));
+  }
+
+  /** A copy of the vector of `url`'s sample found on `parentUrl` (else any of its samples), or undefined. */
+  private sampleVectorOf(url: string, parentUrl: string | undefined): Float32Array | undefined {
+    const t = this.frontier.table;
+    const ids = t.group('url', url);
+    if (ids.length === 0) return undefined;
+    const id = ids.find((i) => this.parents[t.parent(i)]?.url === parentUrl) ?? (ids[0] as number);
+    return t.vector(id);
+  }
+
+  /**
+   * What TRES has learned: the Double DQN (online and target networks with their Adam states,
+   * counters, replay buffer, sampling stream), the Tree-Frontier's rules and experiences, the step
+   * counter (the warm-up and training schedule) and the choice stream. The frontier's samples,
+   * path states and domain counts come back by replaying the stored pages.
+   */
+  checkpoint(): TresCheckpoint {
+    return {
+      format: TRES_CHECKPOINT_FORMAT,
+      steps: this.steps,
+      siteBonuses: this.siteBonuses,
+      qEvaluations: this.qEvaluations,
+      choiceRng: this.rng.getState(),
+      agent: this.agent.learnedState(),
+      ...(this.tree ? { tree: this.tree.learnedState() } : {}),
+    };
+  }
+
+  /** Loads a {@link TresStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
+  restore(checkpoint: unknown): void {
+    const c = checkpoint as TresCheckpoint;
+    if (c?.format !== TRES_CHECKPOINT_FORMAT)
+      throw new ConfigError(`not a TRES checkpoint of format ${TRES_CHECKPOINT_FORMAT}`);
+    if (this.tree) {
+      if (c.tree === undefined) throw new ConfigError('the TRES checkpoint has no Tree-Frontier');
+      this.tree.loadLearnedState(c.tree);
+    }
+    this.agent.loadLearnedState(c.agent);
+    this.rng.setState(c.choiceRng);
+    this.steps = c.steps;
+    this.siteBonuses = c.siteBonuses;
+    this.qEvaluations = c.qEvaluations;
+    this.isRestored = true;
   }
 
   /** The path state a fetched page passes to its outlinks (feature 0 per `parentFeature`). */
@@ -231,14 +303,20 @@ export class TresStrategy implements Strategy {
   }
 
   /** The frontier's side of a transition: experience, purge of the URL, new samples. Returns their vectors. */
-  private learnFrom(outcome: Outcome, x: Float32Array, linkState: PathState, agentReward: number): number[] {
+  private learnFrom(
+    outcome: Outcome,
+    x: Float32Array,
+    linkState: PathState,
+    agentReward: number,
+    isExperience = true,
+  ): number[] {
     const { action, reward } = outcome;
     // Other samples of this URL (found from other parents) must never be chosen again.
     this.frontier.removeUrl(action.url);
     if (outcome.finalUrl !== action.url) this.frontier.removeUrl(outcome.finalUrl);
     this.laps.lap('purge');
     this.domains.record(action.domain, reward);
-    this.tree?.addExperience(x, agentReward);
+    if (isExperience) this.tree?.addExperience(x, agentReward);
     this.laps.lap('experience');
     const childState = this.childState(linkState, outcome);
     const candidates: number[] = [];

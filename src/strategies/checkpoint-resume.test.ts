@@ -1,0 +1,121 @@
+/**
+ * Resume that keeps what was learned: every strategy that learns online crawls a generated web,
+ * stores checkpoints of what it learned in crawl.sqlite as it goes and when it stops, and a
+ * resumed crawl restores exactly the stored state (weights, optimiser state, counters, replay)
+ * and goes on learning from it. The learning strategies are the registered ones with a
+ * checkpoint; the list below makes sure none is left out.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRng } from '../common/rng.js';
+import { Crawler } from '../crawl/crawler.js';
+import type { CheckpointEvent } from '../crawl/events.js';
+import { type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
+import { keywordsOf } from '../sandbox/vocabulary.js';
+import { decodeCheckpoint } from '../store/index.js';
+import { KeywordSet } from '../text/index.js';
+import { createStrategy } from './registry.js';
+import type { Strategy } from './strategy.js';
+
+const TOPIC = 'astronomy telescopes';
+const FIRST_BUDGET = 100;
+const BUDGET = 160;
+const EVERY = 40;
+/** Every strategy that learns online (issue 27): each must keep what it learned across a resume. */
+const LEARNING = ['tres', 'tres-nh', 'tree-random', 'synchronous'];
+
+function storedCheckpoint(dir: string): { afterPage: number; data: unknown } | undefined {
+  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
+  try {
+    const row = db.prepare('SELECT after_page, data FROM checkpoints').get() as
+      | { after_page: number; data: Buffer }
+      | undefined;
+    return row && { afterPage: row.after_page, data: decodeCheckpoint(row.data) };
+  } finally {
+    db.close();
+  }
+}
+
+describe('a resumed crawl goes on from what its strategy had learned', () => {
+  let sandbox: Sandbox;
+  let base: string;
+  beforeAll(async () => {
+    sandbox = await serveSandbox({
+      web: {
+        seed: 5,
+        hostCount: 30,
+        pageCount: 3000,
+        topics: [TOPIC, 'cooking recipes'],
+        relevantTopic: TOPIC,
+      },
+    });
+    base = mkdtempSync(join(tmpdir(), 'tres-checkpoint-'));
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  const make = (name: string): Strategy =>
+    createStrategy(name, {
+      rng: createRng(9).fork('strategy'),
+      keywords: new KeywordSet(keywordsOf(TOPIC), []),
+    });
+  const crawler = (outDir: string, strategy: Strategy, maxPages: number, isResume: boolean) =>
+    new Crawler({
+      outDir,
+      strategy,
+      isResume,
+      seed: 9,
+      keywords: keywordsOf(TOPIC),
+      maxPages,
+      maxConcurrency: 2,
+      checkpointEveryPages: EVERY,
+      shouldWriteWarc: false,
+      net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
+    });
+
+  for (const name of LEARNING) {
+    it(`${name}: checkpoints every ${EVERY} pages and at the stop; the resume restores them exactly and learns on`, async () => {
+      const dir = join(base, name);
+      const first = make(name);
+      expect(first.checkpoint, `${name} has no checkpoint`).toBeDefined();
+      const events: CheckpointEvent[] = [];
+      const c1 = crawler(dir, first, FIRST_BUDGET, false);
+      c1.on('checkpoint', (e) => events.push(e));
+      await c1.run(sandbox.web!.seedUrls(2, { relevant: true }));
+      expect(events.map((e) => [e.kind, e.afterPage])).toEqual([
+        ['saved', 40],
+        ['saved', 80],
+        ['saved', 100],
+      ]);
+      const saved = storedCheckpoint(dir)!;
+      expect(saved.afterPage).toBe(FIRST_BUDGET);
+      // What was stored is exactly what the strategy held at the stop.
+      expect(saved.data).toEqual(first.checkpoint!());
+
+      const second = make(name);
+      let restored: unknown;
+      const restore = second.restore!.bind(second);
+      second.restore = (c) => {
+        restore(c);
+        restored = second.checkpoint!();
+      };
+      const resumedEvents: CheckpointEvent[] = [];
+      const c2 = crawler(dir, second, BUDGET, true);
+      c2.on('checkpoint', (e) => resumedEvents.push(e));
+      const summary = await c2.run();
+      expect(summary.steps).toBe(BUDGET);
+      expect(resumedEvents[0]).toMatchObject({ kind: 'restored', afterPage: FIRST_BUDGET });
+      // The restored weights, optimiser state, counters and replay are the saved ones.
+      expect(restored).toEqual(saved.data);
+      const last = storedCheckpoint(dir)!;
+      expect(last.afterPage).toBe(BUDGET);
+      // ...and learning went on from them.
+      expect(last.data).not.toEqual(saved.data);
+    });
+  }
+});
