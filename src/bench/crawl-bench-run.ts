@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../common/rng.js';
 import { Crawler } from '../crawl/crawler.js';
+import type { PageEvent } from '../crawl/events.js';
 import type { PageJudge } from '../crawl/judge.js';
 import type { WebClientOptions } from '../net/index.js';
 import { createStrategy, strategyNeedsWordVectors } from '../strategies/registry.js';
@@ -80,7 +81,8 @@ export interface RunResult {
   linksDiscovered?: number;
   linksOutOfWeb?: number;
   curve: CurvePoint[];
-  timing: { elapsedMs: number; pagesPerSec: number };
+  /** `resumeMs`: from the resumed Crawler's start to its first page (restore, replay, one fetch). */
+  timing: { elapsedMs: number; pagesPerSec: number; resumeMs?: number };
 }
 
 /** Inputs of {@link runOnce}. */
@@ -107,6 +109,13 @@ export interface RunSpec {
   hasPage?: (url: string) => boolean;
   /** Copy the run's crawl store here before deleting it (to inspect what it fetched). @default none */
   keepStoreIn?: string;
+  /**
+   * Stop the crawl after this many attempts and resume it (a new Crawler and strategy on the same
+   * store, as `tres crawl --resume` does) to `maxPages`: the resume benchmark. @default none
+   */
+  stopAt?: number;
+  /** The crawler's `checkpointEveryPages` (false: a resume learns again). @default the crawler's */
+  checkpointEveryPages?: number | false;
 }
 
 /**
@@ -155,24 +164,27 @@ export function seedOfRun(seeds: readonly string[], run: number): string {
 export async function runOnce(spec: RunSpec): Promise<RunResult> {
   const seedUrl = seedOfRun(spec.topic.seeds, spec.run);
   const outDir = mkdtempSync(join(tmpdir(), 'tres-bench-crawl-'));
-  const crawler = new Crawler({
-    outDir,
-    // Word vectors only for strategies that use them (Lim's), loaded once per process.
-    strategy: makeStrategy(
-      spec,
-      strategyNeedsWordVectors(spec.strategy) ? await loadWordVectors() : undefined,
-    ),
-    seed: spec.run,
-    maxPages: spec.maxPages,
-    maxPagesPerDomain: spec.domainLimit,
-    maxConcurrency: spec.concurrency,
-    relevanceThreshold: spec.relevanceThreshold,
-    ...(spec.judge ? { judge: spec.judge } : { keywords: spec.topic.keywords }),
-    ...BENCH_CRAWLER_SETTINGS,
-    progressIntervalMs: 60_000,
-    net: spec.net,
-    ...(spec.urlFilter ? { urlFilter: spec.urlFilter } : {}),
-  });
+  // Word vectors only for strategies that use them (Lim's), loaded once per process.
+  const wordVectors = strategyNeedsWordVectors(spec.strategy) ? await loadWordVectors() : undefined;
+  const makeCrawler = (maxPages: number, isResume: boolean) =>
+    new Crawler({
+      outDir,
+      isResume,
+      strategy: makeStrategy(spec, wordVectors),
+      seed: spec.run,
+      maxPages,
+      maxPagesPerDomain: spec.domainLimit,
+      maxConcurrency: spec.concurrency,
+      relevanceThreshold: spec.relevanceThreshold,
+      ...(spec.judge ? { judge: spec.judge } : { keywords: spec.topic.keywords }),
+      ...BENCH_CRAWLER_SETTINGS,
+      ...(spec.checkpointEveryPages === undefined ? {} : { checkpointEveryPages: spec.checkpointEveryPages }),
+      progressIntervalMs: 60_000,
+      net: spec.net,
+      ...(spec.urlFilter ? { urlFilter: spec.urlFilter } : {}),
+    });
+  const isStopped = spec.stopAt !== undefined && spec.stopAt < spec.maxPages;
+  let crawler = makeCrawler(isStopped ? (spec.stopAt as number) : spec.maxPages, false);
   const every = Math.max(1, Math.floor(spec.maxPages / spec.curvePoints));
   const gtDomains = new Set<string>();
   const pagesSeen = new Set<string>();
@@ -193,7 +205,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       stats: { ...stats },
     });
   };
-  crawler.on('page', (e) => {
+  const onPage = (e: PageEvent) => {
     // Each page counts once however it was reached (http or https, dir/ or dir/index.html), by
     // its address here, independently of the crawler's own duplicate detection.
     const identity = pageIdentity(e.finalUrl);
@@ -229,9 +241,21 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
         });
       });
     }
-  });
+  };
+  crawler.on('page', onPage);
+  let resumeMs: number | undefined;
   try {
-    const summary = await crawler.run([seedUrl]);
+    let summary = await crawler.run([seedUrl]);
+    if (isStopped && summary.steps >= (spec.stopAt as number)) {
+      // As `tres crawl --resume`: a new process's Crawler and strategy on the same store.
+      crawler = makeCrawler(spec.maxPages, true);
+      const startedMs = performance.now();
+      crawler.on('page', (e) => {
+        resumeMs ??= performance.now() - startedMs;
+        onPage(e);
+      });
+      summary = await crawler.run();
+    }
     // A run that stopped early (frontier empty) still ends its curve at its last step.
     if (lastStep > 0 && curve[curve.length - 1]?.step !== lastStep) addPoint(lastStep);
     const steps = summary.steps;
@@ -263,7 +287,11 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
           }
         : {}),
       curve,
-      timing: { elapsedMs: Math.round(summary.elapsedMs), pagesPerSec: round2(summary.pagesPerSec) },
+      timing: {
+        elapsedMs: Math.round(summary.elapsedMs),
+        pagesPerSec: round2(summary.pagesPerSec),
+        ...(resumeMs === undefined ? {} : { resumeMs: Math.round(resumeMs) }),
+      },
     };
   } finally {
     if (spec.keepStoreIn !== undefined) cpSync(outDir, spec.keepStoreIn, { recursive: true });

@@ -36,6 +36,7 @@ import { ORACLE_STRATEGY } from './oracle-strategy.js';
 import { runPdfBench } from './pdf-bench.js';
 import { runRelevanceBench } from './relevance-bench.js';
 import { runRenderBench } from './render-bench.js';
+import { type ResumeVariant, runResumeBench } from './resume-bench.js';
 import { runRlBench } from './rl-bench.js';
 import { ensureTopicReward } from './topic-reward.js';
 import { runTreeFrontierBench } from './tree-frontier-bench.js';
@@ -68,6 +69,7 @@ const PARTS = [
   'pdf',
   'render',
   'cluster',
+  'resume',
 ] as const;
 
 /**
@@ -107,6 +109,9 @@ Parts:
   ui         pages/s of the same crawl with and without the dashboard
   pdf        PDF text extraction: pages/s of one worker and peak memory (made PDFs, the DocWeb's)
   render     pages/s rendered in chromium (--render) against plain fetching on a script-built sandbox
+  resume     crawls stopped half-way and resumed against uninterrupted ones, per strategy and seed
+             (--topic FILE, default the generated web; --model DIR: the judge; --runs N, default 5;
+             --variants uninterrupted,resumed,relearn; --strategies, default tres); resumable
 
 Flags:
   --quick               a small budget, results in OUT/quick/
@@ -134,6 +139,10 @@ const VALUE_FLAGS = [
   '--pages-per-worker',
   '--ceiling-pages',
   '--workers',
+  '--topic',
+  '--model',
+  '--runs',
+  '--variants',
 ];
 
 async function main(): Promise<void> {
@@ -184,6 +193,20 @@ async function main(): Promise<void> {
   const workerCounts = workersArg === undefined ? undefined : workersArg.split(',').map(Number);
   if (workerCounts !== undefined && !workerCounts.every((n) => Number.isInteger(n) && n >= 1)) {
     console.error(`--workers needs worker counts >= 1 such as 1,4, got ${workersArg}`);
+    process.exit(2);
+  }
+  // resume: the topic, the judge, the run seeds and the crawls to compare.
+  const resumeTopic = takeValue(args, '--topic', 'a topic file');
+  const resumeModel = takeValue(args, '--model', 'a model folder');
+  const resumeRuns = Number(takeValue(args, '--runs', 'an integer >= 1') ?? 5);
+  const resumeVariants = (takeValue(args, '--variants', 'a list') ?? 'uninterrupted,resumed').split(
+    ',',
+  ) as ResumeVariant[];
+  if (
+    !(Number.isInteger(resumeRuns) && resumeRuns >= 1) ||
+    !resumeVariants.every((v) => ['uninterrupted', 'resumed', 'relearn'].includes(v))
+  ) {
+    console.error('--runs needs an integer >= 1; --variants a list of uninterrupted, resumed, relearn');
     process.exit(2);
   }
   const parts = args.filter((a) => !a.startsWith('--'));
@@ -311,6 +334,22 @@ async function main(): Promise<void> {
         resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
         ...(isQuick ? { inputsPerTarget: 20_000 } : {}),
       });
+    }
+    if (part === 'resume') {
+      const topicFile = resumeTopic ?? join('data', 'bench', 'synthetic-hardware.yaml');
+      const topicName = topicFile.replace(/^.*\//, '').replace(/\.ya?ml$/, '');
+      const table = await runResumeBench({
+        topicFile,
+        ...(docwebCacheDir ? { cacheDir: docwebCacheDir } : {}),
+        ...(resumeModel ? { modelDir: resumeModel } : {}),
+        strategies: strategyList.length > 0 ? strategyList : ['tres'],
+        runs: isQuick ? 1 : resumeRuns,
+        ...(isQuick ? { maxPages: 300 } : {}),
+        variants: resumeVariants,
+        outDir: join(isQuick ? join(resultsDir, 'quick') : resultsDir, `resume-${topicName}`),
+        command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+      });
+      console.log(table);
     }
     if (part === 'crawl') {
       const budget = isQuick ? { maxPages: 300, runs: 2 } : { maxPages: 3000, runs: 5 };
