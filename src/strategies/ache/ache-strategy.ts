@@ -28,10 +28,12 @@
  * holds its enqueue serial number) and each queued URL's data lives in ./queued-links.ts, typed
  * arrays by interned URL id; a sample is live if its serial is its URL's latest.
  *
- * Resume: the frontier, the followed links and their labels are rebuilt from the replayed
- * outcomes (a replayed link's words come from its stored anchor text and URL; its context is not
- * stored); the classifier is retrained at the same page counts as the replay passes them.
+ * Resume: the classifier, its training links and labels, the vocabulary and the training stream
+ * come back from the checkpoint (`checkpoint`); the frontier is rebuilt from the replayed
+ * outcomes (a replayed link's words come from its stored anchor text, URL and context), and only
+ * pages after the checkpoint add training links or retrain.
  */
+import { ConfigError } from '../../common/errors.js';
 import type { Rng } from '../../common/rng.js';
 import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
 import type {
@@ -43,7 +45,7 @@ import type {
   StrategyStats,
 } from '../strategy.js';
 import { type AcheConfig, type AcheSettings, resolveAcheConfig } from './ache-config.js';
-import { LinkExamples } from './link-examples.js';
+import { LinkExamples, type LinkExamplesState } from './link-examples.js';
 import { FieldWords, selectFeatures } from './link-features.js';
 import { type LinkModel, linkProbability, trainLinkSvm } from './link-svm.js';
 import { QueuedLinks } from './queued-links.js';
@@ -54,6 +56,18 @@ export interface AcheOptions {
   overrides?: AcheSettings;
   /** Name to report. @default 'ache' */
   name?: string;
+}
+
+/** What {@link AcheStrategy.checkpoint} stores. */
+export interface AcheCheckpoint {
+  format: number;
+  words: string[];
+  examples: LinkExamplesState;
+  /** The link classifier (absent before the first training). */
+  model?: { ids: Int32Array; weights: Float64Array; bias: number; platt: LinkModel['platt'] };
+  trainRng: number[];
+  trainings: number;
+  lastTrainingSize: number;
 }
 
 interface AcheData {
@@ -131,7 +145,9 @@ export class AcheStrategy implements Strategy {
       this.fetched.add(url);
       this.queued.delete(url);
     }
-    if (data !== undefined && !data.isSeed) this.examples.add(data.ids, reward > 0);
+    // A page the restored checkpoint reflects is in its examples and model already.
+    const isLearned = outcome.isLearned === true;
+    if (data !== undefined && !data.isSeed && !isLearned) this.examples.add(data.ids, reward > 0);
     const tier = this.config.isHardFocus && reward <= 0 ? 1 : 0;
     const parent = this.parentUrls.length;
     if (outcome.links.length > 0) this.parentUrls.push(action.url);
@@ -144,7 +160,51 @@ export class AcheStrategy implements Strategy {
         isSeed: false,
       });
     }
-    if (this.config.isLearning && this.pages % this.config.learnEveryPages === 0) this.retrain();
+    if (this.config.isLearning && !isLearned && this.pages % this.config.learnEveryPages === 0)
+      this.retrain();
+  }
+
+  /**
+   * What ACHE has learned: the link classifier, its training links with their labels, the
+   * vocabulary they are indexed by, the training stream and counters. The frontier comes back by
+   * replaying the stored pages, scored by the restored classifier.
+   */
+  checkpoint(): AcheCheckpoint {
+    const m = this.model;
+    return {
+      format: 1,
+      words: this.words.learnedState(),
+      examples: this.examples.learnedState(),
+      ...(m
+        ? {
+            model: {
+              ids: Int32Array.from(m.weights.keys()),
+              weights: Float64Array.from(m.weights.values()),
+              bias: m.bias,
+              platt: m.platt,
+            },
+          }
+        : {}),
+      trainRng: this.trainRng.getState(),
+      trainings: this.trainings,
+      lastTrainingSize: this.lastTrainingSize,
+    };
+  }
+
+  /** Loads an {@link AcheStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
+  restore(checkpoint: unknown): void {
+    const c = checkpoint as AcheCheckpoint;
+    if (c?.format !== 1) throw new ConfigError('not an ACHE checkpoint of format 1');
+    this.words.loadLearnedState(c.words);
+    this.examples.loadLearnedState(c.examples);
+    if (c.model) {
+      const weights = new Map<number, number>();
+      c.model.ids.forEach((id, i) => weights.set(id, c.model!.weights[i] as number));
+      this.model = { weights, bias: c.model.bias, platt: c.model.platt };
+    }
+    this.trainRng.setState(c.trainRng);
+    this.trainings = c.trainings;
+    this.lastTrainingSize = c.lastTrainingSize;
   }
 
   stats(): StrategyStats {

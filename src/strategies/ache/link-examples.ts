@@ -28,6 +28,13 @@ class Reservoir<T> {
   }
 }
 
+/** What {@link LinkExamples.learnedState} returns. */
+export interface LinkExamplesState {
+  ids: Int32Array;
+  lengths: Int32Array;
+  labels: Uint8Array;
+}
+
 /** Followed links with the relevance of their fetched targets. */
 export class LinkExamples {
   private readonly links: Int32Array[] = [];
@@ -49,6 +56,27 @@ export class LinkExamples {
     this.links.push(ids);
     this.labels.push(isRelevant ? 1 : 0);
     if (isRelevant) this.positives++;
+  }
+
+  /** Every labelled link, for checkpoints: ids concatenated, their counts, and the labels. */
+  learnedState(): LinkExamplesState {
+    const lengths = Int32Array.from(this.links, (l) => l.length);
+    const ids = new Int32Array(lengths.reduce((n, k) => n + k, 0));
+    let at = 0;
+    for (const l of this.links) {
+      ids.set(l, at);
+      at += l.length;
+    }
+    return { ids, lengths, labels: Uint8Array.from(this.labels) };
+  }
+
+  /** Loads a {@link LinkExamples.learnedState} into this (empty) set. */
+  loadLearnedState(state: LinkExamplesState): void {
+    let at = 0;
+    state.lengths.forEach((n, i) => {
+      this.add(state.ids.slice(at, at + n), state.labels[i] === 1);
+      at += n;
+    });
   }
 
   /** ACHE's balanced training sample (see the file comment); labels 1 first, then 0. */

@@ -12,6 +12,7 @@
  * Words are interned: a link is stored as one sorted Int32Array of field-word ids, so a frontier
  * of 100k links costs about 100-200 bytes per link and rescoring it needs no tokenizing.
  */
+import { ConfigError } from '../../common/errors.js';
 import { isStopword, tokenize, urlTokens } from '../../text/index.js';
 import type { DiscoveredLink } from '../../types/index.js';
 
@@ -59,6 +60,23 @@ export class FieldWords {
       this.names.push(key);
     }
     return id;
+  }
+
+  /** Every "field:word" by id, for checkpoints. */
+  learnedState(): string[] {
+    return [...this.names];
+  }
+
+  /**
+   * Loads a {@link FieldWords.learnedState} into this vocabulary, which must be empty (a resume,
+   * before any link is encoded). @throws ConfigError if it is not empty.
+   */
+  loadLearnedState(names: readonly string[]): void {
+    if (this.names.length > 0) throw new ConfigError('link words load a checkpoint only while empty');
+    for (const name of names) {
+      this.ids.set(name, this.names.length);
+      this.names.push(name);
+    }
   }
 
   /** "field:word" of an id. */

@@ -15,6 +15,17 @@
  * choose w by how well each window predicts (section 3.4 chose dmax by validation accuracy).
  */
 
+import { ConfigError } from '../../common/errors.js';
+
+/** What an {@link ApprenticeModel} has learned. */
+export interface ApprenticeModelState {
+  counts: Float64Array;
+  instances: [number, number];
+  totals: Float64Array;
+  vocabulary: Float64Array;
+  window: number;
+}
+
 /** Multinomial naive Bayes with Laplace smoothing, trained incrementally. */
 export class ApprenticeModel {
   /** counts[2 * id + cls]: occurrences of feature `id` in instances of class `cls`. */
@@ -94,6 +105,30 @@ export class ApprenticeModel {
   /** P(HIGH | features), the paper's prediction. */
   probability(features: Int32Array, window = this.window): number {
     return 1 / (1 + Math.exp(-this.logOdds(features, window)));
+  }
+
+  /** The counts, totals, vocabulary sizes and window, for checkpoints. */
+  learnedState(): ApprenticeModelState {
+    return {
+      counts: this.counts.slice(),
+      instances: [this.instances[0] as number, this.instances[1] as number],
+      totals: this.totals.slice(),
+      vocabulary: this.vocabulary.slice(),
+      window: this.window,
+    };
+  }
+
+  /** Loads an {@link ApprenticeModel.learnedState}. @throws ConfigError if built for another dMax. */
+  loadLearnedState(state: ApprenticeModelState): void {
+    if (state.totals.length !== this.totals.length)
+      throw new ConfigError(`apprentice checkpoint has another dMax`, { context: { field: 'dMax' } });
+    this.counts = state.counts.slice();
+    this.instances[0] = state.instances[0];
+    this.instances[1] = state.instances[1];
+    this.totals.set(state.totals);
+    this.vocabulary.set(state.vocabulary);
+    this.window = state.window;
+    this.weights = undefined;
   }
 
   private isSeen(id: number): boolean {

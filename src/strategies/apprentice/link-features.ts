@@ -58,6 +58,16 @@ export class LinkFeatureSpace {
     return Int32Array.from(out);
   }
 
+  /** Every feature name by id and its distance, for checkpoints. */
+  learnedState(): { names: string[]; distances: Int32Array } {
+    return { names: [...this.ids.keys()], distances: Int32Array.from(this.distances) };
+  }
+
+  /** Loads a {@link LinkFeatureSpace.learnedState} into this (empty) space. */
+  loadLearnedState(state: { names: string[]; distances: Int32Array }): void {
+    state.names.forEach((name, i) => this.intern(name, state.distances[i] as number));
+  }
+
   private intern(name: string, distance: number): number {
     let id = this.ids.get(name);
     if (id === undefined) {

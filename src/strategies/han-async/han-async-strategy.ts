@@ -28,8 +28,9 @@
  *
  * Resume: the frontier and each fetched page's path state are rebuilt from the replayed outcomes
  * (a replayed page's relevance comes from its stored title only: the text is not stored); the
- * weights are not stored and are learned again from the new steps.
+ * SARSA weights and the exploration stream come back from the checkpoint (`checkpoint`).
  */
+import { ConfigError } from '../../common/errors.js';
 import type { Rng } from '../../common/rng.js';
 import { booleanSetting, checkSettings, numberSetting } from '../../config/settings.js';
 import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
@@ -53,7 +54,7 @@ import {
   SEED_PARENT_STATE,
   TopicCosine,
 } from './han-features.js';
-import { LinearSarsa } from './linear-sarsa.js';
+import { LinearSarsa, type LinearSarsaState } from './linear-sarsa.js';
 
 /** Every hyperparameter of `han-async`. */
 export interface HanAsyncConfig {
@@ -106,6 +107,15 @@ export interface HanAsyncOptions {
  */
 export function resolveHanAsyncConfig(settings: Partial<HanAsyncConfig> = {}): Readonly<HanAsyncConfig> {
   return Object.freeze(checkSettings(HAN_ASYNC_SETTINGS, settings, 'han-async'));
+}
+
+/** What {@link HanAsyncStrategy.checkpoint} stores. */
+export interface HanAsyncCheckpoint {
+  format: number;
+  sarsa: LinearSarsaState;
+  explore: number[];
+  exploreSteps: number;
+  qEvaluations: number;
 }
 
 interface HanData {
@@ -204,6 +214,31 @@ export class HanAsyncStrategy implements Strategy {
       'rl/td_abs_mean': this.sarsa.meanAbsDelta,
       'rl/explore_steps': this.exploreSteps,
     };
+  }
+
+  /**
+   * What Han's crawler has learned: the SARSA weights and statistics, the exploration stream and
+   * counters. The frontier and the pages' path states come back by replaying the stored pages.
+   */
+  checkpoint(): HanAsyncCheckpoint {
+    return {
+      format: 1,
+      sarsa: this.sarsa.learnedState(),
+      explore: this.explore.getState(),
+      exploreSteps: this.exploreSteps,
+      qEvaluations: this.qEvaluations,
+    };
+  }
+
+  /** Loads a {@link HanAsyncStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
+  restore(checkpoint: unknown): void {
+    const c = checkpoint as HanAsyncCheckpoint;
+    if (c?.format !== 1) throw new ConfigError('not a han-async checkpoint of format 1');
+    this.sarsa.loadLearnedState(c.sarsa);
+    this.explore.setState(c.explore);
+    this.exploreSteps = c.exploreSteps;
+    // The replay counts its Q evaluations again from here.
+    this.qEvaluations = c.qEvaluations;
   }
 
   /** The learned weights (bias first, then one per one-hot feature), for tests and reports. */

@@ -11,6 +11,16 @@
  */
 
 /** Weights of a linear Q over one-hot features. */
+import { ConfigError } from '../../common/errors.js';
+
+/** What a {@link LinearSarsa} has learned. */
+export interface LinearSarsaState {
+  weights: Float64Array;
+  bias: number;
+  updates: number;
+  absDeltaSum: number;
+}
+
 export class LinearSarsa {
   /** One weight per one-hot feature. */
   readonly weights: Float64Array;
@@ -55,6 +65,31 @@ export class LinearSarsa {
     this.updates++;
     this.absDeltaSum += Math.abs(delta);
     return delta;
+  }
+
+  /** Weights, bias and update statistics, for checkpoints. */
+  learnedState(): LinearSarsaState {
+    return {
+      weights: this.weights.slice(),
+      bias: this.bias,
+      updates: this.updates,
+      absDeltaSum: this.absDeltaSum,
+    };
+  }
+
+  /** Loads a {@link LinearSarsa.learnedState}. @throws ConfigError if its feature count differs. */
+  loadLearnedState(state: LinearSarsaState): void {
+    if (state.weights.length !== this.weights.length)
+      throw new ConfigError(
+        `SARSA checkpoint has ${state.weights.length} weights, expected ${this.weights.length}`,
+        {
+          context: { field: 'weights' },
+        },
+      );
+    this.weights.set(state.weights);
+    this.bias = state.bias;
+    this.updates = state.updates;
+    this.absDeltaSum = state.absDeltaSum;
   }
 
   /** Mean |TD error| of all updates; NaN before the first. */

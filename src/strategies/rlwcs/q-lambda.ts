@@ -7,6 +7,8 @@
  * pick the highest or the lowest classifier score).
  */
 
+import { ConfigError } from '../../common/errors.js';
+
 /** Hyperparameters of {@link LinearQLambda}. */
 export interface QLambdaOptions {
   actions: number;
@@ -16,6 +18,15 @@ export interface QLambdaOptions {
   alpha: number;
   gamma: number;
   lambda: number;
+}
+
+/** What a {@link LinearQLambda} has learned. */
+export interface QLambdaState {
+  weights: Float64Array;
+  traces: Float64Array;
+  previous?: { phi: Float64Array; action: number };
+  tdErrorSum: number;
+  updates: number;
 }
 
 export class LinearQLambda {
@@ -118,6 +129,37 @@ export class LinearQLambda {
   }
 
   /** Mean |TD error| of the updates so far (0 before the first). */
+  /** Weights, traces, the pending step and statistics, for checkpoints. */
+  learnedState(): QLambdaState {
+    return {
+      weights: this.weights.slice(),
+      traces: this.traces.slice(),
+      ...(this.previous
+        ? { previous: { phi: this.previous.phi.slice(), action: this.previous.action } }
+        : {}),
+      tdErrorSum: this.tdErrorSum,
+      updates: this.updates,
+    };
+  }
+
+  /** Loads a {@link LinearQLambda.learnedState}. @throws ConfigError if its size differs. */
+  loadLearnedState(state: QLambdaState): void {
+    if (state.weights.length !== this.weights.length || state.traces.length !== this.traces.length)
+      throw new ConfigError(
+        `Q(lambda) checkpoint has ${state.weights.length} weights, expected ${this.weights.length}`,
+        {
+          context: { field: 'weights' },
+        },
+      );
+    this.weights.set(state.weights);
+    this.traces.set(state.traces);
+    this.previous = state.previous
+      ? { phi: state.previous.phi.slice(), action: state.previous.action }
+      : undefined;
+    this.tdErrorSum = state.tdErrorSum;
+    this.updates = state.updates;
+  }
+
   get meanTdError(): number {
     return this.updates === 0 ? 0 : this.tdErrorSum / this.updates;
   }

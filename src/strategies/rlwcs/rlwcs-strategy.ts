@@ -27,16 +27,17 @@
  * - Parents' mean relevance: of the fetched pages that link to the page (0.5 for seeds).
  * - A URL found again on another page is queued again only with a better score.
  *
- * Resume: nothing of the pool or the agent is stored. The replay rebuilds the frontier (replayed
- * outlinks keyed best-first, as there is no page text to score with) and the parent statistics;
- * the pool is trained again once `trainAfterPages` pages have been fetched after the resume, and
- * Q(lambda) learns again from there.
+ * Resume: Q(lambda), the pool's training pages (the pool is trained again from them, the same
+ * pool), the training window and the streams come back from the checkpoint (`checkpoint`). The
+ * replay rebuilds the frontier (replayed outlinks keyed best-first, as there is no page text to
+ * score with) and the parent statistics; pages after the checkpoint are not learned from (no text).
  *
  * Cost per step: the page's TF-IDF vector and the five actions' scores of it (tens of
  * microseconds), plus with `shouldScoreLinks=true` one vector and one score per outlink (about 10 us
  * each). Training the pool on 3,000 pages took 1.3 s on a loaded 2-core machine, every
  * `retrainEvery` pages: about 1.6 ms per page over a 3,000-page crawl.
  */
+import { ConfigError } from '../../common/errors.js';
 import type { Rng } from '../../common/rng.js';
 import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/indexed-priority-frontier.js';
 import { pageTokens, tokenize, urlTokens } from '../../text/index.js';
@@ -49,7 +50,7 @@ import type {
   StrategyStats,
 } from '../strategy.js';
 import { ClassifierPool, POOL_ACTIONS, SVM_ACTION } from './classifier-pool.js';
-import { LinearQLambda } from './q-lambda.js';
+import { LinearQLambda, type QLambdaState } from './q-lambda.js';
 import { type RlwcsConfig, type RlwcsVariant, resolveRlwcsConfig } from './rlwcs-config.js';
 import { UrlRecords } from './url-records.js';
 
@@ -71,6 +72,23 @@ export function linkTokens(link: DiscoveredLink): string[] {
   return tokenize(text).concat(urlTokens(link.url));
 }
 
+/** What {@link RlwcsStrategy.checkpoint} stores. */
+export interface RlwcsCheckpoint {
+  format: number;
+  /** Tokens of each training page, once; the lists below index them. */
+  pages: string[][];
+  docs: Int32Array;
+  labels: Uint8Array;
+  trainedOn?: { docs: Int32Array; labels: Uint8Array };
+  pagesSinceTraining: number;
+  trainings: number;
+  agent: QLambdaState;
+  policyRng: number[];
+  pagesScored: number;
+  pagesAgreed: number;
+  actionCounts: number[];
+}
+
 export class RlwcsStrategy implements Strategy {
   readonly name: string;
   /** Link context is read only when links are scored by their own text (`shouldScoreLinks=true`). */
@@ -87,6 +105,8 @@ export class RlwcsStrategy implements Strategy {
   private pool: ClassifierPool | undefined;
   private docs: string[][] = [];
   private labels: number[] = [];
+  /** The pages the pool was last trained on (a checkpoint trains it again from them). */
+  private trainedOn: { docs: string[][]; labels: Uint8Array } | undefined;
   private pagesSinceTraining = 0;
   private trainings = 0;
   /** Pages scored by a trained pool, and those on which all its classifiers agreed. */
@@ -121,6 +141,7 @@ export class RlwcsStrategy implements Strategy {
     const parentMean = this.records.takeParentMean(action.url) ?? 0.5;
     for (const link of outcome.links) this.records.addParent(link.url, outcome.probability);
 
+    // A replayed page has no text: the checkpoint holds what RLwCS learned from it.
     const hasText = outcome.isPage && outcome.text !== undefined && outcome.isDuplicate !== true;
     const tokens = hasText ? pageTokens(outcome.title ?? '', outcome.text ?? '') : undefined;
     const choice = tokens !== undefined ? this.choose(outcome, tokens, parentMean) : undefined;
@@ -142,6 +163,76 @@ export class RlwcsStrategy implements Strategy {
       this.enqueue(link, parent, -score);
     }
     if (tokens !== undefined) this.addTrainingPage(tokens, outcome.reward);
+  }
+
+  /**
+   * What RLwCS has learned: Q(lambda) (weights, traces, the step it waits to close), the pages
+   * the classifier pool was trained on (the pool is trained again from them on restore: the same
+   * pages and training stream give the same pool), the training pages since, the streams and
+   * counters. The frontier and parent statistics come back by replaying the stored pages.
+   */
+  checkpoint(): RlwcsCheckpoint {
+    // Each page's tokens once: the training window and the pool's pages share most of them.
+    const pages: string[][] = [];
+    const indexOf = new Map<string[], number>();
+    const ids = (docs: string[][]) =>
+      Int32Array.from(docs, (d) => {
+        let i = indexOf.get(d);
+        if (i === undefined) {
+          i = pages.push(d) - 1;
+          indexOf.set(d, i);
+        }
+        return i;
+      });
+    const docs = ids(this.docs);
+    return {
+      format: 1,
+      pages,
+      docs,
+      labels: Uint8Array.from(this.labels),
+      ...(this.trainedOn
+        ? { trainedOn: { docs: ids(this.trainedOn.docs), labels: this.trainedOn.labels } }
+        : {}),
+      pagesSinceTraining: this.pagesSinceTraining,
+      trainings: this.trainings,
+      agent: this.agent.learnedState(),
+      policyRng: this.policyRng.getState(),
+      pagesScored: this.pagesScored,
+      pagesAgreed: this.pagesAgreed,
+      actionCounts: [...this.actionCounts],
+    };
+  }
+
+  /** Loads an {@link RlwcsStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
+  restore(checkpoint: unknown): void {
+    const c = checkpoint as RlwcsCheckpoint;
+    if (c?.format !== 1) throw new ConfigError('not an RLwCS checkpoint of format 1');
+    const page = (i: number) => {
+      const tokens = c.pages[i];
+      if (tokens === undefined)
+        throw new ConfigError(`RLwCS checkpoint names page ${i} of ${c.pages.length}`);
+      return tokens;
+    };
+    this.docs = Array.from(c.docs, page);
+    this.labels = Array.from(c.labels);
+    if (c.trainedOn) {
+      this.trainedOn = { docs: Array.from(c.trainedOn.docs, page), labels: c.trainedOn.labels };
+      this.pool = ClassifierPool.train(
+        this.trainedOn.docs,
+        this.trainedOn.labels,
+        this.config.features,
+        this.trainRng.fork(`training-${c.trainings - 1}`),
+      );
+    }
+    this.pagesSinceTraining = c.pagesSinceTraining;
+    this.trainings = c.trainings;
+    this.agent.loadLearnedState(c.agent);
+    this.policyRng.setState(c.policyRng);
+    this.pagesScored = c.pagesScored;
+    this.pagesAgreed = c.pagesAgreed;
+    c.actionCounts.forEach((n, a) => {
+      this.actionCounts[a] = n;
+    });
   }
 
   /** True if Q(lambda) chooses and learns (`rlwcs` with learn=1, once the pool is trained). */
@@ -239,9 +330,10 @@ export class RlwcsStrategy implements Strategy {
         : this.config.retrainEvery !== false && this.pagesSinceTraining >= this.config.retrainEvery;
     const positives = this.labels.reduce((s, y) => s + y, 0);
     if (!isDue || positives === 0 || positives === this.labels.length) return;
+    this.trainedOn = { docs: this.docs.slice(), labels: Uint8Array.from(this.labels) };
     this.pool = ClassifierPool.train(
-      this.docs,
-      Uint8Array.from(this.labels),
+      this.trainedOn.docs,
+      this.trainedOn.labels,
       this.config.features,
       this.trainRng.fork(`training-${this.trainings}`),
     );

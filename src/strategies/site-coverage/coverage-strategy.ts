@@ -29,8 +29,11 @@
  * parent index, parent probability, word ids in a shared pool) and the frontier's sample table:
  * the bytes per URL of `ache`, plus 12 (the site id and the value the URL was queued with).
  *
- * Resume: replayed outcomes rebuild the frontier, the counts and the model in the same order.
+ * Resume: the link model and its vocabulary come back from the checkpoint (`checkpoint`); the
+ * replayed outcomes rebuild the frontier and the counts in the same order, and teach the model
+ * only the pages after the checkpoint.
  */
+import { ConfigError } from '../../common/errors.js';
 import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
 import { FieldWords } from '../ache/link-features.js';
 import { QueuedLinks } from '../ache/queued-links.js';
@@ -43,7 +46,7 @@ import type {
   StrategyStats,
 } from '../strategy.js';
 import { type CoverageConfig, resolveCoverageConfig } from './coverage-config.js';
-import { logit, OnlineLinkModel } from './online-link-model.js';
+import { logit, OnlineLinkModel, type OnlineLinkModelState } from './online-link-model.js';
 import { SiteYields, shrunk, siteOf } from './site-yields.js';
 
 /** Real features of the link model (see `CoverageStrategy.realFeatures`). */
@@ -55,6 +58,13 @@ export interface CoverageOptions {
   overrides?: Partial<CoverageConfig>;
   /** Name to report. @default 'coverage' */
   name?: string;
+}
+
+/** What {@link CoverageStrategy.checkpoint} stores. */
+export interface CoverageCheckpoint {
+  format: number;
+  words: string[];
+  model: OnlineLinkModelState;
 }
 
 /** What a drawn action carries back to `observe`. */
@@ -152,7 +162,7 @@ export class CoverageStrategy implements Strategy {
     const isRelevant = reward > 0;
     const site = this.yields.siteId(siteOf(action.host));
     // The model learns from the features as they were when the link was chosen (before this outcome).
-    if (data !== undefined && !data.isSeed && this.config.isLinkLearning) {
+    if (data !== undefined && !data.isSeed && this.config.isLinkLearning && outcome.isLearned !== true) {
       const real = this.realFeatures(data.parentProbability, data.parent, site);
       this.model.update(this.config.isWordUsed ? data.ids : NO_WORDS, real, isRelevant ? 1 : 0);
     }
@@ -172,6 +182,22 @@ export class CoverageStrategy implements Strategy {
     }
     const every = this.config.rescoreEveryPages;
     if (every !== false && this.pages % every === 0) this.rescore();
+  }
+
+  /**
+   * What `coverage` has learned: the link model and the vocabulary its word weights are indexed
+   * by. The frontier, site yields and hub estimates come back by replaying the stored pages.
+   */
+  checkpoint(): CoverageCheckpoint {
+    return { format: 1, words: this.words.learnedState(), model: this.model.learnedState() };
+  }
+
+  /** Loads a {@link CoverageStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
+  restore(checkpoint: unknown): void {
+    const c = checkpoint as CoverageCheckpoint;
+    if (c?.format !== 1) throw new ConfigError('not a coverage checkpoint of format 1');
+    this.words.loadLearnedState(c.words);
+    this.model.loadLearnedState(c.model);
   }
 
   stats(): StrategyStats {

@@ -18,8 +18,21 @@ export function logit(p: number): number {
   return Math.log(q / (1 - q));
 }
 
+import { ConfigError } from '../../common/errors.js';
+
 function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
+}
+
+/** What an {@link OnlineLinkModel} has learned. */
+export interface OnlineLinkModelState {
+  weights: Float64Array;
+  squares: Float64Array;
+  bias: number;
+  biasSquares: number;
+  realWeights: Float64Array;
+  realSquares: Float64Array;
+  updates: number;
 }
 
 export class OnlineLinkModel {
@@ -85,6 +98,35 @@ export class OnlineLinkModel {
       this.squares[id] = s;
       this.weights[id] = (this.weights[id] as number) - (rate * g) / Math.sqrt(s);
     }
+  }
+
+  /** The weights, AdaGrad sums and update count, for checkpoints. */
+  learnedState(): OnlineLinkModelState {
+    return {
+      weights: this.weights.slice(),
+      squares: this.squares.slice(),
+      bias: this.bias,
+      biasSquares: this.biasSquares,
+      realWeights: this.realWeights.slice(),
+      realSquares: this.realSquares.slice(),
+      updates: this.updates,
+    };
+  }
+
+  /** Loads a {@link OnlineLinkModel.learnedState}. @throws ConfigError if its real features differ. */
+  loadLearnedState(state: OnlineLinkModelState): void {
+    if (state.realWeights.length !== this.realWeights.length || state.weights.length !== state.squares.length)
+      throw new ConfigError(
+        `link model checkpoint has ${state.realWeights.length} real features, expected ${this.realWeights.length}`,
+        { context: { field: 'model' } },
+      );
+    this.weights = state.weights.slice();
+    this.squares = state.squares.slice();
+    this.bias = state.bias;
+    this.biasSquares = state.biasSquares;
+    this.realWeights.set(state.realWeights);
+    this.realSquares.set(state.realSquares);
+    this.updates = state.updates;
   }
 
   private decision(ids: ArrayLike<number>, real: ArrayLike<number>): number {
