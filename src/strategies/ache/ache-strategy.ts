@@ -199,7 +199,8 @@ export class AcheStrategy implements Strategy {
     this.examples.loadLearnedState(c.examples);
     if (c.model) {
       const weights = new Map<number, number>();
-      c.model.ids.forEach((id, i) => weights.set(id, c.model!.weights[i] as number));
+      for (let i = 0; i < c.model.ids.length; i++)
+        weights.set(c.model.ids[i] as number, c.model.weights[i] as number);
       this.model = { weights, bias: c.model.bias, platt: c.model.platt };
     }
     this.trainRng.setState(c.trainRng);

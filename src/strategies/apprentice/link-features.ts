@@ -65,7 +65,8 @@ export class LinkFeatureSpace {
 
   /** Loads a {@link LinkFeatureSpace.learnedState} into this (empty) space. */
   loadLearnedState(state: { names: string[]; distances: Int32Array }): void {
-    state.names.forEach((name, i) => this.intern(name, state.distances[i] as number));
+    for (let i = 0; i < state.names.length; i++)
+      this.intern(state.names[i] as string, state.distances[i] as number);
   }
 
   private intern(name: string, distance: number): number {
