@@ -17,7 +17,7 @@ import { type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/inde
 import { keywordsOf } from '../sandbox/vocabulary.js';
 import { decodeCheckpoint } from '../store/index.js';
 import { KeywordSet } from '../text/index.js';
-import { createStrategy } from './registry.js';
+import { createStrategy, strategyNames } from './registry.js';
 import type { Strategy } from './strategy.js';
 
 const TOPIC = 'astronomy telescopes';
@@ -38,6 +38,10 @@ const LEARNING = [
   'coverage',
   'apprentice:batchPages=25',
   'rlwcs:trainAfterPages=30,retrainEvery=30',
+  'svm-links:trainAfterPages=30,retrainEvery=30',
+  'tres-async:warmupSteps=30',
+  'lim-q',
+  'lim-dfs',
 ];
 
 function storedCheckpoint(dir: string): { afterPage: number; data: unknown } | undefined {
@@ -90,6 +94,13 @@ describe('a resumed crawl goes on from what its strategy had learned', () => {
       shouldWriteWarc: false,
       net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
     });
+
+  it('every registered strategy that learns has a checkpoint, and only those', () => {
+    const learning = new Set(LEARNING.map((spec) => spec.split(':')[0]));
+    for (const { name } of strategyNames()) {
+      expect(make(name).checkpoint !== undefined, name).toBe(learning.has(name));
+    }
+  });
 
   for (const name of LEARNING) {
     it(`${name}: checkpoints every ${EVERY} pages and at the stop; the resume restores them exactly and learns on`, async () => {

@@ -27,12 +27,14 @@
  *
  * Transitions: a decision (s, a) gets as reward the crawl reward of the next page fetched after
  * it ('page'), or R(s) = true features / 4 ('state', the thesis), and s' = the next decision's
- * state. Resume: nothing is stored; the replay rebuilds the host counts (relevance from the
- * stored title only: replayed outcomes carry no text), the stack and the kept-aside links by
- * taking the decisions again, and the learner learns again from the replayed rewards.
+ * state. Resume: the learner and the exploration stream come back from the checkpoint
+ * (`checkpoint`); the replay rebuilds the host counts (relevance from the stored title only:
+ * replayed outcomes carry no text), the stack and the kept-aside links by taking the decisions
+ * again, and the learner learns only from pages after the checkpoint.
  * Cost per step: RAKE and one cosine per (keyword, search word) on the page, O(1) for the
  * decision, O(links log n) for the pushes; a solve of the 16-state model every `planEvery` steps.
  */
+import { ConfigError } from '../../common/errors.js';
 import type { Rng } from '../../common/rng.js';
 import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/indexed-priority-frontier.js';
 import type { SampleInput } from '../../frontier/sample-table.js';
@@ -86,6 +88,14 @@ interface PendingDecision {
  */
 export function rewardOfDecision(isParse: boolean, isRelevant: boolean): number {
   return isParse === isRelevant ? 1 : 0;
+}
+
+/** What {@link LimStrategy.checkpoint} stores. */
+export interface LimCheckpoint {
+  format: number;
+  policy?: Record<string, unknown>;
+  linear?: Record<string, unknown>;
+  exploreRng: number[];
 }
 
 export class LimStrategy implements Strategy {
@@ -223,9 +233,12 @@ export class LimStrategy implements Strategy {
             : trueFeatureCount(pending.state) / 4;
       this.counts.rewardSum += reward;
       this.counts.rewards++;
-      this.policy?.learn(pending.state, pending.isParse, reward, state);
-      if (pending.features !== undefined && features !== undefined)
-        this.linear?.learn(pending.features, pending.isParse, reward, features);
+      // A page the restored checkpoint reflects taught its decision already.
+      if (outcome.isLearned !== true) {
+        this.policy?.learn(pending.state, pending.isParse, reward, state);
+        if (pending.features !== undefined && features !== undefined)
+          this.linear?.learn(pending.features, pending.isParse, reward, features);
+      }
     }
     this.pending = undefined;
     if (!outcome.isPage) return;
@@ -253,6 +266,29 @@ export class LimStrategy implements Strategy {
       const decisionReward = rewardOfDecision(isParse, outcome.reward >= 1);
       this.pending = { state, decisionReward, features, isParse };
     }
+  }
+
+  /**
+   * What Lim's crawler has learned: its parse/skip policy (the table, the model of policy
+   * iteration, or the linear weights) and its exploration stream. The host counts, the stack and
+   * the kept-aside links come back by replaying the stored pages (the decisions taken again).
+   */
+  checkpoint(): LimCheckpoint {
+    return {
+      format: 1,
+      ...(this.policy ? { policy: this.policy.learnedState() } : {}),
+      ...(this.linear ? { linear: this.linear.learnedState() } : {}),
+      exploreRng: this.exploreRng.getState(),
+    };
+  }
+
+  /** Loads a {@link LimStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
+  restore(checkpoint: unknown): void {
+    const c = checkpoint as LimCheckpoint;
+    if (c?.format !== 1) throw new ConfigError('not a Lim checkpoint of format 1');
+    if (this.policy && c.policy) this.policy.loadLearnedState(c.policy);
+    if (this.linear && c.linear) this.linear.loadLearnedState(c.linear);
+    this.exploreRng.setState(c.exploreRng);
   }
 
   stats(): StrategyStats {

@@ -11,14 +11,52 @@
  * - {@link LinearQParsePolicy} (`lim-q:realState=1`): Q-learning with a linear Q.
  * Ties between the two actions go to parse, so an untrained Q-learner parses everything.
  */
+import { ConfigError } from '../../common/errors.js';
 import type { Rng } from '../../common/rng.js';
 import { STATE_COUNT } from './host-states.js';
 
 const ACTIONS = 2;
 const PARSE = 1;
+/** What each learner has learned (see `learnedState`). */
+const Q_FIELDS = ['q', 'updates'] as const;
+const PI_FIELDS = ['counts', 'rewardSum', 'visits', 'policy', 'value', 'transitions', 'solves'] as const;
+const LINEAR_FIELDS = ['weights', 'updates', 'parses', 'decisions'] as const;
+
+/**
+ * Copies of `owner`'s named fields (numbers and typed arrays), for checkpoints: what each
+ * learner below has learned is a few such fields.
+ */
+function fieldsOf(owner: object, fields: readonly string[]): Record<string, unknown> {
+  const o = owner as Record<string, unknown>;
+  return Object.fromEntries(
+    fields.map((f) => [f, ArrayBuffer.isView(o[f]) ? (o[f] as Float64Array).slice() : o[f]]),
+  );
+}
+
+/** Loads fields {@link fieldsOf} copied. @throws ConfigError if one is missing or of another size. */
+function loadFields(owner: object, fields: readonly string[], state: Record<string, unknown>): void {
+  const o = owner as Record<string, unknown>;
+  for (const f of fields) {
+    const value = state[f];
+    const mine = o[f];
+    if (ArrayBuffer.isView(mine)) {
+      if (!ArrayBuffer.isView(value) || (value as Float64Array).length !== (mine as Float64Array).length)
+        throw new ConfigError(`Lim checkpoint: ${f} does not fit`, { context: { field: f } });
+      (mine as Float64Array).set(value as Float64Array);
+    } else {
+      if (typeof value !== 'number')
+        throw new ConfigError(`Lim checkpoint: ${f} is missing`, { context: { field: f } });
+      o[f] = value;
+    }
+  }
+}
 
 /** A parse/skip policy that learns from transitions (s, a, r, s'). */
 export interface ParsePolicy {
+  /** What the policy has learned, for checkpoints. */
+  learnedState(): Record<string, unknown>;
+  /** Loads a {@link ParsePolicy.learnedState}. @throws ConfigError if it does not fit. */
+  loadLearnedState(state: Record<string, unknown>): void;
   /** The policy's action in `state`: true = parse. */
   isParse(state: number): boolean;
   /** One transition: decision `isParse` in `state`, reward, state of the next decision. */
@@ -37,6 +75,14 @@ export class QLearningPolicy implements ParsePolicy {
 
   isParse(state: number): boolean {
     return (this.q[state * ACTIONS + PARSE] as number) >= (this.q[state * ACTIONS] as number);
+  }
+
+  learnedState(): Record<string, unknown> {
+    return fieldsOf(this, Q_FIELDS);
+  }
+
+  loadLearnedState(state: Record<string, unknown>): void {
+    loadFields(this, Q_FIELDS, state);
   }
 
   learn(state: number, isParse: boolean, reward: number, nextState: number): void {
@@ -87,6 +133,14 @@ export class PolicyIterationPolicy implements ParsePolicy {
 
   isParse(state: number): boolean {
     return this.policy[state] === 1;
+  }
+
+  learnedState(): Record<string, unknown> {
+    return fieldsOf(this, PI_FIELDS);
+  }
+
+  loadLearnedState(state: Record<string, unknown>): void {
+    loadFields(this, PI_FIELDS, state);
   }
 
   learn(state: number, isParse: boolean, reward: number, nextState: number): void {
@@ -185,6 +239,16 @@ export class LinearQParsePolicy {
 
   constructor(private readonly options: LinearQParseOptions) {
     this.weights = new Float64Array(ACTIONS * options.features);
+  }
+
+  /** What the policy has learned, for checkpoints. */
+  learnedState(): Record<string, unknown> {
+    return fieldsOf(this, LINEAR_FIELDS);
+  }
+
+  /** Loads a {@link LinearQParsePolicy.learnedState}. @throws ConfigError if it does not fit. */
+  loadLearnedState(state: Record<string, unknown>): void {
+    loadFields(this, LINEAR_FIELDS, state);
   }
 
   /** Q(x, action), action 1 = parse. */

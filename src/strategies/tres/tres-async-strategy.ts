@@ -8,9 +8,10 @@
  * Samples are ids of an {@link IndexedPriorityFrontier} with their vectors in its table (issue
  * 13); `parent` indexes the fetched pages with outlinks (URL and path state; -1 for seeds).
  */
+import { ConfigError } from '../../common/errors.js';
 import type { Rng } from '../../common/rng.js';
 import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
-import { DdqnAgent } from '../../rl/ddqn.js';
+import { DdqnAgent, type DdqnLearnedState } from '../../rl/ddqn.js';
 import type { KeywordSet } from '../../text/index.js';
 import type {
   Action,
@@ -146,6 +147,22 @@ export class TresAsyncStrategy implements Strategy {
       this.frontier.addWithKey(link, parent, -(q[i] as number), xs.subarray(i * size, i * size + size)),
     );
     if (!outcome.isReplay) this.pending.pushIds(x, agentReward, ids);
+  }
+
+  /**
+   * What `tres-async` has learned: the Double DQN (networks, Adam, counters, replay, sampling
+   * stream). The step counter, the frontier and its Q keys (scored by the restored network) come
+   * back by replaying the stored pages.
+   */
+  checkpoint(): { format: number; agent: DdqnLearnedState } {
+    return { format: 1, agent: this.agent.learnedState() };
+  }
+
+  /** Loads a {@link TresAsyncStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
+  restore(checkpoint: unknown): void {
+    const c = checkpoint as { format?: number; agent: DdqnLearnedState };
+    if (c?.format !== 1) throw new ConfigError('not a tres-async checkpoint of format 1');
+    this.agent.loadLearnedState(c.agent);
   }
 
   stats(): StrategyStats {
