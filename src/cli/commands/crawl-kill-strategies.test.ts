@@ -27,6 +27,7 @@ const TOPIC = 'computer hardware';
 const BUDGET = 160;
 const KILL_AFTER = 50;
 const CONCURRENCY = 2;
+const CHECKPOINT_EVERY = 20;
 /**
  * The strategies issue 9 added, and tres. The others are resumed in-process by
  * every-strategy.test.ts; crawl.test.ts kills the default, best-first.
@@ -87,6 +88,9 @@ describe('a crawl killed with SIGKILL resumes, for each strategy of the source p
         String(CONCURRENCY),
         '--min-delay-ms',
         '0',
+        // Checkpoints of what the strategy learned before the kill, for the resume to go on from.
+        '--checkpoint-every',
+        String(CHECKPOINT_EVERY),
         '--allow-loopback',
         '--resolve',
         sandboxResolveRules(server).join(','),
@@ -112,8 +116,17 @@ describe('a crawl killed with SIGKILL resumes, for each strategy of the source p
       expect(before).toBeLessThan(BUDGET);
 
       // The resume runs the CLI's main in this process: the kill is what needs a process of its own.
+      const stored = new Database(join(out, 'crawl.sqlite'), { readonly: true });
+      const checkpoint = stored.prepare('SELECT after_page FROM checkpoints').get() as { after_page: number };
+      stored.close();
+      // The last periodic checkpoint before the kill: every page up to it, none after.
+      expect(checkpoint.after_page % CHECKPOINT_EVERY).toBe(0);
+      expect(checkpoint.after_page).toBeLessThanOrEqual(before);
+      expect(checkpoint.after_page).toBeGreaterThan(before - CHECKPOINT_EVERY - CONCURRENCY);
       const resumed = await runMain(['crawl', '--resume', out, '--quiet']);
-      expect(resumed.stderr).toBe('');
+      expect(resumed.stderr).toBe(
+        `resuming ${strategy} from what it had learned through page ${checkpoint.after_page}\n`,
+      );
       expect(resumed.code).toBe(0);
       expect(resumed.stdout).toContain(`pages fetched   ${BUDGET}`);
       const db = new Database(join(out, 'crawl.sqlite'), { readonly: true });

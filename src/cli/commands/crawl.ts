@@ -147,6 +147,13 @@ export async function runCrawlCommand(
   const line = new ProgressLine();
   const budget = { maxPages: crawler.options.maxPages, timeLimitMs: crawler.options.timeLimitMs };
   if (!typed.quiet) crawler.on('progress', (p) => line.show(p, budget));
+  // A resume says whether the strategy goes on from what it had learned.
+  crawler.on('checkpoint', (e) => {
+    if (e.kind === 'restored')
+      process.stderr.write(`resuming ${e.strategy} from what it had learned through page ${e.afterPage}\n`);
+    else if (e.kind === 'skipped')
+      process.stderr.write(`not restoring the stored checkpoint (${e.reason}): learning starts again\n`);
+  });
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
