@@ -129,6 +129,8 @@ export class TresStrategy implements Strategy {
   private lastQEvaluations = 0;
   /** True once a checkpoint was restored (replayed pages after it count as steps). */
   private isRestored = false;
+  /** True after replayed pages, until the first decision refreshes the frontier's domain features. */
+  private isReplayed = false;
 
   /** @throws ConfigError naming the first hyperparameter out of range. */
   constructor(options: TresOptions) {
@@ -167,6 +169,7 @@ export class TresStrategy implements Strategy {
   }
 
   next(ctx: SelectionContext): Action | undefined {
+    if (this.isReplayed) this.refreshAllDomainFeatures();
     this.laps.start();
     this.isUnderLimit = Number.isFinite(ctx.domainLimit ?? Number.POSITIVE_INFINITY);
     const candidates = this.frontier.draw(ctx);
@@ -244,11 +247,31 @@ export class TresStrategy implements Strategy {
             this.domains,
           ));
     const isLearned = outcome.isLearned === true;
+    this.isReplayed = true;
     if (!isLearned && this.isRestored) this.steps++;
     // A learned page's bonus is counted in the restored siteBonuses already.
     const reward = isLearned ? outcome.reward : this.agentReward(outcome);
     this.learnFrom(outcome, x, linkState, reward, !isLearned);
     this.replayPaths.set(action.url, this.childState(linkState, outcome));
+  }
+
+  /**
+   * After a replay, every frontier sample's domain features as of now, re-routed where they
+   * changed. A sample keeps the domain features of when it was found until it is drawn as a
+   * representative; in a crawl that never stopped most samples have been drawn (one per leaf
+   * each step) and refreshed since, while a replayed frontier holds them as found: many a site
+   * visited since still looks unknown, and the leaves of unknown sites fill with known ones.
+   * Measured on DocWeb hardware (3 seeds, K = 1, stopped at 1,500 of 3,000 pages): without this
+   * the resumed crawls reached 64 / 60 / 46 relevant sites against 70 / 76 / 55 uninterrupted.
+   */
+  private refreshAllDomainFeatures(): void {
+    this.isReplayed = false;
+    const t = this.frontier.table;
+    const size = this.features.size;
+    for (const id of t.ids()) {
+      if (this.features.refreshDomainFeaturesAt(t.x, id * size, t.domain(id), this.domains))
+        this.tree?.reroute(id);
+    }
   }
 
   /** A copy of the vector of `url`'s sample found on `parentUrl` (else any of its samples), or undefined. */
