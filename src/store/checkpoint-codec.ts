@@ -1,14 +1,14 @@
 /**
- * The bytes of a strategy checkpoint (`Strategy.checkpoint`) in crawl.sqlite: JSON in which typed
- * arrays keep their exact bytes (base64 of the array's memory, little-endian as every platform
- * Node runs on) and non-finite numbers their value, raw-deflated. Weights, Adam moments and
- * replay vectors come back bit for bit.
+ * The bytes of a strategy checkpoint (`Strategy.checkpoint`) in crawl.sqlite: raw-deflated JSON
+ * in which typed arrays are references into a binary section that keeps their exact bytes
+ * (little-endian, as on every platform Node runs on) and non-finite numbers keep their value.
+ * Weights, Adam moments and replay vectors come back bit for bit.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { TresError } from '../common/errors.js';
 
 /** First byte of a checkpoint: the format, so that another can be added later. */
-const FORMAT_DEFLATE_JSON = 1;
+const FORMAT_JSON_AND_ARRAYS = 2;
 
 const TYPED = {
   f32: Float32Array,
@@ -27,8 +27,16 @@ function typedName(value: ArrayBufferView): TypedName | undefined {
   return undefined;
 }
 
-/** Encodes a checkpoint value (plain objects, arrays, numbers, strings, booleans, null, typed arrays). */
+/**
+ * Encodes a checkpoint value (plain objects, arrays, numbers, strings, booleans, null, typed
+ * arrays): the format byte, the length of the deflated JSON (uint32 LE), the deflated JSON, then
+ * every typed array's bytes, 8-byte aligned, where the JSON points at them. Weights and replay
+ * vectors are not compressed (float bits hardly shrink; deflating 8 MB of them took seconds on a
+ * loaded machine) and not base64-encoded.
+ */
 export function encodeCheckpoint(value: unknown): Buffer {
+  const arrays: Buffer[] = [];
+  let offset = 0;
   const json = JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
     // JSON.stringify has already turned a Buffer into {type, data}; read the holder's own value.
     const raw = (this as Record<string, unknown>)[key];
@@ -37,12 +45,22 @@ export function encodeCheckpoint(value: unknown): Buffer {
       if (name === undefined)
         throw new TypeError(`checkpoint: ${key} is a ${raw.constructor.name}, not a typed array`);
       const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-      return { $typed: name, b64: bytes.toString('base64') };
+      const at = offset;
+      const padded = Math.ceil(bytes.byteLength / 8) * 8;
+      arrays.push(bytes, Buffer.alloc(padded - bytes.byteLength));
+      offset += padded;
+      return { $typed: name, at, bytes: bytes.byteLength };
     }
     if (typeof v === 'number' && !Number.isFinite(v)) return { $number: String(v) };
     return v;
   });
-  return Buffer.concat([Buffer.of(FORMAT_DEFLATE_JSON), deflateRawSync(Buffer.from(json ?? 'null', 'utf8'))]);
+  const head = deflateRawSync(Buffer.from(json ?? 'null', 'utf8'));
+  const prefix = Buffer.alloc(8);
+  prefix[0] = FORMAT_JSON_AND_ARRAYS;
+  prefix.writeUInt32LE(head.byteLength, 4);
+  // The arrays start 8-byte aligned after the JSON.
+  const gap = Buffer.alloc((8 - (head.byteLength % 8)) % 8);
+  return Buffer.concat([prefix, head, gap, ...arrays]);
 }
 
 /**
@@ -51,18 +69,22 @@ export function encodeCheckpoint(value: unknown): Buffer {
  */
 export function decodeCheckpoint(bytes: Uint8Array): unknown {
   try {
-    if (bytes[0] !== FORMAT_DEFLATE_JSON) throw new Error(`unknown checkpoint format ${bytes[0]}`);
-    const json = inflateRawSync(bytes.subarray(1)).toString('utf8');
+    if (bytes[0] !== FORMAT_JSON_AND_ARRAYS) throw new Error(`unknown checkpoint format ${bytes[0]}`);
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const headLength = buffer.readUInt32LE(4);
+    const json = inflateRawSync(buffer.subarray(8, 8 + headLength)).toString('utf8');
+    const arraysStart = 8 + Math.ceil(headLength / 8) * 8;
     return JSON.parse(json, (_key, v: unknown) => {
       if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        const o = v as { $typed?: TypedName; b64?: string; $number?: string };
-        if (o.$typed !== undefined && o.b64 !== undefined) {
+        const o = v as { $typed?: TypedName; at?: number; bytes?: number; $number?: string };
+        if (o.$typed !== undefined && o.at !== undefined && o.bytes !== undefined) {
           const Ctor = TYPED[o.$typed];
-          const b = Buffer.from(o.b64, 'base64');
-          // Copied into a buffer of its own: aligned for the element size.
-          const copy = new Uint8Array(b.byteLength);
-          copy.set(b);
-          return new Ctor(copy.buffer, 0, b.byteLength / Ctor.BYTES_PER_ELEMENT);
+          const from = arraysStart + o.at;
+          if (from + o.bytes > buffer.byteLength) throw new Error('checkpoint array past the end');
+          // Copied into a buffer of its own: aligned for the element size, and independent of the row.
+          const copy = new Uint8Array(o.bytes);
+          copy.set(buffer.subarray(from, from + o.bytes));
+          return new Ctor(copy.buffer, 0, o.bytes / Ctor.BYTES_PER_ELEMENT);
         }
         if (o.$number !== undefined) return Number(o.$number);
       }

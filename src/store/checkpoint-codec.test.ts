@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { TresError } from '../common/errors.js';
+import { decodeCheckpoint, encodeCheckpoint } from './checkpoint-codec.js';
+
+describe('checkpoint codec', () => {
+  it('gives back typed arrays bit for bit, non-finite numbers and nested values', () => {
+    const value = {
+      weights: Float64Array.of(0.1, -2.5e-300, Math.PI),
+      xs: Float32Array.of(1 / 3, -0, 7),
+      ids: Int32Array.of(-1, 2 ** 31 - 1),
+      labels: Uint8Array.of(0, 1, 1),
+      offsets: Int8Array.of(-5, 5),
+      odd: Uint16Array.of(1, 2, 3), // 6 bytes: the next array starts padded
+      loss: Number.NaN,
+      lowest: Number.NEGATIVE_INFINITY,
+      nested: [{ at: 1, name: 'x', ok: true, none: null }],
+    };
+    const back = decodeCheckpoint(encodeCheckpoint(value)) as typeof value;
+    expect(back).toEqual(value);
+    expect(back.weights).toBeInstanceOf(Float64Array);
+    expect(Object.is(back.xs[1], -0)).toBe(true);
+    expect(back.odd).toBeInstanceOf(Uint16Array);
+  });
+
+  it('refuses bytes that are not a checkpoint with TRES_STORE_CORRUPT', () => {
+    const bytes = encodeCheckpoint({ a: Float64Array.of(1, 2) });
+    expect(() => decodeCheckpoint(Buffer.from('not a checkpoint'))).toThrow(TresError);
+    expect(() => decodeCheckpoint(bytes.subarray(0, bytes.byteLength - 8))).toThrow(/checkpoint/);
+  });
+});
