@@ -135,6 +135,11 @@ export class DdqnAgent {
     return this.online.predict(xs, n, out);
   }
 
+  /** The last step given to {@link DdqnAgent.maybeTrain} (-1: none). */
+  get learnedStep(): number {
+    return this.lastStep;
+  }
+
   /** True while `step` is in the warm-up (the policy should choose leaves at random). */
   isWarmingUp(step: number): boolean {
     return step < this.config.warmupSteps;

@@ -457,6 +457,9 @@ export class TresStrategy implements Strategy {
     }
     const isStored = this.pending.store(chosenX, this.agent);
     this.laps.lap('store');
-    if (isStored) this.agent.maybeTrain(this.steps);
+    // The first decision after a restore has no waiting transition (the last page's was not
+    // stored), but its training step and target copy are due as in a crawl that never stopped.
+    if (isStored || (this.isRestored && this.steps > this.agent.learnedStep))
+      this.agent.maybeTrain(this.steps);
   }
 }
