@@ -3,12 +3,30 @@ import { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
 import { testLinks } from './test-helpers.js';
 
 describe('outlinks codec', () => {
-  it('round-trips small and large link lists without their context', () => {
+  it('round-trips small and large link lists', () => {
     for (const count of [0, 1, 50, 500]) {
       const links = testLinks(7, count);
-      const withContext = links.map((l) => ({ ...l, context: { tokens: ['x'], offsets: Int8Array.of(1) } }));
-      expect(decodeOutlinks(encodeOutlinks(withContext))).toEqual(links);
+      expect(decodeOutlinks(encodeOutlinks(links))).toEqual(links);
     }
+  });
+
+  it('keeps the anchor probability and the context a strategy asked for, for a resumed frontier', () => {
+    const links = testLinks(3, 20).map((l, i) => ({
+      ...l,
+      anchorProbability: i / 20,
+      ...(i % 2 === 0 ? { context: { tokens: ['gpu', `w${i}`], offsets: Int8Array.of(0, -2) } } : {}),
+    }));
+    expect(decodeOutlinks(encodeOutlinks(links))).toEqual(links);
+  });
+
+  it('decodes links stored before anchor probabilities and contexts were kept', () => {
+    const old = Buffer.concat([
+      Buffer.of(0),
+      Buffer.from(JSON.stringify([['http://a.test/', 'a.test', 'a.test', 'A', 1]])),
+    ]);
+    expect(decodeOutlinks(old)).toEqual([
+      { url: 'http://a.test/', host: 'a.test', domain: 'a.test', anchorText: 'A', depth: 1 },
+    ]);
   });
 
   it('stores 50 links compressed, smaller than their JSON', () => {
