@@ -32,6 +32,12 @@ export interface CoverageConfig {
    * weights, so the estimate is the parent page's P(relevant), as best-first's. @default true
    */
   isLinkLearning: boolean;
+  /**
+   * Learn from the judge's P(relevant) of each fetched page (expected relevant pages, and the
+   * probability that a site still has no relevant page) instead of its verdict at the threshold.
+   * false: 0/1 verdicts. @default true
+   */
+  isSoftJudged: boolean;
   /** AdaGrad step size of the link model. @default 0.05 */
   learningRate: number;
   /**
@@ -53,6 +59,7 @@ export const COVERAGE_SETTINGS = {
   isHubUsed: booleanSetting(true, "the link model sees the hub yield of an off-site link's parent"),
   isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
+  isSoftJudged: booleanSetting(true, "learn from the judge's P(relevant), not its 0/1 verdict"),
   learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),
   rescoreEveryPages: numberOrOffSetting(250, 'pages between rescorings of the whole frontier', {
     min: 1,

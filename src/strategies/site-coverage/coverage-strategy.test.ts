@@ -87,11 +87,25 @@ describe('coverage estimates', () => {
     const hub = y.siteId('hub.test');
     const a = y.siteId('a.test');
     const p = y.addParent(hub);
-    y.record(a, true, p);
-    y.record(hub, false, p); // same site: not a hub link
+    y.record(a, 1, p);
+    y.record(hub, 0, p); // same site: not a hub link
     // site level: 1 of 1 -> (1 + 4 * 0.2) / 5 = 0.36; page level: (1 + 4 * 0.36) / 5
     expect(y.hubEstimate(p, 0.2, 4)).toBeCloseTo((1 + 4 * 0.36) / 5);
     expect(y.siteEstimate(hub, 0.2, 4)).toBeCloseTo((0 + 0.8) / 5);
+    expect(y.uncoveredOf(a)).toBe(0);
+    expect(y.uncoveredOf(hub)).toBe(1);
+  });
+
+  it('keeps soft gains as expected relevant pages and the chance a site has none yet', () => {
+    const y = new SiteYields();
+    const s = y.siteId('a.test');
+    y.record(s, 0.4, -1);
+    y.record(s, 0.5, -1);
+    expect(y.relevantOf(s)).toBeCloseTo(0.9);
+    expect(y.uncoveredOf(s)).toBeCloseTo(0.6 * 0.5);
+    for (let i = 0; i < 300; i++) y.siteId(`s${i}.test`); // grows the arrays
+    expect(y.uncoveredOf(y.siteId('s299.test'))).toBe(1);
+    expect(y.uncoveredOf(s)).toBeCloseTo(0.3);
   });
 
   it('starts at the parent probability and learns which words lead to relevant pages', () => {

@@ -159,14 +159,22 @@ export class CoverageStrategy implements Strategy {
       this.fetched.add(url);
       this.queued.delete(url);
     }
-    const isRelevant = reward > 0;
+    // The fetch's gain: judged relevant (1) or not (0), or soft, the judge's P(relevant), 0 for
+    // a copy of a page fetched before (it adds nothing).
+    const gain = this.config.isSoftJudged
+      ? outcome.isDuplicate === true
+        ? 0
+        : outcome.probability
+      : reward > 0
+        ? 1
+        : 0;
     const site = this.yields.siteId(siteOf(action.host));
     // The model learns from the features as they were when the link was chosen (before this outcome).
     if (data !== undefined && !data.isSeed && this.config.isLinkLearning && outcome.isLearned !== true) {
       const real = this.realFeatures(data.parentProbability, data.parent, site);
-      this.model.update(this.config.isWordUsed ? data.ids : NO_WORDS, real, isRelevant ? 1 : 0);
+      this.model.update(this.config.isWordUsed ? data.ids : NO_WORDS, real, gain);
     }
-    this.yields.record(site, isRelevant, data?.parent ?? -1);
+    this.yields.record(site, gain, data?.parent ?? -1);
     if (outcome.links.length > 0) {
       const parent = this.yields.addParent(site);
       this.parentUrls.push(action.url);
@@ -243,7 +251,7 @@ export class CoverageStrategy implements Strategy {
       c.isWordUsed ? ids : NO_WORDS,
       this.realFeatures(parentProbability, parent, site),
     );
-    return this.yields.relevantOf(site) === 0 ? p * (1 + c.newSiteValue) : p;
+    return p * (1 + c.newSiteValue * this.yields.uncoveredOf(site));
   }
 
   private enqueue(link: DiscoveredLink, data: CoverageData): void {

@@ -18,19 +18,26 @@ export function siteOf(host: string): string {
   return host.startsWith('www.') ? host.slice(4) : host;
 }
 
-/** Fetched and judged-relevant counts per site, per hub page and per hub site. */
+/**
+ * Fetched and judged-relevant counts per site, per hub page and per hub site. A fetch's gain is
+ * 1 or 0 (judged relevant or not) or, soft, the judge's P(relevant): counts are then expected
+ * relevant pages, and a site's "uncovered" mass is the probability that none of its fetched
+ * pages was relevant.
+ */
 export class SiteYields {
   private readonly siteIds = new Map<string, number>();
   /** Per site id: pages fetched (attempts) and judged relevant. */
   private fetched = new Int32Array(256);
-  private relevant = new Int32Array(256);
+  private relevant = new Float64Array(256);
+  /** Per site id: the probability that none of its fetched pages was relevant (1 before any). */
+  private uncovered = new Float64Array(256).fill(1);
   /** Per site id, as a parent: off-site links followed from its pages, and relevant targets. */
   private siteHubFollowed = new Int32Array(256);
-  private siteHubRelevant = new Int32Array(256);
+  private siteHubRelevant = new Float64Array(256);
   /** Per parent-page index: its site id, off-site links followed from it, relevant targets. */
   private parentSite = new Int32Array(1024);
   private hubFollowed = new Int32Array(1024);
-  private hubRelevant = new Int32Array(1024);
+  private hubRelevant = new Float64Array(1024);
   private parents = 0;
 
   /** The id of `site` (a new id the first time). */
@@ -43,6 +50,9 @@ export class SiteYields {
         const n = this.fetched.length * 2;
         this.fetched = grown(this.fetched, n);
         this.relevant = grown(this.relevant, n);
+        const uncovered = new Float64Array(n).fill(1);
+        uncovered.set(this.uncovered);
+        this.uncovered = uncovered;
         this.siteHubFollowed = grown(this.siteHubFollowed, n);
         this.siteHubRelevant = grown(this.siteHubRelevant, n);
       }
@@ -74,26 +84,31 @@ export class SiteYields {
   }
 
   /**
-   * Records a fetch attempt on `site`, judged relevant or not, reached from `parent` (-1: a seed);
-   * off-site links count for the parent's and its site's hub yields.
+   * Records a fetch attempt on `site` with gain `gain` in [0, 1] (1 or 0: judged relevant or not;
+   * soft: the judge's P(relevant)), reached from `parent` (-1: a seed); off-site links count for
+   * the parent's and its site's hub yields.
    */
-  record(site: number, isRelevant: boolean, parent: number): void {
+  record(site: number, gain: number, parent: number): void {
     this.fetched[site] = (this.fetched[site] as number) + 1;
-    if (isRelevant) this.relevant[site] = (this.relevant[site] as number) + 1;
+    this.relevant[site] = (this.relevant[site] as number) + gain;
+    this.uncovered[site] = (this.uncovered[site] as number) * (1 - gain);
     if (parent < 0) return;
     const from = this.parentSite[parent] as number;
     if (from === site) return;
     this.hubFollowed[parent] = (this.hubFollowed[parent] as number) + 1;
     this.siteHubFollowed[from] = (this.siteHubFollowed[from] as number) + 1;
-    if (isRelevant) {
-      this.hubRelevant[parent] = (this.hubRelevant[parent] as number) + 1;
-      this.siteHubRelevant[from] = (this.siteHubRelevant[from] as number) + 1;
-    }
+    this.hubRelevant[parent] = (this.hubRelevant[parent] as number) + gain;
+    this.siteHubRelevant[from] = (this.siteHubRelevant[from] as number) + gain;
   }
 
-  /** Pages of `site` judged relevant so far. */
+  /** Pages of `site` judged relevant so far (expected pages when gains are soft). */
   relevantOf(site: number): number {
     return this.relevant[site] as number;
+  }
+
+  /** The probability that no fetched page of `site` was relevant (1 or 0 when gains are 0/1). */
+  uncoveredOf(site: number): number {
+    return this.uncovered[site] as number;
   }
 
   /** Fetch attempts on `site` so far. */
