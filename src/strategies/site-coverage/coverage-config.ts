@@ -38,14 +38,6 @@ export interface CoverageConfig {
    * false: 0/1 verdicts. @default true
    */
   isSoftJudged: boolean;
-  /**
-   * Optimism for sites not yet visited (UCB1 over the arm "probe a new site"): a link into a site
-   * with no fetched page gets (1 + lambda) * siteExploration * sqrt(ln(pages fetched) / (sites
-   * probed so far)) added to its value, so a few early failures off the seed's site do not stop
-   * the crawler from ever trying another; the bonus shrinks as probes accumulate. false: none.
-   * @default 1
-   */
-  siteExploration: number | false;
   /** AdaGrad step size of the link model. @default 0.05 */
   learningRate: number;
   /**
@@ -68,9 +60,6 @@ export const COVERAGE_SETTINGS = {
   isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
   isSoftJudged: booleanSetting(true, "learn from the judge's P(relevant), not its 0/1 verdict"),
-  siteExploration: numberOrOffSetting(1, 'weight of the optimism bonus for links into unvisited sites', {
-    min: 0,
-  }),
   learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),
   rescoreEveryPages: numberOrOffSetting(250, 'pages between rescorings of the whole frontier', {
     min: 1,

@@ -96,8 +96,6 @@ export class CoverageStrategy implements Strategy {
   private pages = 0;
   private rechecks = 0;
   private rescorings = 0;
-  /** Fetches of links into a site not visited before (seeds aside): the arm's pulls. */
-  private probes = 0;
 
   constructor(options: CoverageOptions = {}) {
     this.config = resolveCoverageConfig(options.overrides);
@@ -171,7 +169,6 @@ export class CoverageStrategy implements Strategy {
         ? 1
         : 0;
     const site = this.yields.siteId(siteOf(action.host));
-    if (this.yields.fetchedOf(site) === 0 && data !== undefined && !data.isSeed) this.probes++;
     // The model learns from the features as they were when the link was chosen (before this outcome).
     if (data !== undefined && !data.isSeed && this.config.isLinkLearning && outcome.isLearned !== true) {
       const real = this.realFeatures(data.parentProbability, data.parent, site);
@@ -217,7 +214,6 @@ export class CoverageStrategy implements Strategy {
       'coverage/sites': this.yields.siteCount,
       'coverage/rechecks': this.rechecks,
       'coverage/rescorings': this.rescorings,
-      'coverage/probes': this.probes,
       'learn/updates': this.model.updateCount,
     };
   }
@@ -255,16 +251,7 @@ export class CoverageStrategy implements Strategy {
       c.isWordUsed ? ids : NO_WORDS,
       this.realFeatures(parentProbability, parent, site),
     );
-    const value = p * (1 + c.newSiteValue * this.yields.uncoveredOf(site));
-    if (c.siteExploration === false || this.yields.fetchedOf(site) > 0) return value;
-    return value + this.probeBonus;
-  }
-
-  /** The optimism bonus of a link into an unvisited site now (see `siteExploration`). */
-  private get probeBonus(): number {
-    const c = this.config;
-    if (c.siteExploration === false) return 0;
-    return (1 + c.newSiteValue) * c.siteExploration * Math.sqrt(Math.log(this.pages + 2) / (this.probes + 1));
+    return p * (1 + c.newSiteValue * this.yields.uncoveredOf(site));
   }
 
   private enqueue(link: DiscoveredLink, data: CoverageData): void {
