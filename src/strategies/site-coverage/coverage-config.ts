@@ -35,7 +35,7 @@ export interface CoverageConfig {
   /**
    * Learn from the judge's P(relevant) of each fetched page (expected relevant pages, and the
    * probability that a site still has no relevant page) instead of its verdict at the threshold.
-   * false: 0/1 verdicts. @default true
+   * false: 0/1 verdicts. @default false (measured a tie on the DocWeb, see docs/coverage.md)
    */
   isSoftJudged: boolean;
   /** AdaGrad step size of the link model. @default 0.05 */
@@ -59,7 +59,7 @@ export const COVERAGE_SETTINGS = {
   isHubUsed: booleanSetting(true, "the link model sees the hub yield of an off-site link's parent"),
   isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
-  isSoftJudged: booleanSetting(true, "learn from the judge's P(relevant), not its 0/1 verdict"),
+  isSoftJudged: booleanSetting(false, "learn from the judge's P(relevant), not its 0/1 verdict"),
   learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),
   rescoreEveryPages: numberOrOffSetting(250, 'pages between rescorings of the whole frontier', {
     min: 1,
@@ -77,6 +77,7 @@ export const COVERAGE_ALIASES = {
   hubs: { to: 'isHubUsed', values: { 0: false, 1: true } },
   words: { to: 'isWordUsed', values: { 0: false, 1: true } },
   learn: { to: 'isLinkLearning', values: { 0: false, 1: true } },
+  soft: { to: 'isSoftJudged', values: { 0: false, 1: true } },
 };
 
 /** Defaults of {@link CoverageConfig}. */
