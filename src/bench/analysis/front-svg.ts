@@ -1,0 +1,48 @@
+// Pareto plot of a crawl-benchmark folder (issue 25): mean relevant sites (x) against mean harvest
+// rate (y) per strategy and domain limit, the `coverage` rows' lambda points highlighted and
+// joined. Reads the folder's runs/*.json; writes the SVG to stdout.
+// npx vite-node src/bench/analysis/front-svg.ts -- RUNS_FOLDER TITLE > out.svg
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type ScatterPoint, scatterChart } from '../svg-chart.js';
+
+interface Run {
+  strategy: string;
+  domainLimit: string;
+  harvestRate: number;
+  relevantDomains: number;
+}
+
+const [folder, title = ''] = process.argv.slice(2).filter((a) => a !== '--');
+if (folder === undefined) {
+  process.stderr.write('usage: front-svg.ts RUNS_FOLDER TITLE > out.svg\n');
+  process.exit(2);
+}
+const groups = new Map<string, Run[]>();
+for (const name of readdirSync(join(folder, 'runs')).filter((n) => n.endsWith('.json'))) {
+  const r = JSON.parse(readFileSync(join(folder, 'runs', name), 'utf8')).result as Run;
+  const key = `${r.strategy}|${r.domainLimit}`;
+  groups.set(key, [...(groups.get(key) ?? []), r]);
+}
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const points: ScatterPoint[] = [...groups].map(([key, rs]) => {
+  const [strategy = '', limit = 'none'] = key.split('|');
+  const isCoverage = strategy.startsWith('coverage');
+  return {
+    x: mean(rs.map((r) => r.relevantDomains)),
+    y: 100 * mean(rs.map((r) => r.harvestRate)),
+    label: `${strategy}${limit === 'none' ? '' : `_${limit}`} (${rs.length})`,
+    group: isCoverage ? 'coverage (lambda = newSiteValue)' : strategy,
+    marker: limit === 'none' ? 'no limit' : `limit ${limit}`,
+    isHighlighted: isCoverage && limit === 'none',
+  };
+});
+process.stdout.write(
+  scatterChart({
+    title,
+    xLabel: 'relevant sites (ground truth), mean over seeds',
+    yLabel: 'harvest rate % (ground truth)',
+    points,
+    frontLabel: 'coverage, lambda 0 / 1 / 3 (no limit)',
+  }),
+);
