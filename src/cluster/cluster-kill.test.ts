@@ -236,11 +236,13 @@ describe('a cluster crawl survives SIGKILL and SIGSTOP', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(b.stderr()).toBe('');
-    // The lease did lapse under a, and the crawl went on meanwhile (b) and after it woke.
+    // The lease did lapse under a, and the crawl went on meanwhile (b). On a quiet machine b may
+    // finish the whole budget before a wakes; a's requests in flight when it was paused still
+    // meet the fence then, so the checks below hold either way.
     expect(a.stderr()).toContain('lost shard');
     expect(a.stderr()).not.toMatch(/request .* of shard/);
     expect(wokeAt).toBeGreaterThan(pausedAt);
-    expect(wokeAt).toBeLessThan(BUDGET);
+    expect(wokeAt).toBeLessThanOrEqual(BUDGET);
     checkAgreement(out);
     expect(refetches()).toBeLessThanOrEqual(CONCURRENCY);
     expect(closestGapMs(site.log.filter((r) => Number.isFinite(r.endMs))).gapMs).toBeGreaterThanOrEqual(
