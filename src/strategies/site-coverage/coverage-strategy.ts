@@ -127,13 +127,9 @@ export class CoverageStrategy implements Strategy {
         this.requeue(u, action, value);
         continue;
       }
-      const parent = this.queued.parent(u);
-      action.data = {
-        ids: this.queued.ids(u).slice(),
-        parent,
-        parentProbability: this.queued.parentProbability(u),
-        isSeed: this.queued.isSeed(u),
-      } satisfies CoverageData;
+      const data = this.dataOf(u);
+      action.data = data;
+      const parent = data.parent;
       if (parent >= 0) action.parentUrl = this.parentUrls[parent] as string;
       this.queued.delete(url);
       return action;
@@ -147,14 +143,7 @@ export class CoverageStrategy implements Strategy {
     const queuedId = this.queued.idOf(action.url);
     const data: CoverageData | undefined =
       (action.data as CoverageData | undefined) ??
-      (queuedId === undefined
-        ? undefined
-        : {
-            ids: this.queued.ids(queuedId).slice(),
-            parent: this.queued.parent(queuedId),
-            parentProbability: this.queued.parentProbability(queuedId),
-            isSeed: this.queued.isSeed(queuedId),
-          });
+      (queuedId === undefined ? undefined : this.dataOf(queuedId));
     for (const url of new Set([action.url, outcome.finalUrl])) {
       this.fetched.add(url);
       this.queued.delete(url);
@@ -215,6 +204,17 @@ export class CoverageStrategy implements Strategy {
       'coverage/rechecks': this.rechecks,
       'coverage/rescorings': this.rescorings,
       'learn/updates': this.model.updateCount,
+    };
+  }
+
+  /** What queued URL id `u` carries to `observe` (its word ids copied out of the shared pool). */
+  private dataOf(u: number): CoverageData {
+    const q = this.queued;
+    return {
+      ids: q.ids(u).slice(),
+      parent: q.parent(u),
+      parentProbability: q.parentProbability(u),
+      isSeed: q.isSeed(u),
     };
   }
 
