@@ -242,7 +242,6 @@ describe('a cluster crawl survives SIGKILL and SIGSTOP', () => {
     expect(a.stderr()).toContain('lost shard');
     expect(a.stderr()).not.toMatch(/request .* of shard/);
     expect(wokeAt).toBeGreaterThan(pausedAt);
-    expect(wokeAt).toBeLessThanOrEqual(BUDGET);
     checkAgreement(out);
     expect(refetches()).toBeLessThanOrEqual(CONCURRENCY);
     expect(closestGapMs(site.log.filter((r) => Number.isFinite(r.endMs))).gapMs).toBeGreaterThanOrEqual(
