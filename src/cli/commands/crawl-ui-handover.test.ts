@@ -67,8 +67,11 @@ describe.skipIf(!hasScript)('tres crawl --ui in a terminal', () => {
     ]
       .concat(['--resolve', server.rule, '--allow-loopback', '--min-delay-ms', '0', '--quiet'])
       .concat(['--ui', '--ui-port', '0']);
-    // script -q: no banner; -f: flush at once; -e: exit with the command's code; -c: the command.
-    const child: ChildProcess = spawn(SCRIPT, ['-qfec', tres.map(quote).join(' '), '/dev/null'], {
+    // script -q: no banner; -f: flush at once; -e: exit with the command's code; -c: the command,
+    // run by $SHELL, else /bin/sh. `exec`: the shell becomes tres. Without it dash (Debian's
+    // /bin/sh, what CI has) stays as tres's parent in the terminal's process group, ^C kills it,
+    // and script reports 130 whatever tres did.
+    const child: ChildProcess = spawn(SCRIPT, ['-qfec', `exec ${tres.map(quote).join(' ')}`, '/dev/null'], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, TERM: 'dumb' },
     });
