@@ -17,6 +17,8 @@ import {
   formatTopicReport,
   loadTopic,
   SAMPLE_DEFAULTS,
+  SAMPLE_DRAWS,
+  type SampleDraw,
   sampleTrainingData,
   startDocweb,
   topicReport,
@@ -253,12 +255,12 @@ export function registerDocwebCommand(program: Command): void {
     .addOption(
       new Option(
         '--draw <how>',
-        `by-page: every page equally likely, as a crawl meets them; by-site: round-robin over sites (default ${SAMPLE_DEFAULTS.draw})`,
-      ).choices(['by-page', 'by-site']),
+        `by-page: every page equally likely, as a crawl meets them; by-site: round-robin over sites; mixed: half each (default ${SAMPLE_DEFAULTS.draw})`,
+      ).choices([...SAMPLE_DRAWS]),
     )
     .option(
       '--max-site-share <f>',
-      `with --draw by-page, the largest share of a draw one site may give (default ${SAMPLE_DEFAULTS.maxSiteShare})`,
+      `with --draw by-page or mixed, the largest share of a draw one site may give (default ${SAMPLE_DEFAULTS.maxSiteShare})`,
       positive('max-site-share'),
     )
     .option('--force', 'replace an existing sample in --out')
@@ -288,7 +290,7 @@ export function registerDocwebCommand(program: Command): void {
           ...(flags.ratio === undefined ? {} : { ratio: flags.ratio }),
           ...(flags.seed === undefined ? {} : { seed: flags.seed }),
           ...(flags.from === undefined ? {} : { irrelevantFrom: flags.from as 'other-sites' | 'all' }),
-          ...(flags.draw === undefined ? {} : { draw: flags.draw as 'by-page' | 'by-site' }),
+          ...(flags.draw === undefined ? {} : { draw: flags.draw as SampleDraw }),
           ...(flags.maxSiteShare === undefined ? {} : { maxSiteShare: flags.maxSiteShare }),
           shouldOverwrite: Boolean(flags.force),
         });

@@ -76,6 +76,8 @@ export {
 export {
   drawSpread,
   SAMPLE_DEFAULTS,
+  SAMPLE_DRAWS,
+  type SampleDraw,
   type SampleOptions,
   type SampleReport,
   sampleTrainingData,

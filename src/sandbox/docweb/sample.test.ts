@@ -70,6 +70,22 @@ describe('sampleTrainingData', () => {
     });
   });
 
+  it("draws half by page and half by site with draw 'mixed', never the same page twice", () => {
+    // Every relevant page of the tiny web: the by-site half must come from the pages the by-page
+    // half left, or a page would be drawn twice and another never.
+    const r = sample('m', { draw: 'mixed', relevant: 3, ratio: 2, maxSiteShare: 1 });
+    expect(r).toMatchObject({ relevant: 3, irrelevant: 6, relevantAvailable: 3 });
+    const urls = manifestOf('m')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t')[2]);
+    expect(new Set(urls).size).toBe(urls.length);
+    expect(JSON.parse(readFileSync(join(fx.root, 'm', 'sample.json'), 'utf8'))).toMatchObject({
+      draw: 'mixed',
+    });
+  });
+
   it('draws the same pages for the same seed and other pages for another seed', () => {
     sample('a', { seed: '7', ratio: 1 });
     sample('b', { seed: '7', ratio: 1 });
@@ -106,7 +122,7 @@ describe('sampleTrainingData', () => {
     expect(() => sample('y', { relevant: 1.5 })).toThrow(/relevant must be a whole number/);
     expect(() => sample('y', { maxSiteShare: 0 })).toThrow(/maxSiteShare must be a number in \(0, 1\]/);
     expect(() => sample('y', { draw: 'round-robin' as 'by-site' })).toThrow(
-      /draw must be 'by-page' or 'by-site'/,
+      /draw must be one of 'by-page', 'by-site', 'mixed'/,
     );
   });
 });

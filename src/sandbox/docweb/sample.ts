@@ -12,6 +12,9 @@
  * then exploits. No site gives more than 5% of a draw, so one big site (statsmodels' 5.9k API
  * pages) does not make up the sample. The older draw (`draw: 'by-site'`, `irrelevantFrom:
  * 'other-sites'`) went round-robin over sites, so one-page home-page sites made up most of it.
+ * `draw: 'mixed'` takes half of each class by page and half by site: a crawl meets both, the big
+ * sites where most of its fetches go and the one-page home pages where most relevant sites are
+ * (issue 25: judges trained by page see 9-50% of the relevant home pages they never saw).
  * Pages `tres train` would reject (too few words, not English) are passed over, so the sample
  * trains without `--skip-bad`.
  */
@@ -26,6 +29,10 @@ import { defaultCacheDir } from './cache-layout.js';
 import { DocwebDb, type DocwebPageRow, type DocwebSiteRow } from './docweb-db.js';
 import type { Topic } from './topic.js';
 import { withDefaults } from './with-defaults.js';
+
+/** How a sample's pages are drawn (see `SampleOptions.draw`). */
+export type SampleDraw = 'by-page' | 'by-site' | 'mixed';
+export const SAMPLE_DRAWS: readonly SampleDraw[] = ['by-page', 'by-site', 'mixed'];
 
 /** Options of {@link sampleTrainingData}. */
 export interface SampleOptions {
@@ -54,12 +61,13 @@ export interface SampleOptions {
    * like the pages a crawl meets (big documentation sites and the directory hub in proportion to
    * their size), except that no site gives more than `maxSiteShare` of the draw. `'by-site'`:
    * round-robin over sites, each giving its next page, so thousands of one-page home-page sites
-   * make up most of the sample.
+   * make up most of the sample. `'mixed'`: half the pages by page, the other half by site (no page
+   * twice), so the model sees both the pages of big sites and the short home pages of many.
    * @default 'by-page'
    */
-  draw?: 'by-page' | 'by-site';
+  draw?: SampleDraw;
   /**
-   * With `draw: 'by-page'`, the largest share of a draw one site may give while other sites
+   * With `draw: 'by-page'` (and the by-page half of `'mixed'`), the largest share of a draw one site may give while other sites
    * still have pages. @default 0.05
    */
   maxSiteShare?: number;
@@ -114,8 +122,8 @@ function checkOptions(o: ResolvedSampleOptions): void {
     bad('minWords', `must be a whole number >= 0, got ${o.minWords}`);
   if (o.irrelevantFrom !== 'other-sites' && o.irrelevantFrom !== 'all')
     bad('irrelevantFrom', `must be 'other-sites' or 'all', got '${o.irrelevantFrom}'`);
-  if (o.draw !== 'by-page' && o.draw !== 'by-site')
-    bad('draw', `must be 'by-page' or 'by-site', got '${o.draw}'`);
+  if (!SAMPLE_DRAWS.includes(o.draw))
+    bad('draw', `must be one of ${SAMPLE_DRAWS.map((d) => `'${d}'`).join(', ')}, got '${o.draw}'`);
   if (!(o.maxSiteShare > 0 && o.maxSiteShare <= 1))
     bad('maxSiteShare', `must be a number in (0, 1], got ${o.maxSiteShare}`);
 }
@@ -156,13 +164,19 @@ export function sampleTrainingData(options: SampleOptions): SampleReport {
       if (!drawn) passedOver++;
       return drawn;
     };
-    const draw = <T>(
+    const draw = (
       pool: readonly DocwebPageRow[],
       count: number,
       r: Rng,
-      ok: (p: DocwebPageRow) => T | undefined,
-    ) =>
-      o.draw === 'by-site' ? drawSpread(pool, count, r, ok) : drawByPage(pool, count, o.maxSiteShare, r, ok);
+      ok: (p: DocwebPageRow) => Drawn | undefined,
+    ): Drawn[] => {
+      if (o.draw === 'by-site') return drawSpread(pool, count, r, ok);
+      if (o.draw === 'by-page') return drawByPage(pool, count, o.maxSiteShare, r, ok);
+      const byPage = drawByPage(pool, Math.ceil(count / 2), o.maxSiteShare, r.fork('by-page'), ok);
+      const taken = new Set(byPage.map((d) => d.page.id));
+      const rest = pool.filter((p) => !taken.has(p.id));
+      return [...byPage, ...drawSpread(rest, count - byPage.length, r.fork('by-site'), ok)];
+    };
     const relevant = draw(relevantPool, o.relevant, rng.fork('relevant'), accept);
     const irrelevant = draw(
       irrelevantPool,
