@@ -13,6 +13,14 @@ export interface CoverageConfig {
    */
   newSiteValue: number;
   /**
+   * Diminishing returns per site: a site's n-th judged-relevant page is worth
+   * 1 / (1 + n / siteSaturation) relevant pages (a concave utility, siteSaturation * ln(1 + n /
+   * siteSaturation) relevant pages for n of them), so a site that has given many relevant pages
+   * loses to links into sites that gave few. false: every relevant page is worth 1, however many
+   * its site gave. @default false
+   */
+  siteSaturation: number | false;
+  /**
    * Give the link model the target site's yield (logit of judged-relevant pages per fetched page
    * of the site, Jeffreys prior) and an "unvisited site" indicator. false: sites' yields are not
    * used. @default true
@@ -55,6 +63,10 @@ export interface CoverageConfig {
 /** The settings of `coverage:key=value` specs, by field name, with their defaults and checks. */
 export const COVERAGE_SETTINGS = {
   newSiteValue: numberSetting(1, 'lambda: a new relevant site is worth this many relevant pages', { min: 0 }),
+  siteSaturation: numberOrOffSetting(false, "a site's n-th relevant page is worth 1 / (1 + n / this)", {
+    min: 0,
+    isMinOpen: true,
+  }),
   isSiteYieldUsed: booleanSetting(true, "the link model sees the target site's yield"),
   isHubUsed: booleanSetting(true, "the link model sees the hub yield of an off-site link's parent"),
   isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),

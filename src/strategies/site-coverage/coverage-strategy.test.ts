@@ -67,6 +67,23 @@ describe('coverage', () => {
     ]);
   });
 
+  it('with siteSaturation, values a site that gave relevant pages less than one that gave none', () => {
+    const everything = () => true;
+    // No new-site value: only the saturation puts b.test/1 before a.test's second and third pages
+    // (a.test gave one relevant page: its next is worth 1 / (1 + 1 / 1) = 0.5).
+    const saturated = new CoverageStrategy({
+      overrides: { isLinkLearning: false, newSiteValue: 0, siteSaturation: 1 },
+    });
+    expect(crawl(saturated, everything)).toEqual([
+      'http://hub.test/',
+      'http://a.test/1',
+      'http://b.test/1',
+      'http://a.test/2',
+      'http://a.test/3',
+    ]);
+    expect(() => resolveCoverageConfig({ siteSaturation: 0 })).toThrow(/siteSaturation/);
+  });
+
   it('rejects settings out of range, naming them', () => {
     expect(() => resolveCoverageConfig({ newSiteValue: -1 })).toThrow(ConfigError);
     expect(() => resolveCoverageConfig({ learningRate: 0 })).toThrow(/learningRate/);

@@ -3,6 +3,9 @@
  *
  *   value = p * (1 + lambda * [the link's site holds no judged-relevant page yet])
  *
+ * (with `siteSaturation` S, the 1 becomes 1 / (1 + n / S) for a site that gave n judged-relevant
+ * pages: diminishing returns per site),
+ *
  * the expected relevant pages of fetching it plus lambda (`newSiteValue`) times the expected
  * first relevant page of a site: a coverage objective with diminishing returns per site (a
  * site's first relevant page is worth 1 + lambda, every later one 1). p = P(target judged
@@ -251,7 +254,9 @@ export class CoverageStrategy implements Strategy {
       c.isWordUsed ? ids : NO_WORDS,
       this.realFeatures(parentProbability, parent, site),
     );
-    return p * (1 + c.newSiteValue * this.yields.uncoveredOf(site));
+    const pageValue =
+      c.siteSaturation === false ? 1 : 1 / (1 + this.yields.relevantOf(site) / c.siteSaturation);
+    return p * (pageValue + c.newSiteValue * this.yields.uncoveredOf(site));
   }
 
   private enqueue(link: DiscoveredLink, data: CoverageData): void {
