@@ -110,6 +110,17 @@ export class ClusterKeys {
     return `${this.prefix}lease:${shard}`;
   }
   /**
+   * The judge swapped in by relevance feedback: its version (a number; absent: the crawl's own
+   * judge, version 0). Workers read it every lease round and load the new model when it grows.
+   */
+  get judgeVersion(): string {
+    return `${this.prefix}judge`;
+  }
+  /** Hash of the files of judge `version`'s model folder (file name -> bytes). */
+  judgeFiles(version: number): string {
+    return `${this.prefix}judge:${version}`;
+  }
+  /**
    * Sorted set of live workers: member = worker id, score = its last heartbeat on Redis's clock
    * (ms); members older than the lease life are dropped. Their count sets each one's fair share.
    */

@@ -11,14 +11,18 @@
  * its replay.
  */
 import { setMaxListeners } from 'node:events';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { type Clock, systemClock } from '../common/clock.js';
 import type { ErrorCode } from '../common/error-codes.js';
 import { ConfigError, DeferUrlError, RetryLaterError, SkipUrlError } from '../common/errors.js';
 import type { ArrivedFetch, FetchRunner, FetchRunnerContext } from '../crawl/fetch-runner.js';
 import type { ProcessedFetch } from '../crawl/process-fetch.js';
+import type { SitemapHooks, SitemapOptions } from '../crawl/sitemap-source.js';
 import { Politeness } from '../net/index.js';
 import type { Action } from '../types/index.js';
+import { hostOf } from '../url/index.js';
 import {
   ClusterKeys,
   type ClusterOptions,
@@ -52,6 +56,8 @@ export interface CoordinatorStats {
   duplicatesDropped: number;
   /** Outcomes of a previous coordinator run recorded at start. */
   arrivedAtStart: number;
+  /** Redirect chains sent on to the shard of their target's host. */
+  redirectsRouted: number;
 }
 
 /** Options of {@link ClusterCoordinator}: the cluster's, plus how the URL flag was typed. */
@@ -68,6 +74,7 @@ export class ClusterCoordinator implements FetchRunner {
     outcomesRead: 0,
     duplicatesDropped: 0,
     arrivedAtStart: 0,
+    redirectsRouted: 0,
   };
   private readonly keys: ClusterKeys;
   private readonly flag: string;
@@ -82,6 +89,8 @@ export class ClusterCoordinator implements FetchRunner {
   private readonly toAck = new Map<string, string[]>();
   /** Outcomes nobody waits for and not recorded (a previous run's, arriving late), by URL. */
   private readonly unclaimed = new Map<string, { id: string; message: OutcomeMessage }>();
+  /** Sitemap readings under way, by origin. */
+  private readonly sitemapReads = new Map<string, { hooks: SitemapHooks; done: () => void }>();
   private reading: Promise<void> | undefined;
   private listenedSignal: AbortSignal | undefined;
   private isClosed = false;
@@ -188,6 +197,68 @@ export class ClusterCoordinator implements FetchRunner {
     });
   }
 
+  /**
+   * Has each origin's sitemaps read by the worker holding its host's shard (the politeness owner
+   * of the host); URLs arrive through `hooks.onUrls` as the workers find them, filtered again by
+   * `hooks.isUrlAllowed`. Resolves when every origin is read, or when `hooks.signal` aborts.
+   */
+  async readSitemaps(
+    origins: readonly string[],
+    options: Required<SitemapOptions>,
+    hooks: SitemapHooks,
+  ): Promise<void> {
+    await Promise.all(
+      origins.map(
+        (origin) =>
+          new Promise<void>((resolve) => {
+            if (hooks.signal?.aborted || this.isClosed) return resolve();
+            const done = () => {
+              if (this.sitemapReads.get(origin)?.done === done) this.sitemapReads.delete(origin);
+              hooks.signal?.removeEventListener('abort', done);
+              resolve();
+            };
+            this.sitemapReads.set(origin, { hooks, done });
+            hooks.signal?.addEventListener('abort', done, { once: true });
+            const host = hostOf(origin);
+            const request = encodeRequest({ url: origin, host, domain: '', depth: 0 }, this.epoch, {
+              sitemaps: options,
+            });
+            this.cmd
+              .xadd(this.keys.requests(shardOf(host, this.options.shards)), '*', ...request)
+              .catch(done);
+          }),
+      ),
+    );
+  }
+
+  /**
+   * Publishes the judge relevance feedback swapped in: the files of `modelDir` go into Redis
+   * (a few hundred KB for the linear models), then the version, which workers read every lease
+   * round (a fifth of the lease life) and load. Each outcome says which version judged its page.
+   * @throws ConfigError when the folder cannot be read.
+   */
+  async publishJudge(modelDir: string, version: number): Promise<void> {
+    const files: Record<string, Buffer> = {};
+    try {
+      for (const name of readdirSync(modelDir)) {
+        const path = join(modelDir, name);
+        if (statSync(path).isFile()) files[name] = readFileSync(path);
+      }
+    } catch (error) {
+      throw new ConfigError(
+        `cannot read the model folder ${modelDir} to send it to the workers: ${(error as Error).message}`,
+        {
+          context: { file: modelDir },
+        },
+      );
+    }
+    await this.cmd
+      .multi()
+      .hset(this.keys.judgeFiles(version), files)
+      .set(this.keys.judgeVersion, String(version))
+      .exec();
+  }
+
   recorded(url: string): void {
     const ids = this.toAck.get(url) ?? [];
     this.toAck.delete(url);
@@ -277,7 +348,35 @@ export class ClusterCoordinator implements FetchRunner {
 
   /** Hands an outcome to the fetch waiting for it, or keeps/drops it (see the file comment). */
   private answer(id: string, m: OutcomeMessage): void {
+    if (m.sitemap !== undefined) {
+      const read = m.epoch === this.epoch ? this.sitemapReads.get(m.url) : undefined;
+      // onUrls stores the URLs as seeds before the entry is acknowledged.
+      if (read !== undefined && m.sitemap.urls !== undefined)
+        read.hooks.onUrls(m.sitemap.urls.filter((url) => read.hooks.isUrlAllowed(url)));
+      if (read !== undefined && m.sitemap.event !== undefined) read.hooks.onSitemap?.(m.sitemap.event);
+      if (read !== undefined && m.sitemap.isDone) read.done();
+      this.ack([id]);
+      return;
+    }
     const waiting = this.waiting.get(m.url);
+    if (waiting !== undefined && m.moved !== undefined) {
+      // The page redirected to a host another worker owns: the rest of the chain goes there.
+      this.ack([id]);
+      this.stats.redirectsRouted++;
+      const at = m.moved.to;
+      const request = encodeRequest(waiting.action, this.epoch, {
+        via: { at, redirects: m.moved.redirects },
+      });
+      this.cmd
+        .xadd(this.keys.requests(shardOf(hostOf(at), this.options.shards)), '*', ...request)
+        .catch((error: unknown) => {
+          if (this.waiting.get(m.url) !== waiting) return;
+          this.waiting.delete(m.url);
+          this.politeness.release(waiting.action.host);
+          waiting.reject(error);
+        });
+      return;
+    }
     if (waiting === undefined) {
       if (
         m.page === undefined ||

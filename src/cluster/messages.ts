@@ -6,6 +6,7 @@
  */
 import { ConfigError } from '../common/errors.js';
 import type { ProcessedFetch } from '../crawl/process-fetch.js';
+import type { SitemapEvent, SitemapOptions } from '../crawl/sitemap-source.js';
 import type { WebClientOptions } from '../net/index.js';
 import type { PageRecord } from '../store/index.js';
 import type { Action, DiscoveredLink, Outcome } from '../types/index.js';
@@ -39,6 +40,13 @@ export interface FetchRequest {
   domain: string;
   depth: number;
   parentUrl?: string;
+  /**
+   * The rest of a redirect chain that left another worker's shard: fetch `at` (a host of this
+   * request's shard) for the action's `url`; `redirects` are the targets so far, `at` the last.
+   */
+  via?: { at: string; redirects: string[] };
+  /** Not a page: read the sitemaps of the origin `url` (the crawl's `--sitemaps`). */
+  sitemaps?: Required<SitemapOptions>;
 }
 
 /** Where a worker wrote a page's WARC records: its file (by worker) and the byte range. */
@@ -65,16 +73,28 @@ export interface OutcomeMessage {
   worker: string;
   page?: { record: PageRecord; outcome: Omit<Outcome, 'action'>; warcAt?: WarcLocation };
   failure?: FetchFailure;
+  /**
+   * The page redirected to `to`, on a host of a shard this worker does not hold: the coordinator
+   * sends the rest of the chain to that shard. `redirects`: the targets so far, `to` the last.
+   */
+  moved?: { to: string; redirects: string[] };
+  /** Sitemap reading of the origin `url`: page URLs found, a document read, or the end. */
+  sitemap?: { urls?: string[]; event?: SitemapEvent; isDone?: boolean };
 }
 
-/** Request to stream fields. */
-export function encodeRequest(action: Action, epoch: number): string[] {
+/** Request to stream fields; `extra` continues a redirect chain or asks for sitemaps. */
+export function encodeRequest(
+  action: Action,
+  epoch: number,
+  extra: Pick<FetchRequest, 'via' | 'sitemaps'> = {},
+): string[] {
   const r: FetchRequest = {
     epoch,
     url: action.url,
     host: action.host,
     domain: action.domain,
     depth: action.depth,
+    ...extra,
   };
   if (action.parentUrl !== undefined) r.parentUrl = action.parentUrl;
   return ['m', JSON.stringify(r)];

@@ -18,17 +18,26 @@
  * its own monotonic clock since it asked. A worker paused or starved past its lease therefore
  * never sends a request to a host that another worker may own by then.
  */
-import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import type { Redis } from 'ioredis';
 import { type Clock, systemClock } from '../common/clock.js';
-import { ConfigError, DeferUrlError, errorCode, RetryLaterError, TresError } from '../common/errors.js';
+import {
+  ConfigError,
+  DeferUrlError,
+  errorCode,
+  RetryLaterError,
+  SkipUrlError,
+  TresError,
+} from '../common/errors.js';
 import { createRng } from '../common/rng.js';
 import type { PageJudge } from '../crawl/judge.js';
 import { KeywordJudge } from '../crawl/keyword-judge.js';
 import { LinkProcessor } from '../crawl/link-processor.js';
-import { processFetch } from '../crawl/process-fetch.js';
-import { WebClient } from '../net/index.js';
+import { processFetch, toWarcPayload } from '../crawl/process-fetch.js';
+import { readSitemaps } from '../crawl/sitemap-source.js';
+import { DEFAULT_WEB_CLIENT_OPTIONS, type PageFetch, WebClient } from '../net/index.js';
 import { WorkerWarcFile } from '../store/index.js';
 import type { Action } from '../types/index.js';
 import { hostOf } from '../url/index.js';
@@ -136,6 +145,12 @@ export class ClusterWorker {
   private client: WebClient | undefined;
   private links!: LinkProcessor;
   private judge!: PageJudge;
+  /** Version of {@link judge}: 0 for the crawl's own, then each model relevance feedback swapped in. */
+  private judgeVersion = 0;
+  /** Folders of swapped-in models this worker wrote (removed when it ends). */
+  private readonly judgeDirs: string[] = [];
+  /** A swapped-in version that could not be loaded (not tried again). */
+  private failedJudgeVersion = 0;
   private warc: WorkerWarcFile | undefined;
   private readonly held = new Map<number, HeldShard>();
   private inFlight = 0;
@@ -211,6 +226,7 @@ export class ClusterWorker {
       clearInterval(this.expiryTimer);
       await this.client?.close();
       this.warc?.close();
+      for (const dir of this.judgeDirs) rmSync(dir, { recursive: true, force: true });
       if (this.forcedWhy === undefined) {
         await this.cmd.zrem(this.keys.workers, this.id).catch(() => {});
         await this.cmd.quit().catch(() => {});
@@ -333,6 +349,9 @@ export class ClusterWorker {
       const { loadModel } = await import('../relevance/index.js');
       this.judge = await loadModel(config.judge.modelDir);
     } else this.judge = new KeywordJudge({ keywords: config.judge.keywords });
+    // The crawl's own judge again (a new coordinator run): a swapped-in one is loaded next round.
+    this.judgeVersion = 0;
+    this.failedJudgeVersion = 0;
     if (this.o.warcDir !== false && this.warc === undefined) {
       this.warc = new WorkerWarcFile(resolve(join(this.o.warcDir, `${this.id}.warc.gz`)), this.clock.now(), {
         'tres-worker': this.id,
@@ -365,6 +384,7 @@ export class ClusterWorker {
     // A newer coordinator run changes the configuration (epoch).
     const raw = await this.cmd.get(k.config);
     if (raw !== null) await this.applyConfig(JSON.parse(raw) as WorkerCrawlConfig);
+    await this.swapJudge();
     const heldShards = [...this.held.keys()];
     if (heldShards.length > 0) {
       const tokens = heldShards.map((sh) => this.held.get(sh)?.token ?? '');
@@ -433,6 +453,32 @@ export class ClusterWorker {
       });
     }
     this.wake();
+  }
+
+  /**
+   * Loads the judge relevance feedback swapped in, when its version grew: the coordinator puts
+   * the model's files in Redis, so workers need no folder shared with it. A model that cannot be
+   * loaded is said and skipped until a newer version; pages go on being judged by the current one (each
+   * outcome carries the version that judged it).
+   */
+  private async swapJudge(): Promise<void> {
+    const version = Number((await this.cmd.get(this.keys.judgeVersion)) ?? 0);
+    if (!(version > this.judgeVersion) || version === this.failedJudgeVersion) return;
+    const files = await this.cmd.hgetallBuffer(this.keys.judgeFiles(version));
+    const dir = mkdtempSync(join(tmpdir(), `tres-judge-${this.id}-v${version}-`));
+    this.judgeDirs.push(dir);
+    try {
+      for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, basename(name)), bytes);
+      const { loadModel } = await import('../relevance/index.js');
+      this.judge = await loadModel(dir);
+      this.judgeVersion = version;
+      this.log(`judging with the model of version ${version} (relevance feedback)`);
+    } catch (error) {
+      this.failedJudgeVersion = version;
+      this.log(
+        `cannot load the judge of version ${version}: ${(error as Error).message}; judging with version ${this.judgeVersion} until a newer one`,
+      );
+    }
   }
 
   private expireLeases(): void {
@@ -596,6 +642,10 @@ export class ClusterWorker {
     }
     const base = { epoch: request.epoch, url: request.url, worker: this.id };
     const refuse = this.refusal(request, shard);
+    if (refuse === undefined && request.sitemaps !== undefined) {
+      await this.readSitemapsOf(shard, h, entryId, request);
+      return;
+    }
     if (refuse !== undefined) {
       this.summaryCounts.failed++;
       await this.finish(shard, entryId, { ...base, failure: refuse });
@@ -608,28 +658,15 @@ export class ClusterWorker {
       depth: request.depth,
     };
     if (request.parentUrl !== undefined) action.parentUrl = request.parentUrl;
-    const client = this.client as WebClient;
-    const c = this.config;
+    // The judge (and its version) as the fetch starts: a swap mid-fetch cannot mix the two.
+    const judged = { judge: this.judge, version: this.judgeVersion };
     let message: OutcomeMessage;
     try {
-      const fetched = await client.fetchPage(action.url, { signal: h.abort.signal });
-      const processed = await processFetch(fetched, action, {
-        judge: this.judge,
-        threshold: c.threshold,
-        links: this.links,
-        shouldFollowNofollow: c.shouldFollowNofollow,
-        withLinkContext: c.withLinkContext,
-        shouldScoreAnchors: c.shouldScoreAnchors,
-        parseTimeBudgetMs: c.parseTimeBudgetMs,
-        isKnown: () => false,
-      });
-      // The WARC record is written before the outcome is sent: a page in the store is always in a WARC file.
-      const at =
-        this.warc && processed.warc
-          ? this.warc.append(processed.warc.warc, processed.record.probability)
-          : undefined;
-      message = pageMessage(processed, base, at && this.warc ? { file: this.warc.path, ...at } : undefined);
-      this.summaryCounts.fetched++;
+      const fetched = await this.fetchChain(request, h);
+      message =
+        'moved' in fetched
+          ? { ...base, moved: fetched.moved }
+          : await this.pageOutcome(fetched, action, judged, base);
     } catch (error) {
       if (h.abort.signal.aborted) return; // lease lost: the new holder fetches it
       this.summaryCounts.failed++;
@@ -640,6 +677,128 @@ export class ClusterWorker {
     await this.finish(shard, entryId, message);
   }
 
+  /** Parses and judges a fetched page, appends it to this worker's WARC file: its outcome. */
+  private async pageOutcome(
+    fetched: PageFetch,
+    action: Action,
+    judged: { judge: PageJudge; version: number },
+    base: { epoch: number; url: string; worker: string },
+  ): Promise<OutcomeMessage> {
+    const c = this.config;
+    const processed = await processFetch(fetched, action, {
+      judge: judged.judge,
+      threshold: c.threshold,
+      links: this.links,
+      shouldFollowNofollow: c.shouldFollowNofollow,
+      withLinkContext: c.withLinkContext,
+      shouldScoreAnchors: c.shouldScoreAnchors,
+      parseTimeBudgetMs: c.parseTimeBudgetMs,
+      isKnown: () => false,
+    });
+    processed.record.judgeVersion = judged.version;
+    // The WARC record is written before the outcome is sent: a page in the store is always in a WARC file.
+    const at =
+      this.warc && processed.warc
+        ? this.warc.append(processed.warc.warc, processed.record.probability)
+        : undefined;
+    this.summaryCounts.fetched++;
+    return pageMessage(processed, base, at && this.warc ? { file: this.warc.path, ...at } : undefined);
+  }
+
+  /**
+   * Fetches the request's page, following redirects while their hosts are in shards this worker
+   * holds; a redirect to another shard's host ends here as `moved` (the coordinator sends the rest
+   * of the chain to that shard's holder). A chain continued from another worker (`via`) starts at
+   * its last target and counts the redirects before it, for loops and the redirect cap.
+   * @throws SkipUrlError TRES_REDIRECT_LOOP / TRES_TOO_MANY_REDIRECTS across workers; what
+   *   `WebClient.fetchPage` throws.
+   */
+  private async fetchChain(
+    request: FetchRequest,
+    h: HeldShard,
+  ): Promise<PageFetch | { moved: { to: string; redirects: string[] } }> {
+    const client = this.client as WebClient;
+    const shards = this.options.shards;
+    const fetched = await client.fetchPage(request.via?.at ?? request.url, {
+      signal: h.abort.signal,
+      shouldFollow: (next) => {
+        try {
+          return this.held.has(shardOf(hostOf(next), shards));
+        } catch {
+          return true; // not a URL with a host: fetchPage refuses it with the usual error
+        }
+      },
+    });
+    const redirects = [...(request.via?.redirects ?? []), ...fetched.redirects];
+    const status = fetched.result.status;
+    const next = status >= 300 && status < 400 ? fetched.result.location : undefined;
+    const chain = next === undefined ? redirects : [...redirects, next];
+    const max = this.config.net.maxRedirects ?? DEFAULT_WEB_CLIENT_OPTIONS.maxRedirects;
+    const seen = new Set<string>([withoutHash(request.url)]);
+    for (const url of chain) {
+      if (seen.has(withoutHash(url))) {
+        throw new SkipUrlError(
+          'TRES_REDIRECT_LOOP',
+          `Redirect loop: ${chain.join(' -> ')} (from ${request.url})`,
+          {
+            context: { url: request.url, redirects: chain },
+          },
+        );
+      }
+      seen.add(withoutHash(url));
+    }
+    if (chain.length > max) {
+      throw new SkipUrlError('TRES_TOO_MANY_REDIRECTS', `More than ${max} redirects from ${request.url}`, {
+        context: { url: request.url, redirects: chain },
+      });
+    }
+    // fetchPage stops at a 3xx with a Location only when shouldFollow refused it: another shard's.
+    if (next !== undefined) return { moved: { to: next, redirects: chain } };
+    return { ...fetched, requestedUrl: request.url, redirects };
+  }
+
+  /**
+   * Reads the sitemaps of the request's origin (the crawl's `--sitemaps`) as a local crawl does,
+   * through this worker's client (its politeness, robots.txt and fencing), archiving each sitemap
+   * response in its WARC file, and sends what it finds as it goes; the request is acknowledged
+   * with the last message. A lease lost midway leaves it pending: the next holder reads again
+   * (the coordinator stores a seed once).
+   */
+  private async readSitemapsOf(
+    shard: number,
+    h: HeldShard,
+    entryId: string,
+    request: FetchRequest,
+  ): Promise<void> {
+    const base = { epoch: request.epoch, url: request.url, worker: this.id };
+    const sends: Promise<unknown>[] = [];
+    const send = (sitemap: NonNullable<OutcomeMessage['sitemap']>) =>
+      sends.push(this.cmd.xadd(this.keys.outcomes, '*', ...encodeOutcome({ ...base, sitemap })));
+    try {
+      await readSitemaps(
+        this.client as WebClient,
+        [request.url],
+        request.sitemaps as NonNullable<FetchRequest['sitemaps']>,
+        {
+          isUrlAllowed: (url) => this.links.isUrlAllowed(url),
+          isSitemapAllowed: (url) => this.links.isResourceAllowed(url),
+          onUrls: (urls) => send({ urls }),
+          onSitemap: (event) => send({ event }),
+          onResponse: (fetched) => {
+            this.warc?.append(toWarcPayload(fetched.result), 0);
+          },
+          shouldStop: () => this.isStopping || h.abort.signal.aborted,
+          signal: h.abort.signal,
+        },
+      );
+    } catch {
+      // Aborted: the lease is gone, and the next holder reads the sitemaps again.
+    }
+    await Promise.all(sends);
+    if (h.abort.signal.aborted || this.isStopping || this.forcedWhy !== undefined) return;
+    await this.finish(shard, entryId, { ...base, sitemap: { isDone: true } });
+  }
+
   /** Why this worker will not fetch `request` (scope, shard), or undefined. */
   private refusal(request: FetchRequest, shard: number): FetchFailure | undefined {
     const skip = (code: string, message: string): FetchFailure => ({
@@ -648,16 +807,20 @@ export class ClusterWorker {
       message,
       status: 0,
     });
+    // A continued redirect chain is fetched from its last target, on this shard's host.
+    const target = request.via?.at ?? request.url;
     let host: string;
     try {
-      host = hostOf(request.url);
+      host = hostOf(target);
     } catch {
-      return skip('TRES_URL_FILTERED', `not a URL: ${request.url}`);
+      return skip('TRES_URL_FILTERED', `not a URL: ${target}`);
     }
-    if (!this.links.isUrlAllowed(request.url))
+    // A sitemap request names an origin; each sitemap URL is checked as it is read.
+    if (request.sitemaps === undefined && !this.links.isUrlAllowed(request.url))
       return skip('TRES_URL_FILTERED', `${request.url} is outside the crawl's scope`);
-    if (host !== request.host || shardOf(host, this.options.shards) !== shard) {
-      return skip('TRES_CLUSTER_WRONG_SHARD', `${request.url} was sent to shard ${shard}, not its host's`);
+    const expectedHost = request.via === undefined ? request.host : host;
+    if (host !== expectedHost || shardOf(host, this.options.shards) !== shard) {
+      return skip('TRES_CLUSTER_WRONG_SHARD', `${target} was sent to shard ${shard}, not its host's`);
     }
     return undefined;
   }
@@ -691,6 +854,11 @@ export class ClusterWorker {
       sleepers.add(done);
     });
   }
+}
+
+function withoutHash(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
 }
 
 /** A thrown fetch error as the crawl loop would classify it. */

@@ -28,7 +28,7 @@ import type { PageJudge } from './judge.js';
 import { KeywordJudge } from './keyword-judge.js';
 import { LinkProcessor } from './link-processor.js';
 import { PDF_MEDIA_TYPE, processFetch, toWarcPayload } from './process-fetch.js';
-import { readSitemaps } from './sitemap-source.js';
+import { readSitemaps, type SitemapHooks } from './sitemap-source.js';
 
 interface PendingRetry {
   action: Action;
@@ -236,18 +236,28 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   /**
    * Swaps the relevance judge (relevance feedback): pages whose fetch completes from now on are
    * judged by `judge` and recorded with `version`, which is kept in the store for a resume.
-   * @throws ConfigError before `run()` has opened the store, or if `version` does not grow.
+   * When a fetch runner judges pages (a cluster's workers), `modelDir` (the judge's model folder)
+   * is handed to it; the returned promise settles once it has it.
+   * @throws ConfigError before `run()` has opened the store, if `version` does not grow, or
+   *   without `modelDir` when the fetch runner judges.
    */
-  setJudge(judge: PageJudge, version: number): void {
+  setJudge(judge: PageJudge, version: number, modelDir?: string): Promise<void> {
     if (this.store === undefined) throw new ConfigError('setJudge needs a running crawl');
     if (!Number.isInteger(version) || version <= this.judgeVersionNow) {
       throw new ConfigError(`judge version must grow: ${version} after ${this.judgeVersionNow}`, {
         context: { field: 'version' },
       });
     }
+    const publish = this.runner?.publishJudge;
+    if (publish !== undefined && modelDir === undefined) {
+      throw new ConfigError("the fetch runner's workers judge pages: setJudge needs the model folder", {
+        context: { field: 'modelDir' },
+      });
+    }
     this.judge = judge;
     this.judgeVersionNow = version;
     this.store.setMeta('judgeVersion', version);
+    return publish === undefined ? Promise.resolve() : publish.call(this.runner, modelDir as string, version);
   }
 
   /** Stops now: fetches in flight are aborted (and fetched again on resume). */
@@ -346,7 +356,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const options = this.options.sitemaps;
     if (options === false) return;
     const origins = [...new Set(this.store.seeds().map((l) => new URL(l.url).origin))];
-    this.sitemapTask = readSitemaps(this.client, origins, options, {
+    const runner = this.runner;
+    const read = runner?.readSitemaps
+      ? runner.readSitemaps.bind(runner)
+      : (o: string[], opts: typeof options, hooks: SitemapHooks) => readSitemaps(this.client, o, opts, hooks);
+    this.sitemapTask = read(origins, options, {
       isUrlAllowed: (url) => this.links.isUrlAllowed(url),
       isSitemapAllowed: (url) => this.links.isResourceAllowed(url),
       onUrls: (urls) => {
@@ -493,7 +507,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     try {
       if (this.runner) {
         const result = await this.runner.fetch(action, this.abort.signal);
-        result.record.judgeVersion = judgeVersion;
+        // A fetch side that judges says which version judged the page.
+        result.record.judgeVersion ??= judgeVersion;
         this.commit(action, result.record, this.withUnknownLinks(result.outcome), result.warc);
         this.runner.recorded(action.url);
         return;

@@ -8,6 +8,7 @@ import type { PageRecord } from '../store/index.js';
 import type { Action, Outcome } from '../types/index.js';
 import type { ResolvedCrawlerOptions } from './crawl-options.js';
 import type { ProcessedFetch } from './process-fetch.js';
+import type { SitemapHooks, SitemapOptions } from './sitemap-source.js';
 
 /** What the loop tells a runner when the crawl opens. */
 export interface FetchRunnerContext {
@@ -43,6 +44,22 @@ export interface FetchRunner {
    * Links in the outcome may include URLs the loop knows already; the loop filters them.
    */
   fetch(action: Action, signal: AbortSignal): Promise<ProcessedFetch>;
+  /**
+   * Reads the sitemaps of `origins` on the fetch side, where each host's politeness is kept
+   * (`hooks.onResponse` is not called: the fetch side archives the responses). Resolves when all
+   * are read or `hooks.signal` aborts. Without it, the loop reads them with its own client.
+   */
+  readSitemaps?(
+    origins: readonly string[],
+    options: Required<SitemapOptions>,
+    hooks: SitemapHooks,
+  ): Promise<void>;
+  /**
+   * Hands the judge swapped in by relevance feedback (its model folder) to the fetch side, which
+   * judges pages; a page's record then carries the version that judged it (`judgeVersion`).
+   * Without it, a swap needs no more than {@link Crawler.setJudge}.
+   */
+  publishJudge?(modelDir: string, version: number): Promise<void>;
   /** The attempt of `url` is durable in the store (or needs no record): acknowledge it. */
   recorded(url: string): void;
   close(): Promise<void>;

@@ -74,6 +74,14 @@ export interface FetchPageOptions {
   allowedContentTypes?: readonly string[] | false;
   /** Cap on body bytes for this fetch. @default the fetcher's `maxBodyBytes` */
   maxBodyBytes?: number;
+  /**
+   * Whether to follow a redirect to `url` here. One it refuses ends the chain: the 3xx hop comes
+   * back as the result (its `location` the refused target), for the caller to continue elsewhere
+   * (a cluster worker hands the rest of the chain to the worker owning the target's host).
+   * Loops and too many redirects are refused first, as usual.
+   * @default undefined (follow every redirect)
+   */
+  shouldFollow?: (url: string) => boolean;
 }
 
 function withoutHash(url: string): string {
@@ -169,6 +177,8 @@ export class WebClient {
           },
         );
       }
+      if (options.shouldFollow && !options.shouldFollow(next))
+        return { requestedUrl: url, finalUrl: current, redirects, hops, result };
       redirects.push(next);
       current = next;
     }

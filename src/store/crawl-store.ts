@@ -17,6 +17,7 @@ import { jsonlLine } from './jsonl-line.js';
 import { insertLabel, labelCount, latestLabels, type PageLabel } from './labels.js';
 import { checkFolder, repairFiles, STORE_FILES, storePaths, validateOptions } from './open-files.js';
 import { type ListedPage, type PageQuery, queryPages, warcRangeOf } from './page-query.js';
+import { locateWarcFile } from './read-crawl.js';
 import { toReplayOutcome } from './replay-outcome.js';
 import {
   INSERT_PAGE_SQL,
@@ -489,9 +490,26 @@ export class CrawlStore {
     return queryPages(this.db, query);
   }
 
-  /** Path of pages.warc.gz and the byte range of page `id`'s records there, or undefined. */
+  /**
+   * Path of the WARC file holding page `id`'s records and their byte range, or undefined (no
+   * WARC). The file is pages.warc.gz, or the file of the cluster worker that fetched the page
+   * (at its own path, or collected into `<crawl>/warc/`: {@link locateWarcFile}).
+   * @throws ConfigError naming a worker's file that is missing here.
+   */
   warcRange(id: number): { path: string; range: [number, number] } | undefined {
     this.assertOpen();
+    const worker = this.db
+      .prepare<
+        [number],
+        { warc_file: string | null; warc_file_start: number | null; warc_end: number | null }
+      >('SELECT warc_file, warc_file_start, warc_end FROM pages WHERE id = ?')
+      .get(id);
+    if (worker?.warc_file && worker.warc_end !== null) {
+      return {
+        path: locateWarcFile(this.dir, worker.warc_file),
+        range: [worker.warc_file_start ?? 0, worker.warc_end],
+      };
+    }
     if (!this.warc) return undefined;
     const range = warcRangeOf(this.db, id, Number(this.getMeta('warcHeaderEnd') ?? 0));
     return range && { path: storePaths(this.dir).warc, range };

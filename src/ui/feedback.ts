@@ -189,7 +189,8 @@ export class RelevanceFeedback {
       if (result.isAccepted) {
         const judge = await (this.o.loadJudge ?? defaultLoadJudge)(job.outDir);
         version += 1;
-        this.ctx.crawler.setJudge(judge, version);
+        // A cluster's workers get the model's files through Redis before this resolves.
+        await this.ctx.crawler.setJudge(judge, version, job.outDir);
         this.meta.version = version;
         this.meta.modelDir = job.outDir;
         this.meta.model = job.model;
@@ -261,7 +262,8 @@ export class RelevanceFeedback {
         if (page) pages.push(page);
       }
     }
-    const warc = store.warcRange(1);
+    // A cluster crawl keeps no pages.warc.gz: each page is in its worker's file (JobPage.warcPath).
+    const warc = store.warcRange(1) ?? (pages[0]?.warcPath ? { path: pages[0].warcPath } : undefined);
     if (!warc) {
       throw new ConfigError(
         'relevance feedback needs the page text from pages.warc.gz; this crawl keeps no WARC',
@@ -294,6 +296,7 @@ export class RelevanceFeedback {
       url: row.url,
       title: row.title,
       range: located.range,
+      warcPath: located.path,
       label,
       isUserLabel,
       recordedProbability: row.probability,

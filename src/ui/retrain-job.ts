@@ -34,8 +34,10 @@ import { readWarcResponse } from '../store/page-text.js';
 export interface JobPage {
   url: string;
   title: string;
-  /** Byte range of the page's WARC records in `warcPath`. */
+  /** Byte range of the page's WARC records in `warcPath` (the page's own, else the job's). */
   range: [number, number];
+  /** The WARC file of this page when not the job's (a cluster worker's file). */
+  warcPath?: string;
   label: 0 | 1;
   /** True for a user's label, false for a pseudo-label (keyword judge's confident page). */
   isUserLabel: boolean;
@@ -169,7 +171,7 @@ export async function runRetrainJob(job: RetrainJob): Promise<RetrainResult> {
 
 /** The page's text as the crawl's judge saw it, from its WARC response record. */
 function toDocument(warcPath: string, p: JobPage): LabeledDocument {
-  const response = readWarcResponse(warcPath, p.range[0], p.range[1]);
+  const response = readWarcResponse(p.warcPath ?? warcPath, p.range[0], p.range[1]);
   let text = '';
   let title = p.title;
   if (response && response.body.length > 0) {

@@ -1,0 +1,150 @@
+/**
+ * What a cluster crawl does as a local crawl does, with a real redis-server and a real worker:
+ * a redirect to a host of a shard the fetching worker does not hold goes on at that shard's holder
+ * (recorded as a local crawl records it, the target's host never contacted by a worker that does
+ * not own it), and `--sitemaps` is read by the worker owning each seed's host (the sitemap
+ * response in that worker's WARC file).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CrawlerOptions } from '../crawl/crawl-options.js';
+import { Crawler } from '../crawl/crawler.js';
+import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
+import { readWarc } from '../store/test-helpers.js';
+import { ClusterKeys, shardOf } from './cluster-options.js';
+import { ClusterCoordinator } from './coordinator.js';
+import { type LocalRedis, startLocalRedis } from './local-redis.js';
+import { connectRedis } from './redis-connection.js';
+import { ClusterWorker } from './worker.js';
+
+const SHARDS = 2;
+/** Two hosts in different shards: a redirect from one to the other crosses shards. */
+const [HOME, AWAY] = (() => {
+  const home = 'home.test';
+  for (let i = 0; i < 100; i++) {
+    const away = `away${i}.test`;
+    if (shardOf(away, SHARDS) !== shardOf(home, SHARDS)) return [home, away];
+  }
+  throw new Error('no host in the other shard');
+})() as [string, string];
+
+function web(req: { url?: string }, res: Parameters<typeof sendHtml>[0], host: string): void {
+  const path = req.url ?? '/';
+  const page = (title: string, links: string[] = []) =>
+    sendHtml(
+      res,
+      `<html><title>${title}</title><body>pages about crawling ${links.map((l) => `<a href="${l}">more crawling</a>`).join(' ')}</body></html>`,
+    );
+  if (host === HOME && path === '/robots.txt') {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(`User-agent: *\nSitemap: http://${HOME}/sitemap.xml\n`);
+  } else if (host === HOME && path === '/sitemap.xml') {
+    res.writeHead(200, { 'content-type': 'application/xml' });
+    res.end(
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://${HOME}/listed-1</loc></url><url><loc>http://${HOME}/listed-2</loc></url></urlset>`,
+    );
+  } else if (host === HOME && path === '/') page('home', ['/go', '/stay']);
+  else if (host === HOME && path === '/go') {
+    res.writeHead(301, { location: `http://${AWAY}/landing` });
+    res.end();
+  } else if (host === HOME && path === '/stay') {
+    res.writeHead(302, { location: `/stayed` });
+    res.end();
+  } else if (path === '/robots.txt') {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end();
+  } else page(`${host}${path}`);
+}
+
+function rows(
+  dir: string,
+): Array<{ url: string; final_url: string; status: number; error_code: string | null }> {
+  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
+  try {
+    return db.prepare('SELECT url, final_url, status, error_code FROM pages ORDER BY url').all() as never;
+  } finally {
+    db.close();
+  }
+}
+
+describe('a cluster crawl with redirects across shards and sitemaps', () => {
+  let redis: LocalRedis;
+  let client: Redis;
+  let server: TestServer;
+  let base: string;
+  beforeAll(async () => {
+    [redis, server] = await Promise.all([startLocalRedis(), startServer(web)]);
+    client = await connectRedis(redis.url, 'url');
+    base = mkdtempSync(join(tmpdir(), 'tres-cluster-routing-'));
+  });
+  afterAll(async () => {
+    client?.disconnect();
+    await Promise.all([server?.close(), redis?.stop()]);
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  const options = (outDir: string): CrawlerOptions => ({
+    outDir,
+    strategy: 'bfs',
+    keywords: ['crawling'],
+    maxPages: 20,
+    maxConcurrency: 2,
+    sitemaps: {},
+    net: { minDelayMs: 50, resolveRules: [server.rule], allowLoopback: true },
+  });
+
+  it('routes a redirect to the shard owning its target and reads sitemaps at the seed host’s owner, recording what a local crawl records', async () => {
+    const local = join(base, 'local');
+    await new Crawler(options(local)).run([`http://${HOME}/`]);
+
+    server.requests.length = 0;
+    const name = 'routing';
+    const keys = ClusterKeys.of(name);
+    const coordinator = new ClusterCoordinator({ url: redis.url, name, shards: SHARDS });
+    const crawl = join(base, 'cluster');
+    const running = new Crawler({ ...options(crawl), fetchRunner: coordinator, shouldWriteWarc: false }).run([
+      `http://${HOME}/`,
+    ]);
+    // Another worker holds the shard of AWAY (a lease no process renews), until the redirect
+    // has been handed on to it; then it is free, and the one worker takes it.
+    while ((await client.get(keys.config)) === null) await new Promise((r) => setTimeout(r, 10));
+    const awayLease = keys.lease(shardOf(AWAY, SHARDS));
+    await client.set(awayLease, 'other#1', 'PX', 60_000);
+    const worker = new ClusterWorker({
+      url: redis.url,
+      name,
+      id: 'w1',
+      leaseTtlMs: 1000,
+      warcDir: join(base, 'warc'),
+    });
+    const working = worker.run();
+    while (coordinator.stats.redirectsRouted === 0) await new Promise((r) => setTimeout(r, 20));
+    const freedAtMs = performance.now();
+    await client.del(awayLease);
+    const summary = await running;
+    worker.stop();
+    const done = await working;
+
+    // The same records as the local crawl: the redirect followed, the sitemap's pages crawled.
+    expect(rows(crawl)).toEqual(rows(local));
+    const go = rows(crawl).find((r) => r.url === `http://${HOME}/go`);
+    expect(go).toMatchObject({ final_url: `http://${AWAY}/landing`, status: 200, error_code: null });
+    expect(rows(crawl).map((r) => r.url)).toEqual(
+      expect.arrayContaining([`http://${HOME}/listed-1`, `http://${HOME}/listed-2`]),
+    );
+    expect(summary.steps).toBe(rows(local).length);
+    // AWAY was contacted only once its shard was this worker's.
+    const away = server.requests.filter((r) => r.host === AWAY);
+    expect(away.length).toBeGreaterThan(0);
+    expect(Math.min(...away.map((r) => r.atMs))).toBeGreaterThan(freedAtMs);
+    // The sitemap was fetched by the worker: its response is in the worker's WARC file.
+    const records = await readWarc(done.warcFile as string);
+    const uris = records.filter((r) => r.type === 'response').map((r) => r.headers.get('warc-target-uri'));
+    expect(uris).toContain(`http://${HOME}/sitemap.xml`);
+    expect(coordinator.stats.redirectsRouted).toBe(1);
+  }, 60_000);
+});
