@@ -3,28 +3,32 @@
  *
  * 1. Latency-bound rows: a generated web of 2,000+ hosts whose every response waits 200-400 ms,
  *    a minimum delay of 1 s per host, K fetches in flight per worker; pages/s with 1, 2, 4 and 8
- *    `tres worker` processes, for best-first and tres. The coordinator runs in this process.
- *    Each row also checks politeness from the server's own log (closest gap between two requests
- *    to one host, robots.txt requests per host) and reports Redis commands and bytes per page.
+ *    `tres worker` processes, for best-first and tres. The coordinator runs in this process, the
+ *    web in a process of its own (logged-web-child.ts), so that its log's stamps are not delayed
+ *    by the coordinator. Each row also checks politeness from the server's own log (closest gap
+ *    between two requests to one host, robots.txt requests per host), reports Redis commands and
+ *    bytes per page, and the CPU time per page of the workers, the coordinator, the web server
+ *    and Redis (what limits the scaling on a machine of few cores).
  * 2. The coordinator's ceiling: the same crawl with instant responses and no delay, workers with
  *    plenty of slots; decisions and recorded pages per second, and a CPU profile of the
- *    coordinator (self time by module).
+ *    coordinator (V8's sampler, as `node --cpu-prof`: self time by module and by function).
  * Nothing is written unless `--out DIR` is given (then cluster.json and cluster.md there).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { ClusterCoordinator, connectRedis } from '../cluster/index.js';
 import { startLocalRedis } from '../cluster/local-redis.js';
-import { closestGapMs, type LoggedWeb, startLoggedWeb } from '../cluster/logged-web.js';
+import { closestGapMs, type LoggedWebOptions } from '../cluster/logged-web.js';
 import { Crawler } from '../crawl/crawler.js';
+import { createSyntheticWeb, type SyntheticWeb } from '../sandbox/index.js';
 import { keywordsOf } from '../sandbox/vocabulary.js';
 import { benchEnv, writeResults } from './bench-env.js';
+import type { LoggedWebTake } from './logged-web-child.js';
 
 /** Options of {@link runClusterBench}. */
 export interface ClusterBenchOptions {
@@ -89,6 +93,12 @@ interface Row {
   redisCommandsPerPage: number;
   redisBytesPerPage: number;
   refetched: number;
+  /** CPU time per recorded page, ms: all workers together, the coordinator, the web, Redis. */
+  cpuMsPerPage: { workers: number; coordinator: number; web: number; redis: number };
+  /** CPU time of all these processes over the row's wall time: cores kept busy. */
+  coresBusy: number;
+  /** 1-minute load average of the machine at the row's end. */
+  load: number;
 }
 
 interface Ceiling {
@@ -100,7 +110,69 @@ interface Ceiling {
   /** The same crawl in one process (no cluster, K = 16), on the same machine at the same time. */
   localPagesPerSec: number;
   profile: Array<{ module: string; selfPct: number }>;
+  /** The functions with the most self time (file:function). */
+  topFunctions: Array<{ module: string; selfPct: number }>;
+  /** CPU time of the coordinator per recorded page, ms. */
+  coordinatorCpuMsPerPage: number;
 }
+
+/** The web in its own process (logged-web-child.ts). */
+interface WebProcess {
+  web: SyntheticWeb;
+  resolveRules: string[];
+  /** The log since the last take, with the process's event-loop delay and CPU time. */
+  take(): Promise<LoggedWebTake>;
+  close(): Promise<void>;
+}
+
+async function forkWeb(options: LoggedWebOptions): Promise<WebProcess> {
+  const child = fork(
+    fileURLToPath(new URL('./logged-web-child.js', import.meta.url)),
+    [JSON.stringify(options)],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  const [ready] = (await once(child, 'message')) as [{ resolveRules: string[] }];
+  // The same seeded web as the child's, for the seed URLs.
+  const web = createSyntheticWeb({
+    seed: options.seed ?? 1,
+    hostCount: options.hostCount ?? 40,
+    pageCount: options.pageCount ?? 8000,
+    ...(options.topics ? { topics: options.topics } : {}),
+    ...(options.relevantTopic ? { relevantTopic: options.relevantTopic } : {}),
+  });
+  return {
+    web,
+    resolveRules: ready.resolveRules,
+    take: async () => {
+      const reply = once(child, 'message') as Promise<[LoggedWebTake]>;
+      child.send({ kind: 'take' });
+      return (await reply)[0];
+    },
+    close: async () => {
+      const exited = once(child, 'exit');
+      child.send({ kind: 'close' });
+      await exited;
+    },
+  };
+}
+
+/** CPU time (user + system) of a live process, ms, from /proc (Linux). */
+function cpuMsOf(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** USER_HZ of Linux /proc times (100 on every mainstream architecture). */
+const CLOCK_TICKS = 100;
 
 /** Runs the benchmark; prints figures; writes results only to `outDir`. */
 export async function runClusterBench(partial: Partial<ClusterBenchOptions> = {}): Promise<void> {
@@ -110,7 +182,7 @@ export async function runClusterBench(partial: Partial<ClusterBenchOptions> = {}
   const rows: Row[] = [];
   const ceilings: Ceiling[] = [];
   try {
-    const slow = await startLoggedWeb({
+    const slow = await forkWeb({
       seed: o.seed,
       hostCount: o.webHosts,
       pageCount: o.webPages,
@@ -128,15 +200,16 @@ export async function runClusterBench(partial: Partial<ClusterBenchOptions> = {}
           const first = rows.find((r) => r.strategy === strategy && r.workers === o.workerCounts[0]);
           row.speedup = first ? row.pagesPerSec / first.pagesPerSec : 1;
           rows.push(row);
+          const cpu = row.cpuMsPerPage;
           console.log(
-            `  ${strategy.padEnd(10)} ${String(workers).padStart(2)} workers: ${row.pages} pages in ${row.seconds.toFixed(1)} s = ${row.pagesPerSec.toFixed(1)} pages/s (x${row.speedup.toFixed(2)}); closest gap per host ${row.closestGapMs.toFixed(0)} ms (server's event loop late by up to ${row.serverLagMaxMs.toFixed(0)} ms); robots.txt <= ${row.maxRobotsPerHostPerWorker}/host/worker; Redis ${row.redisCommandsPerPage.toFixed(1)} commands, ${(row.redisBytesPerPage / 1024).toFixed(1)} KiB per page; refetched ${row.refetched}`,
+            `  ${strategy.padEnd(10)} ${String(workers).padStart(2)} workers: ${row.pages} pages in ${row.seconds.toFixed(1)} s = ${row.pagesPerSec.toFixed(1)} pages/s (x${row.speedup.toFixed(2)}); closest gap per host ${row.closestGapMs.toFixed(0)} ms (server's event loop late by up to ${row.serverLagMaxMs.toFixed(0)} ms); robots.txt <= ${row.maxRobotsPerHostPerWorker}/host; Redis ${row.redisCommandsPerPage.toFixed(1)} commands, ${(row.redisBytesPerPage / 1024).toFixed(1)} KiB per page; refetched ${row.refetched}; CPU ms/page: workers ${cpu.workers.toFixed(1)}, coordinator ${cpu.coordinator.toFixed(1)}, web ${cpu.web.toFixed(1)}, Redis ${cpu.redis.toFixed(1)} (${row.coresBusy.toFixed(2)} cores busy); load ${row.load.toFixed(1)}`,
           );
         }
       }
     } finally {
       await slow.close();
     }
-    const fast = await startLoggedWeb({
+    const fast = await forkWeb({
       seed: o.seed,
       hostCount: o.webHosts,
       pageCount: o.webPages,
@@ -152,7 +225,10 @@ export async function runClusterBench(partial: Partial<ClusterBenchOptions> = {}
           `  ${strategy.padEnd(10)} ${c.pages} pages in ${c.seconds.toFixed(1)} s: ${c.pagesPerSec.toFixed(0)} recorded pages/s, ${c.decisionsPerSec.toFixed(0)} decisions/s (the same crawl in one process: ${c.localPagesPerSec.toFixed(0)} pages/s)`,
         );
         console.log(
-          `    profile (self time): ${c.profile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')}`,
+          `    coordinator CPU ${c.coordinatorCpuMsPerPage.toFixed(2)} ms/page; profile (self time): ${c.profile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')}`,
+        );
+        console.log(
+          `    top functions (share of busy time): ${c.topFunctions.map((p) => `${p.module} ${p.selfPct.toFixed(1)}%`).join(', ')}`,
         );
       }
     } finally {
@@ -176,13 +252,13 @@ export async function runClusterBench(partial: Partial<ClusterBenchOptions> = {}
 async function latencyRow(
   o: ClusterBenchOptions,
   url: string,
-  web: LoggedWeb,
+  web: WebProcess,
   base: string,
   strategy: string,
   workers: number,
 ): Promise<Row> {
   const name = `${strategy}-${workers}`;
-  web.log.length = 0;
+  await web.take(); // the log of this row only
   const procs = startWorkers(url, name, workers, o.kPerWorker, join(base, name, 'warc'));
   const statsBefore = await redisStats(url);
   const maxPages = o.pagesPerWorker * workers;
@@ -198,24 +274,30 @@ async function latencyRow(
     fetchRunner: new ClusterCoordinator({ url, name }),
   });
   // Timed from the first recorded page: worker start-up and lease taking are not throughput.
+  // CPU time counts from there too.
   let firstMs = 0;
+  let cpuAtFirst = { workers: 0, coordinator: 0 };
   crawler.on('page', () => {
-    if (firstMs === 0) firstMs = performance.now();
+    if (firstMs !== 0) return;
+    firstMs = performance.now();
+    const c = process.cpuUsage();
+    cpuAtFirst = { workers: sum(procs.map((p) => cpuMsOf(p.pid))), coordinator: (c.user + c.system) / 1000 };
   });
   // Many seed hosts: the crawl spreads over hosts, so politeness does not cap it below latency.
   const seeds = web.web.seedUrls(o.seedCount);
-  const lag = monitorEventLoopDelay({ resolution: 10 });
-  lag.enable();
   const summary = await crawler.run(seeds);
-  lag.disable();
   const seconds = (performance.now() - firstMs) / 1000;
+  const c = process.cpuUsage();
+  const workersCpuMs = sum(procs.map((p) => cpuMsOf(p.pid))) - cpuAtFirst.workers;
+  const coordinatorCpuMs = (c.user + c.system) / 1000 - cpuAtFirst.coordinator;
   await stopWorkers(procs);
   const statsAfter = await redisStats(url);
-  const finished = web.log.filter((r) => Number.isFinite(r.endMs));
+  const taken = await web.take();
+  const finished = taken.log.filter((r) => Number.isFinite(r.endMs));
   const counts = new Map<string, number>();
   let robots = 0;
   const robotsByHost = new Map<string, number>();
-  for (const r of web.log) {
+  for (const r of taken.log) {
     if (r.path === '/robots.txt') {
       robotsByHost.set(r.host, (robotsByHost.get(r.host) ?? 0) + 1);
       robots = Math.max(robots, robotsByHost.get(r.host) ?? 0);
@@ -224,6 +306,7 @@ async function latencyRow(
     counts.set(`${r.host}${r.path}`, (counts.get(`${r.host}${r.path}`) ?? 0) + 1);
   }
   const pages = summary.steps;
+  const redisCpuMs = statsAfter.cpuMs - statsBefore.cpuMs;
   return {
     strategy,
     workers,
@@ -233,19 +316,28 @@ async function latencyRow(
     pagesPerSec: (pages - 1) / seconds,
     speedup: 1,
     closestGapMs: closestGapMs(finished).gapMs,
-    serverLagMaxMs: lag.max / 1e6,
-    // One worker process holds a host for the whole row here (no deaths), so per host is per worker.
+    serverLagMaxMs: taken.lagMaxMs,
+    // No worker dies here, but the first worker up takes every shard and hands the extra ones
+    // over as the others join: a host may then have one robots.txt per worker that held it.
     maxRobotsPerHostPerWorker: robots,
     redisCommandsPerPage: (statsAfter.commands - statsBefore.commands) / pages,
     redisBytesPerPage: (statsAfter.bytes - statsBefore.bytes) / pages,
     refetched: [...counts.values()].filter((n) => n > 1).length,
+    cpuMsPerPage: {
+      workers: workersCpuMs / pages,
+      coordinator: coordinatorCpuMs / pages,
+      web: taken.cpuMs / pages,
+      redis: redisCpuMs / pages,
+    },
+    coresBusy: (workersCpuMs + coordinatorCpuMs + taken.cpuMs + redisCpuMs) / 1000 / seconds,
+    load: loadavg()[0] ?? 0,
   };
 }
 
 async function ceilingRun(
   o: ClusterBenchOptions,
   url: string,
-  web: LoggedWeb,
+  web: WebProcess,
   base: string,
   strategy: string,
 ): Promise<Ceiling> {
@@ -273,8 +365,10 @@ async function ceilingRun(
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 1000 });
   await session.post('Profiler.start');
+  const cpuBefore = process.cpuUsage();
   const summary = await crawler.run(web.web.seedUrls(o.seedCount));
   const seconds = (performance.now() - firstMs) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   const { profile } = await session.post('Profiler.stop');
   session.disconnect();
   await stopWorkers(procs);
@@ -302,11 +396,51 @@ async function ceilingRun(
     pagesPerSec: (summary.steps - 1) / seconds,
     decisionsPerSec: (decisions - 1) / seconds,
     profile: selfTimeByModule(profile as ProfileLike),
+    topFunctions: topFunctions(profile as ProfileLike),
+    coordinatorCpuMsPerPage: (cpu.user + cpu.system) / 1000 / summary.steps,
   };
 }
 
 interface ProfileLike {
-  nodes: Array<{ id: number; callFrame: { url: string; functionName: string }; hitCount?: number }>;
+  nodes: Array<{
+    id: number;
+    callFrame: { url: string; functionName: string };
+    hitCount?: number;
+    children?: number[];
+  }>;
+}
+
+/**
+ * The functions with the most self time, as shares of the busy samples, as `function (file)`; a native function (no file) is
+ * named with the JavaScript function that called it (`writeUtf8String <- writeGeneric (net)`).
+ */
+function topFunctions(profile: ProfileLike, n = 10): Array<{ module: string; selfPct: number }> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const label = (node: ProfileLike['nodes'][number]): string => {
+    const file = node.callFrame.url.replace(/^.*\/(dist|node_modules)\//, '').replace(/^node:/, '');
+    return `${node.callFrame.functionName || '(anonymous)'} (${file || 'native'})`;
+  };
+  const by = new Map<string, number>();
+  // Shares of the busy samples (idle ones left out): where the coordinator's CPU time goes.
+  let total = 0;
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    if (hits === 0 || node.callFrame.functionName === '(idle)') continue;
+    total += hits;
+    let name = label(node);
+    if (node.callFrame.url === '') {
+      const parent = byId.get(parentOf.get(node.id) ?? -1);
+      if (parent !== undefined && parent.callFrame.url !== '')
+        name = `${node.callFrame.functionName} <- ${label(parent)}`;
+    }
+    by.set(name, (by.get(name) ?? 0) + hits);
+  }
+  return [...by.entries()]
+    .map(([module, hits]) => ({ module, selfPct: (100 * hits) / Math.max(1, total) }))
+    .sort((a, b) => b.selfPct - a.selfPct)
+    .slice(0, n);
 }
 
 /** Self samples grouped by module: tres rooms by folder, dependencies by package, the rest by kind. */
@@ -336,6 +470,10 @@ function selfTimeByModule(profile: ProfileLike): Array<{ module: string; selfPct
     .map(([module, hits]) => ({ module, selfPct: (100 * hits) / Math.max(1, total) }))
     .sort((a, b) => b.selfPct - a.selfPct)
     .slice(0, 8);
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0);
 }
 
 function startWorkers(url: string, name: string, n: number, k: number, warcDir: string): ChildProcess[] {
@@ -373,14 +511,17 @@ async function stopWorkers(procs: ChildProcess[]): Promise<void> {
   );
 }
 
-async function redisStats(url: string): Promise<{ commands: number; bytes: number }> {
+async function redisStats(url: string): Promise<{ commands: number; bytes: number; cpuMs: number }> {
   const r = await connectRedis(url, 'redis');
   try {
     const info = await r.info('stats');
+    const cpuInfo = await r.info('cpu');
+    const cpuOf = (text: string, key: string) => Number(new RegExp(`${key}:([\\d.]+)`).exec(text)?.[1] ?? 0);
     const n = (key: string) => Number(new RegExp(`${key}:(\\d+)`).exec(info)?.[1] ?? 0);
     return {
       commands: n('total_commands_processed'),
       bytes: n('total_net_input_bytes') + n('total_net_output_bytes'),
+      cpuMs: 1000 * (cpuOf(cpuInfo, 'used_cpu_user') + cpuOf(cpuInfo, 'used_cpu_sys')),
     };
   } finally {
     r.disconnect();
@@ -393,21 +534,28 @@ function markdown(o: ClusterBenchOptions, rows: Row[], ceilings: Ceiling[]): str
     '',
     `${o.webHosts} hosts, ${o.webPages} pages; responses delayed ${o.delayMs[0]}-${o.delayMs[1]} ms; min delay ${o.minDelayMs} ms per host; K = ${o.kPerWorker} per worker; ${o.pagesPerWorker} pages per worker per row.`,
     '',
-    '| strategy | workers | pages | s | pages/s | speed-up | closest gap/host ms | server lag max ms | robots.txt/host | Redis cmds/page | Redis KiB/page | refetched |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    'The web runs in a process of its own; "server lag" is its event loop\'s longest delay (its log\'s stamps can be that late). CPU ms per page: all workers together / the coordinator / the web / Redis; "cores busy": their CPU time over the wall time; load: the machine\'s 1-minute load average at the row\'s end (2 cores).',
+    '',
+    '| strategy | workers | pages | s | pages/s | speed-up | closest gap/host ms | server lag max ms | robots.txt/host | Redis cmds/page | Redis KiB/page | refetched | CPU ms/page W/C/web/R | cores busy | load |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.strategy} | ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(1)} | ${r.speedup.toFixed(2)} | ${r.closestGapMs.toFixed(0)} | ${r.serverLagMaxMs.toFixed(0)} | ${r.maxRobotsPerHostPerWorker} | ${r.redisCommandsPerPage.toFixed(1)} | ${(r.redisBytesPerPage / 1024).toFixed(1)} | ${r.refetched} |`,
+        `| ${r.strategy} | ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(1)} | ${r.speedup.toFixed(2)} | ${r.closestGapMs.toFixed(0)} | ${r.serverLagMaxMs.toFixed(0)} | ${r.maxRobotsPerHostPerWorker} | ${r.redisCommandsPerPage.toFixed(1)} | ${(r.redisBytesPerPage / 1024).toFixed(1)} | ${r.refetched} | ${r.cpuMsPerPage.workers.toFixed(1)} / ${r.cpuMsPerPage.coordinator.toFixed(1)} / ${r.cpuMsPerPage.web.toFixed(1)} / ${r.cpuMsPerPage.redis.toFixed(1)} | ${r.coresBusy.toFixed(2)} | ${r.load.toFixed(1)} |`,
     ),
     '',
     '## Coordinator ceiling (instant workers)',
     '',
-    '| strategy | pages | s | recorded pages/s | decisions/s | one process, pages/s | profile (self time) |',
-    '|---|---:|---:|---:|---:|---:|---|',
+    '| strategy | pages | s | recorded pages/s | decisions/s | one process, pages/s | coordinator CPU ms/page | profile (self time) |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
     ...ceilings.map(
       (c) =>
-        `| ${c.strategy} | ${c.pages} | ${c.seconds.toFixed(1)} | ${c.pagesPerSec.toFixed(0)} | ${c.decisionsPerSec.toFixed(0)} | ${c.localPagesPerSec.toFixed(0)} | ${c.profile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')} |`,
+        `| ${c.strategy} | ${c.pages} | ${c.seconds.toFixed(1)} | ${c.pagesPerSec.toFixed(0)} | ${c.decisionsPerSec.toFixed(0)} | ${c.localPagesPerSec.toFixed(0)} | ${c.coordinatorCpuMsPerPage.toFixed(2)} | ${c.profile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')} |`,
     ),
+    '',
+    ...ceilings.flatMap((c) => [
+      `Top functions of the coordinator (${c.strategy}, self time as a share of its busy time): ${c.topFunctions.map((p) => `${p.module} ${p.selfPct.toFixed(1)}%`).join(', ')}`,
+      '',
+    ]),
     '',
   ];
   return lines.join('\n');
