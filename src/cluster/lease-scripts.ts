@@ -61,11 +61,14 @@ export class LeaseLostError extends Error {
 }
 
 /**
- * A redirect led to a host of a shard this worker does not hold: another worker is its
- * politeness owner, so the hop is not fetched (the request is recorded as skipped with
- * TRES_CLUSTER_FOREIGN_HOST). Not a TresError, for the same reason as {@link LeaseLostError}.
+ * A request to a host of a shard this worker does not hold: another worker is its politeness
+ * owner, so it is not sent (TRES_CLUSTER_FOREIGN_HOST). A page's redirect to such a host does not
+ * get here (the worker hands the chain on); a sitemap listed on another shard's host does. Not a
+ * TresError, for the same reason as {@link LeaseLostError}.
  */
 export class ForeignHostError extends Error {
+  /** Read by `errorCode()` (a sitemap's failure event). */
+  readonly code = 'TRES_CLUSTER_FOREIGN_HOST';
   constructor(
     readonly url: string,
     readonly shard: number,

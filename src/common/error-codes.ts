@@ -105,7 +105,7 @@ export const ERROR_CODES = {
   TRES_CLUSTER_BAD_OUTCOME: ['skip', 'A worker sent an outcome with neither a page nor a failure.'],
   TRES_CLUSTER_FOREIGN_HOST: [
     'skip',
-    'A redirect led to a host whose shard another worker holds (its politeness owner); not fetched.',
+    'A sitemap listed on a host whose shard another worker holds (its politeness owner); not read (redirects are handed to that worker).',
   ],
   TRES_CLUSTER_REDIS_GONE: [
     'fail',
