@@ -97,6 +97,11 @@ interface Row {
   cpuMsPerPage: { workers: number; coordinator: number; web: number; redis: number };
   /** CPU time of all these processes over the row's wall time: cores kept busy. */
   coresBusy: number;
+  /**
+   * Time the workers' and the coordinator's main threads spent runnable but waiting for a CPU
+   * (Linux schedstat), ms per recorded page: how much the machine's other load held them back.
+   */
+  runQueueWaitMsPerPage: { workers: number; coordinator: number };
   /** 1-minute load average of the machine at the row's end. */
   load: number;
 }
@@ -171,6 +176,16 @@ function cpuMsOf(pid: number | undefined): number {
   }
 }
 
+/** Time the main thread of a live process spent waiting on a run queue, ms (Linux schedstat). */
+function runQueueWaitMsOf(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+
 /** USER_HZ of Linux /proc times (100 on every mainstream architecture). */
 const CLOCK_TICKS = 100;
 
@@ -202,7 +217,7 @@ export async function runClusterBench(partial: Partial<ClusterBenchOptions> = {}
           rows.push(row);
           const cpu = row.cpuMsPerPage;
           console.log(
-            `  ${strategy.padEnd(10)} ${String(workers).padStart(2)} workers: ${row.pages} pages in ${row.seconds.toFixed(1)} s = ${row.pagesPerSec.toFixed(1)} pages/s (x${row.speedup.toFixed(2)}); closest gap per host ${row.closestGapMs.toFixed(0)} ms (server's event loop late by up to ${row.serverLagMaxMs.toFixed(0)} ms); robots.txt <= ${row.maxRobotsPerHostPerWorker}/host; Redis ${row.redisCommandsPerPage.toFixed(1)} commands, ${(row.redisBytesPerPage / 1024).toFixed(1)} KiB per page; refetched ${row.refetched}; CPU ms/page: workers ${cpu.workers.toFixed(1)}, coordinator ${cpu.coordinator.toFixed(1)}, web ${cpu.web.toFixed(1)}, Redis ${cpu.redis.toFixed(1)} (${row.coresBusy.toFixed(2)} cores busy); load ${row.load.toFixed(1)}`,
+            `  ${strategy.padEnd(10)} ${String(workers).padStart(2)} workers: ${row.pages} pages in ${row.seconds.toFixed(1)} s = ${row.pagesPerSec.toFixed(1)} pages/s (x${row.speedup.toFixed(2)}); closest gap per host ${row.closestGapMs.toFixed(0)} ms (server's event loop late by up to ${row.serverLagMaxMs.toFixed(0)} ms); robots.txt <= ${row.maxRobotsPerHostPerWorker}/host; Redis ${row.redisCommandsPerPage.toFixed(1)} commands, ${(row.redisBytesPerPage / 1024).toFixed(1)} KiB per page; refetched ${row.refetched}; CPU ms/page: workers ${cpu.workers.toFixed(1)}, coordinator ${cpu.coordinator.toFixed(1)}, web ${cpu.web.toFixed(1)}, Redis ${cpu.redis.toFixed(1)} (${row.coresBusy.toFixed(2)} cores busy); waiting for a CPU, ms/page: workers ${row.runQueueWaitMsPerPage.workers.toFixed(1)}, coordinator ${row.runQueueWaitMsPerPage.coordinator.toFixed(1)}; load ${row.load.toFixed(1)}`,
           );
         }
       }
@@ -277,11 +292,16 @@ async function latencyRow(
   // CPU time counts from there too.
   let firstMs = 0;
   let cpuAtFirst = { workers: 0, coordinator: 0 };
+  let waitAtFirst = { workers: 0, coordinator: 0 };
   crawler.on('page', () => {
     if (firstMs !== 0) return;
     firstMs = performance.now();
     const c = process.cpuUsage();
     cpuAtFirst = { workers: sum(procs.map((p) => cpuMsOf(p.pid))), coordinator: (c.user + c.system) / 1000 };
+    waitAtFirst = {
+      workers: sum(procs.map((p) => runQueueWaitMsOf(p.pid))),
+      coordinator: runQueueWaitMsOf(process.pid),
+    };
   });
   // Many seed hosts: the crawl spreads over hosts, so politeness does not cap it below latency.
   const seeds = web.web.seedUrls(o.seedCount);
@@ -290,6 +310,8 @@ async function latencyRow(
   const c = process.cpuUsage();
   const workersCpuMs = sum(procs.map((p) => cpuMsOf(p.pid))) - cpuAtFirst.workers;
   const coordinatorCpuMs = (c.user + c.system) / 1000 - cpuAtFirst.coordinator;
+  const workersWaitMs = sum(procs.map((p) => runQueueWaitMsOf(p.pid))) - waitAtFirst.workers;
+  const coordinatorWaitMs = runQueueWaitMsOf(process.pid) - waitAtFirst.coordinator;
   await stopWorkers(procs);
   const statsAfter = await redisStats(url);
   const taken = await web.take();
@@ -331,6 +353,7 @@ async function latencyRow(
     },
     coresBusy: (workersCpuMs + coordinatorCpuMs + taken.cpuMs + redisCpuMs) / 1000 / seconds,
     load: loadavg()[0] ?? 0,
+    runQueueWaitMsPerPage: { workers: workersWaitMs / pages, coordinator: coordinatorWaitMs / pages },
   };
 }
 
@@ -534,13 +557,13 @@ function markdown(o: ClusterBenchOptions, rows: Row[], ceilings: Ceiling[]): str
     '',
     `${o.webHosts} hosts, ${o.webPages} pages; responses delayed ${o.delayMs[0]}-${o.delayMs[1]} ms; min delay ${o.minDelayMs} ms per host; K = ${o.kPerWorker} per worker; ${o.pagesPerWorker} pages per worker per row.`,
     '',
-    'The web runs in a process of its own; "server lag" is its event loop\'s longest delay (its log\'s stamps can be that late). CPU ms per page: all workers together / the coordinator / the web / Redis; "cores busy": their CPU time over the wall time; load: the machine\'s 1-minute load average at the row\'s end (2 cores).',
+    'The web runs in a process of its own; "server lag" is its event loop\'s longest delay (its log\'s stamps can be that late). CPU ms per page: all workers together / the coordinator / the web / Redis; "cores busy": their CPU time over the wall time; "CPU wait": time the workers\' (together) and the coordinator\'s main threads were runnable but waited for a CPU (Linux schedstat); load: the machine\'s 1-minute load average at the row\'s end (2 cores).',
     '',
-    '| strategy | workers | pages | s | pages/s | speed-up | closest gap/host ms | server lag max ms | robots.txt/host | Redis cmds/page | Redis KiB/page | refetched | CPU ms/page W/C/web/R | cores busy | load |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| strategy | workers | pages | s | pages/s | speed-up | closest gap/host ms | server lag max ms | robots.txt/host | Redis cmds/page | Redis KiB/page | refetched | CPU ms/page W/C/web/R | cores busy | CPU wait ms/page W/C | load |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.strategy} | ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(1)} | ${r.speedup.toFixed(2)} | ${r.closestGapMs.toFixed(0)} | ${r.serverLagMaxMs.toFixed(0)} | ${r.maxRobotsPerHostPerWorker} | ${r.redisCommandsPerPage.toFixed(1)} | ${(r.redisBytesPerPage / 1024).toFixed(1)} | ${r.refetched} | ${r.cpuMsPerPage.workers.toFixed(1)} / ${r.cpuMsPerPage.coordinator.toFixed(1)} / ${r.cpuMsPerPage.web.toFixed(1)} / ${r.cpuMsPerPage.redis.toFixed(1)} | ${r.coresBusy.toFixed(2)} | ${r.load.toFixed(1)} |`,
+        `| ${r.strategy} | ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(1)} | ${r.speedup.toFixed(2)} | ${r.closestGapMs.toFixed(0)} | ${r.serverLagMaxMs.toFixed(0)} | ${r.maxRobotsPerHostPerWorker} | ${r.redisCommandsPerPage.toFixed(1)} | ${(r.redisBytesPerPage / 1024).toFixed(1)} | ${r.refetched} | ${r.cpuMsPerPage.workers.toFixed(1)} / ${r.cpuMsPerPage.coordinator.toFixed(1)} / ${r.cpuMsPerPage.web.toFixed(1)} / ${r.cpuMsPerPage.redis.toFixed(1)} | ${r.coresBusy.toFixed(2)} | ${r.runQueueWaitMsPerPage.workers.toFixed(1)} / ${r.runQueueWaitMsPerPage.coordinator.toFixed(1)} | ${r.load.toFixed(1)} |`,
     ),
     '',
     '## Coordinator ceiling (instant workers)',

@@ -252,11 +252,13 @@ export class ClusterCoordinator implements FetchRunner {
         },
       );
     }
-    await this.cmd
+    const tx = this.cmd
       .multi()
       .hset(this.keys.judgeFiles(version), files)
-      .set(this.keys.judgeVersion, String(version))
-      .exec();
+      .set(this.keys.judgeVersion, String(version));
+    // Redis keeps the current model only (a worker still loading the previous one skips it).
+    if (version > 1) tx.del(...Array.from({ length: version - 1 }, (_, i) => this.keys.judgeFiles(i + 1)));
+    await tx.exec();
   }
 
   recorded(url: string): void {
