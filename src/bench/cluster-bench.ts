@@ -102,6 +102,11 @@ interface Row {
    * (Linux schedstat), ms per recorded page: how much the machine's other load held them back.
    */
   runQueueWaitMsPerPage: { workers: number; coordinator: number };
+  /**
+   * Fetches in flight on average (sampled every 100 ms from the first page), of the K x workers
+   * the coordinator may keep out: below that, the crawl ran short of hosts ready for a request.
+   */
+  meanInFlight: number;
   /** 1-minute load average of the machine at the row's end. */
   load: number;
 }
@@ -217,7 +222,7 @@ export async function runClusterBench(partial: Partial<ClusterBenchOptions> = {}
           rows.push(row);
           const cpu = row.cpuMsPerPage;
           console.log(
-            `  ${strategy.padEnd(10)} ${String(workers).padStart(2)} workers: ${row.pages} pages in ${row.seconds.toFixed(1)} s = ${row.pagesPerSec.toFixed(1)} pages/s (x${row.speedup.toFixed(2)}); closest gap per host ${row.closestGapMs.toFixed(0)} ms (server's event loop late by up to ${row.serverLagMaxMs.toFixed(0)} ms); robots.txt <= ${row.maxRobotsPerHostPerWorker}/host; Redis ${row.redisCommandsPerPage.toFixed(1)} commands, ${(row.redisBytesPerPage / 1024).toFixed(1)} KiB per page; refetched ${row.refetched}; CPU ms/page: workers ${cpu.workers.toFixed(1)}, coordinator ${cpu.coordinator.toFixed(1)}, web ${cpu.web.toFixed(1)}, Redis ${cpu.redis.toFixed(1)} (${row.coresBusy.toFixed(2)} cores busy); waiting for a CPU, ms/page: workers ${row.runQueueWaitMsPerPage.workers.toFixed(1)}, coordinator ${row.runQueueWaitMsPerPage.coordinator.toFixed(1)}; load ${row.load.toFixed(1)}`,
+            `  ${strategy.padEnd(10)} ${String(workers).padStart(2)} workers: ${row.pages} pages in ${row.seconds.toFixed(1)} s = ${row.pagesPerSec.toFixed(1)} pages/s (x${row.speedup.toFixed(2)}); closest gap per host ${row.closestGapMs.toFixed(0)} ms (server's event loop late by up to ${row.serverLagMaxMs.toFixed(0)} ms); robots.txt <= ${row.maxRobotsPerHostPerWorker}/host; Redis ${row.redisCommandsPerPage.toFixed(1)} commands, ${(row.redisBytesPerPage / 1024).toFixed(1)} KiB per page; refetched ${row.refetched}; CPU ms/page: workers ${cpu.workers.toFixed(1)}, coordinator ${cpu.coordinator.toFixed(1)}, web ${cpu.web.toFixed(1)}, Redis ${cpu.redis.toFixed(1)} (${row.coresBusy.toFixed(2)} cores busy); waiting for a CPU, ms/page: workers ${row.runQueueWaitMsPerPage.workers.toFixed(1)}, coordinator ${row.runQueueWaitMsPerPage.coordinator.toFixed(1)}; in flight ${row.meanInFlight.toFixed(1)} of ${row.k * row.workers}; load ${row.load.toFixed(1)}`,
           );
         }
       }
@@ -305,7 +310,11 @@ async function latencyRow(
   });
   // Many seed hosts: the crawl spreads over hosts, so politeness does not cap it below latency.
   const seeds = web.web.seedUrls(o.seedCount);
-  const summary = await crawler.run(seeds);
+  const inFlight: number[] = [];
+  const sampler = setInterval(() => {
+    if (firstMs !== 0) inFlight.push(crawler.progress().inFlight);
+  }, 100);
+  const summary = await crawler.run(seeds).finally(() => clearInterval(sampler));
   const seconds = (performance.now() - firstMs) / 1000;
   const c = process.cpuUsage();
   const workersCpuMs = sum(procs.map((p) => cpuMsOf(p.pid))) - cpuAtFirst.workers;
@@ -354,6 +363,7 @@ async function latencyRow(
     coresBusy: (workersCpuMs + coordinatorCpuMs + taken.cpuMs + redisCpuMs) / 1000 / seconds,
     load: loadavg()[0] ?? 0,
     runQueueWaitMsPerPage: { workers: workersWaitMs / pages, coordinator: coordinatorWaitMs / pages },
+    meanInFlight: sum(inFlight) / Math.max(1, inFlight.length),
   };
 }
 
@@ -559,11 +569,11 @@ function markdown(o: ClusterBenchOptions, rows: Row[], ceilings: Ceiling[]): str
     '',
     'The web runs in a process of its own; "server lag" is its event loop\'s longest delay (its log\'s stamps can be that late). CPU ms per page: all workers together / the coordinator / the web / Redis; "cores busy": their CPU time over the wall time; "CPU wait": time the workers\' (together) and the coordinator\'s main threads were runnable but waited for a CPU (Linux schedstat); load: the machine\'s 1-minute load average at the row\'s end (2 cores).',
     '',
-    '| strategy | workers | pages | s | pages/s | speed-up | closest gap/host ms | server lag max ms | robots.txt/host | Redis cmds/page | Redis KiB/page | refetched | CPU ms/page W/C/web/R | cores busy | CPU wait ms/page W/C | load |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| strategy | workers | pages | s | pages/s | speed-up | closest gap/host ms | server lag max ms | robots.txt/host | Redis cmds/page | Redis KiB/page | refetched | CPU ms/page W/C/web/R | cores busy | CPU wait ms/page W/C | in flight | load |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.strategy} | ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(1)} | ${r.speedup.toFixed(2)} | ${r.closestGapMs.toFixed(0)} | ${r.serverLagMaxMs.toFixed(0)} | ${r.maxRobotsPerHostPerWorker} | ${r.redisCommandsPerPage.toFixed(1)} | ${(r.redisBytesPerPage / 1024).toFixed(1)} | ${r.refetched} | ${r.cpuMsPerPage.workers.toFixed(1)} / ${r.cpuMsPerPage.coordinator.toFixed(1)} / ${r.cpuMsPerPage.web.toFixed(1)} / ${r.cpuMsPerPage.redis.toFixed(1)} | ${r.coresBusy.toFixed(2)} | ${r.runQueueWaitMsPerPage.workers.toFixed(1)} / ${r.runQueueWaitMsPerPage.coordinator.toFixed(1)} | ${r.load.toFixed(1)} |`,
+        `| ${r.strategy} | ${r.workers} | ${r.pages} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(1)} | ${r.speedup.toFixed(2)} | ${r.closestGapMs.toFixed(0)} | ${r.serverLagMaxMs.toFixed(0)} | ${r.maxRobotsPerHostPerWorker} | ${r.redisCommandsPerPage.toFixed(1)} | ${(r.redisBytesPerPage / 1024).toFixed(1)} | ${r.refetched} | ${r.cpuMsPerPage.workers.toFixed(1)} / ${r.cpuMsPerPage.coordinator.toFixed(1)} / ${r.cpuMsPerPage.web.toFixed(1)} / ${r.cpuMsPerPage.redis.toFixed(1)} | ${r.coresBusy.toFixed(2)} | ${r.runQueueWaitMsPerPage.workers.toFixed(1)} / ${r.runQueueWaitMsPerPage.coordinator.toFixed(1)} | ${r.meanInFlight.toFixed(1)} / ${r.k * r.workers} | ${r.load.toFixed(1)} |`,
     ),
     '',
     '## Coordinator ceiling (instant workers)',
