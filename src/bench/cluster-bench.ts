@@ -16,7 +16,7 @@
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -124,6 +124,9 @@ interface Ceiling {
   topFunctions: Array<{ module: string; selfPct: number }>;
   /** CPU time of the coordinator per recorded page, ms. */
   coordinatorCpuMsPerPage: number;
+  /** The workers' profiles (`node --cpu-prof`), merged: self time by module, idle left out. */
+  workerProfile: Array<{ module: string; selfPct: number }>;
+  workerTopFunctions: Array<{ module: string; selfPct: number }>;
 }
 
 /** The web in its own process (logged-web-child.ts). */
@@ -250,6 +253,12 @@ export async function runClusterBench(partial: Partial<ClusterBenchOptions> = {}
         console.log(
           `    top functions (share of busy time): ${c.topFunctions.map((p) => `${p.module} ${p.selfPct.toFixed(1)}%`).join(', ')}`,
         );
+        console.log(
+          `    workers (node --cpu-prof, share of busy time): ${c.workerProfile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')}`,
+        );
+        console.log(
+          `    workers' top functions: ${c.workerTopFunctions.map((p) => `${p.module} ${p.selfPct.toFixed(1)}%`).join(', ')}`,
+        );
       }
     } finally {
       await fast.close();
@@ -375,7 +384,12 @@ async function ceilingRun(
   strategy: string,
 ): Promise<Ceiling> {
   const name = `ceiling-${strategy}`;
-  const procs = startWorkers(url, name, 2, 64, join(base, name, 'warc'));
+  const profDir = join(base, name, 'worker-profiles');
+  const procs = startWorkers(url, name, 2, 64, join(base, name, 'warc'), [
+    '--cpu-prof',
+    '--cpu-prof-dir',
+    profDir,
+  ]);
   let decisions = 0;
   const crawler = new Crawler({
     outDir: join(base, name, 'crawl'),
@@ -405,6 +419,15 @@ async function ceilingRun(
   const { profile } = await session.post('Profiler.stop');
   session.disconnect();
   await stopWorkers(procs);
+  // Written by each worker as it exits.
+  const workerProfiles = readdirSync(profDir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => JSON.parse(readFileSync(join(profDir, f), 'utf8')) as ProfileLike);
+  const merged: ProfileLike = {
+    nodes: workerProfiles.flatMap((p, i) =>
+      p.nodes.map((n) => ({ ...n, id: n.id + i * 1e7, children: n.children?.map((c) => c + i * 1e7) })),
+    ),
+  };
   const local = new Crawler({
     outDir: join(base, name, 'local'),
     strategy,
@@ -430,6 +453,8 @@ async function ceilingRun(
     decisionsPerSec: (decisions - 1) / seconds,
     profile: selfTimeByModule(profile as ProfileLike),
     topFunctions: topFunctions(profile as ProfileLike),
+    workerProfile: selfTimeByModule(merged, true),
+    workerTopFunctions: topFunctions(merged),
     coordinatorCpuMsPerPage: (cpu.user + cpu.system) / 1000 / summary.steps,
   };
 }
@@ -477,12 +502,15 @@ function topFunctions(profile: ProfileLike, n = 10): Array<{ module: string; sel
 }
 
 /** Self samples grouped by module: tres rooms by folder, dependencies by package, the rest by kind. */
-function selfTimeByModule(profile: ProfileLike): Array<{ module: string; selfPct: number }> {
+function selfTimeByModule(
+  profile: ProfileLike,
+  isBusyOnly = false,
+): Array<{ module: string; selfPct: number }> {
   const by = new Map<string, number>();
   let total = 0;
   for (const node of profile.nodes) {
     const hits = node.hitCount ?? 0;
-    if (hits === 0) continue;
+    if (hits === 0 || (isBusyOnly && node.callFrame.functionName === '(idle)')) continue;
     total += hits;
     const u = node.callFrame.url;
     let module: string;
@@ -509,11 +537,19 @@ function sum(values: number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }
 
-function startWorkers(url: string, name: string, n: number, k: number, warcDir: string): ChildProcess[] {
+function startWorkers(
+  url: string,
+  name: string,
+  n: number,
+  k: number,
+  warcDir: string,
+  nodeArgs: string[] = [],
+): ChildProcess[] {
   return Array.from({ length: n }, (_, i) =>
     spawn(
       process.execPath,
       [
+        ...nodeArgs,
         BIN,
         'worker',
         '--cluster',
@@ -586,6 +622,8 @@ function markdown(o: ClusterBenchOptions, rows: Row[], ceilings: Ceiling[]): str
     ),
     '',
     ...ceilings.flatMap((c) => [
+      `Workers (${c.strategy}; \`node --cpu-prof\`, merged, share of busy time): ${c.workerProfile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')}; top functions: ${c.workerTopFunctions.map((p) => `${p.module} ${p.selfPct.toFixed(1)}%`).join(', ')}`,
+      '',
       `Top functions of the coordinator (${c.strategy}, self time as a share of its busy time): ${c.topFunctions.map((p) => `${p.module} ${p.selfPct.toFixed(1)}%`).join(', ')}`,
       '',
     ]),
