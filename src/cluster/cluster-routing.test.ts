@@ -54,6 +54,10 @@ function web(req: { url?: string }, res: Parameters<typeof sendHtml>[0], host: s
   } else if (host === HOME && path === '/stay') {
     res.writeHead(302, { location: `/stayed` });
     res.end();
+  } else if (path === '/loop') {
+    // HOME/loop -> AWAY/loop -> HOME/loop: a loop through two shards.
+    res.writeHead(302, { location: `http://${host === HOME ? AWAY : HOME}/loop` });
+    res.end();
   } else if (path === '/robots.txt') {
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end();
@@ -146,5 +150,52 @@ describe('a cluster crawl with redirects across shards and sitemaps', () => {
     const uris = records.filter((r) => r.type === 'response').map((r) => r.headers.get('warc-target-uri'));
     expect(uris).toContain(`http://${HOME}/sitemap.xml`);
     expect(coordinator.stats.redirectsRouted).toBe(1);
+  }, 60_000);
+
+  it('finds a redirect loop that runs through two workers’ shards, as a local crawl does', async () => {
+    const seeds = [`http://${HOME}/loop`];
+    const local = join(base, 'loop-local');
+    await new Crawler({ ...options(local), sitemaps: false }).run(seeds);
+    expect(rows(local)).toEqual([
+      expect.objectContaining({ url: `http://${HOME}/loop`, error_code: 'TRES_REDIRECT_LOOP' }),
+    ]);
+
+    server.requests.length = 0;
+    const name = 'loop';
+    const keys = ClusterKeys.of(name);
+    const coordinator = new ClusterCoordinator({ url: redis.url, name, shards: SHARDS });
+    const running = new Crawler({
+      ...options(join(base, 'loop-cluster')),
+      sitemaps: false,
+      fetchRunner: coordinator,
+      shouldWriteWarc: false,
+    }).run(seeds);
+    // Both shards held by no process until both workers are up; then one is freed at a time, so
+    // that each worker takes one (its fair share of 2 shards among 2 workers).
+    while ((await client.get(keys.config)) === null) await new Promise((r) => setTimeout(r, 10));
+    const leases = [keys.lease(0), keys.lease(1)];
+    for (const lease of leases) await client.set(lease, 'other#1', 'PX', 60_000);
+    const workers = ['w1', 'w2'].map(
+      (id) =>
+        new ClusterWorker({ url: redis.url, name, id, leaseTtlMs: 1000, warcDir: join(base, `loop-${id}`) }),
+    );
+    const working = workers.map((w) => w.run());
+    while ((await client.zcard(keys.workers)) < 2) await new Promise((r) => setTimeout(r, 20));
+    for (const lease of leases) {
+      await client.del(lease);
+      while (((await client.get(lease)) ?? 'other').startsWith('other'))
+        await new Promise((r) => setTimeout(r, 20));
+    }
+    const holders = await client.mget(...leases);
+    expect(new Set(holders.map((h) => h?.split('#')[0])).size).toBe(2);
+    await running;
+    for (const w of workers) w.stop();
+    await Promise.all(working);
+
+    expect(rows(join(base, 'loop-cluster'))).toEqual(rows(local));
+    expect(coordinator.stats.redirectsRouted).toBe(1);
+    // Each hop fetched once: the loop was seen across the two workers, not bounced until the cap.
+    const hops = server.requests.filter((r) => r.path === '/loop').map((r) => r.host);
+    expect(hops).toEqual([HOME, AWAY]);
   }, 60_000);
 });

@@ -741,7 +741,7 @@ export class ClusterWorker {
           'TRES_REDIRECT_LOOP',
           `Redirect loop: ${chain.join(' -> ')} (from ${request.url})`,
           {
-            context: { url: request.url, redirects: chain },
+            context: { url: request.url, status, redirects: chain },
           },
         );
       }
@@ -749,7 +749,7 @@ export class ClusterWorker {
     }
     if (chain.length > max) {
       throw new SkipUrlError('TRES_TOO_MANY_REDIRECTS', `More than ${max} redirects from ${request.url}`, {
-        context: { url: request.url, redirects: chain },
+        context: { url: request.url, status, redirects: chain },
       });
     }
     // fetchPage stops at a 3xx with a Location only when shouldFollow refused it: another shard's.
