@@ -2,12 +2,17 @@
  * Relevance feedback on a cluster crawl (real redis-server, a real worker): the dashboard's
  * retraining reads the labelled pages from the worker's WARC file, naming that file when it is
  * not reachable; the model it swaps in reaches the worker through Redis, and the pages the worker
- * judges with it are recorded with its version.
+ * judges with it are recorded with its version. A crawl's own `--model` reaches the workers the
+ * same way (no copy of the folder on their machines).
  */
-import { existsSync, renameSync } from 'node:fs';
+import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Crawler } from '../crawl/crawler.js';
+import { loadModel } from '../relevance/index.js';
+import { sandboxResolveRules } from '../sandbox/index.js';
+import { feedbackModelDir } from '../ui/feedback.js';
 import { startTestCrawl, type TestCrawl } from '../ui/test-crawl.js';
 import { ClusterKeys } from './cluster-options.js';
 import { ClusterCoordinator } from './coordinator.js';
@@ -95,4 +100,51 @@ describe('relevance feedback on a cluster crawl', () => {
     // Judged by the worker with the swapped-in model, and recorded so.
     expect(after.every((r) => r.v === 1)).toBe(true);
   }, 120_000);
+
+  it('sends the crawl’s own model to the workers through Redis: they need no copy of its folder', async () => {
+    const rows = (dir: string) => {
+      const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
+      try {
+        return db.prepare('SELECT url, probability, reward FROM pages ORDER BY id').all();
+      } finally {
+        db.close();
+      }
+    };
+    const base = join(t.outDir, '..');
+    const model = join(base, 'model');
+    cpSync(feedbackModelDir(t.outDir, 1), model, { recursive: true });
+    const options = (outDir: string) => ({
+      outDir,
+      strategy: 'best-first',
+      maxPages: 30,
+      maxConcurrency: 1,
+      judgeSource: model,
+      net: { minDelayMs: 0, allowLoopback: true, resolveRules: sandboxResolveRules(t.sandbox.server) },
+    });
+    const seeds = t.sandbox.web!.seedUrls(2, { relevant: true });
+    const local = join(base, 'own-model-local');
+    await new Crawler({ ...options(local), judge: await loadModel(model) }).run(seeds);
+
+    const name = 'own-model';
+    const cluster = join(base, 'own-model-cluster');
+    const running = new Crawler({
+      ...options(cluster),
+      judge: await loadModel(model),
+      fetchRunner: new ClusterCoordinator({ url: redis.url, name }),
+      shouldWriteWarc: false,
+    }).run(seeds);
+    // The coordinator has published the crawl: the folder goes away before any worker reads it.
+    const r = await connectRedis(redis.url, 'url');
+    while ((await r.get(ClusterKeys.of(name).config)) === null)
+      await new Promise((res) => setTimeout(res, 10));
+    r.disconnect();
+    rmSync(model, { recursive: true, force: true });
+    const other = new ClusterWorker({ url: redis.url, name, id: 'wm', warcDir: false });
+    const otherRun = other.run();
+    await running;
+    other.stop();
+    expect((await otherRun).fetched).toBeGreaterThan(0);
+    // Judged by the same model as the local crawl: the same pages, probabilities and rewards.
+    expect(rows(cluster)).toEqual(rows(local));
+  }, 60_000);
 });

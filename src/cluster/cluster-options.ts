@@ -116,7 +116,10 @@ export class ClusterKeys {
   get judgeVersion(): string {
     return `${this.prefix}judge`;
   }
-  /** Hash of the files of judge `version`'s model folder (file name -> bytes). */
+  /**
+   * Hash of the files of judge `version`'s model folder (file name -> bytes); version 0 is the
+   * crawl's own `--model`.
+   */
   judgeFiles(version: number): string {
     return `${this.prefix}judge:${version}`;
   }

@@ -139,6 +139,11 @@ export class ClusterCoordinator implements FetchRunner {
       pipe.del(k.requests(s));
       pipe.xgroup('CREATE', k.requests(s), WORKER_GROUP, '$', 'MKSTREAM');
     }
+    if ('modelDir' in config.judge) {
+      // The crawl's own model travels through Redis too: workers need no copy of the folder.
+      pipe.del(k.judgeFiles(0)).hset(k.judgeFiles(0), modelFiles(config.judge.modelDir));
+      config.judge.isInRedis = true;
+    }
     pipe.set(k.config, JSON.stringify(config));
     await pipe.exec();
     await ensureGroup(this.cmd, k.outcomes, COORDINATOR_GROUP, '0');
@@ -238,20 +243,7 @@ export class ClusterCoordinator implements FetchRunner {
    * @throws ConfigError when the folder cannot be read.
    */
   async publishJudge(modelDir: string, version: number): Promise<void> {
-    const files: Record<string, Buffer> = {};
-    try {
-      for (const name of readdirSync(modelDir)) {
-        const path = join(modelDir, name);
-        if (statSync(path).isFile()) files[name] = readFileSync(path);
-      }
-    } catch (error) {
-      throw new ConfigError(
-        `cannot read the model folder ${modelDir} to send it to the workers: ${(error as Error).message}`,
-        {
-          context: { file: modelDir },
-        },
-      );
-    }
+    const files = modelFiles(modelDir);
     const tx = this.cmd
       .multi()
       .hset(this.keys.judgeFiles(version), files)
@@ -437,6 +429,26 @@ export class ClusterCoordinator implements FetchRunner {
         // Left pending: a later run reads it, finds the URL recorded and drops it.
       });
   }
+}
+
+/**
+ * The files of a model folder, by name, to put in Redis.
+ * @throws ConfigError naming the folder when it cannot be read.
+ */
+function modelFiles(modelDir: string): Record<string, Buffer> {
+  const files: Record<string, Buffer> = {};
+  try {
+    for (const name of readdirSync(modelDir)) {
+      const path = join(modelDir, name);
+      if (statSync(path).isFile()) files[name] = readFileSync(path);
+    }
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read the model folder ${modelDir} to send it to the workers: ${(error as Error).message}`,
+      { context: { file: modelDir } },
+    );
+  }
+  return files;
 }
 
 function actionOf(m: OutcomeMessage): Action {

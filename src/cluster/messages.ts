@@ -23,8 +23,12 @@ export interface WorkerCrawlConfig {
   /** The crawl's scope; RegExp patterns travel as their source. */
   urlFilter: UrlFilterOptions;
   maxDepth: number | false;
-  /** The relevance judge: topic keywords, or a model folder every worker can read. */
-  judge: { keywords: string[] } | { modelDir: string };
+  /**
+   * The relevance judge: topic keywords, or a model folder. `isInRedis`: the coordinator put the
+   * folder's files in Redis (`tres:<name>:judge:0`) and workers load them from there, so the
+   * folder need not exist on their machines.
+   */
+  judge: { keywords: string[] } | { modelDir: string; isInRedis?: boolean };
   threshold: number;
   shouldFollowNofollow: boolean;
   withLinkContext: boolean;

@@ -345,7 +345,9 @@ export class ClusterWorker {
       },
       { clock: this.clock },
     );
-    if ('modelDir' in config.judge) {
+    if ('modelDir' in config.judge && config.judge.isInRedis === true)
+      this.judge = await this.judgeFromRedis(0);
+    else if ('modelDir' in config.judge) {
       const { loadModel } = await import('../relevance/index.js');
       this.judge = await loadModel(config.judge.modelDir);
     } else this.judge = new KeywordJudge({ keywords: config.judge.keywords });
@@ -464,13 +466,8 @@ export class ClusterWorker {
   private async swapJudge(): Promise<void> {
     const version = Number((await this.cmd.get(this.keys.judgeVersion)) ?? 0);
     if (!(version > this.judgeVersion) || version === this.failedJudgeVersion) return;
-    const files = await this.cmd.hgetallBuffer(this.keys.judgeFiles(version));
-    const dir = mkdtempSync(join(tmpdir(), `tres-judge-${this.id}-v${version}-`));
-    this.judgeDirs.push(dir);
     try {
-      for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, basename(name)), bytes);
-      const { loadModel } = await import('../relevance/index.js');
-      this.judge = await loadModel(dir);
+      this.judge = await this.judgeFromRedis(version);
       this.judgeVersion = version;
       this.log(`judging with the model of version ${version} (relevance feedback)`);
     } catch (error) {
@@ -479,6 +476,26 @@ export class ClusterWorker {
         `cannot load the judge of version ${version}: ${(error as Error).message}; judging with version ${this.judgeVersion} until a newer one`,
       );
     }
+  }
+
+  /**
+   * Loads the model whose files the coordinator put in Redis (version 0: the crawl's own; then
+   * each one relevance feedback swapped in), from a folder of this worker's.
+   * @throws ConfigError when the files are missing or are not a model.
+   */
+  private async judgeFromRedis(version: number): Promise<PageJudge> {
+    const files = await this.cmd.hgetallBuffer(this.keys.judgeFiles(version));
+    if (Object.keys(files).length === 0) {
+      throw new ConfigError(
+        `the files of judge version ${version} are not in Redis (${this.keys.judgeFiles(version)}); restart the coordinator`,
+        { context: { field: 'judge' } },
+      );
+    }
+    const dir = mkdtempSync(join(tmpdir(), `tres-judge-${this.id}-v${version}-`));
+    this.judgeDirs.push(dir);
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, basename(name)), bytes);
+    const { loadModel } = await import('../relevance/index.js');
+    return loadModel(dir);
   }
 
   private expireLeases(): void {
