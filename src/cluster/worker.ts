@@ -665,7 +665,13 @@ export class ClusterWorker {
     }
     if (refuse !== undefined) {
       this.summaryCounts.failed++;
-      await this.finish(shard, entryId, { ...base, failure: refuse });
+      // A refused sitemap request still ends its reading (the coordinator waits for the end).
+      const sitemap = { event: { url: request.url, urls: 0, code: refuse.code }, isDone: true };
+      await this.finish(
+        shard,
+        entryId,
+        request.sitemaps === undefined ? { ...base, failure: refuse } : { ...base, sitemap },
+      );
       return;
     }
     const action: Action = {
