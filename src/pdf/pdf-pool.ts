@@ -10,15 +10,11 @@
  * ("FATAL ERROR: Reached heap limit", nodejs/node#47224); the benchmark saw it end the crawl's
  * process. A child that runs out of heap dies alone.
  *
- * From the build (dist/) the child runs the compiled `pdf-worker.js`. From the TypeScript sources
- * (tests) Node cannot run a `.ts` file, so the entry is bundled once with esbuild (a dev
- * dependency of the test tooling) under node_modules/.cache, packages left external, as
- * ui/run-worker.ts does.
+ * The child runs the compiled `pdf-worker.js`: beside this file in dist/, or dist/'s copy when
+ * running from the TypeScript sources (common/compiled-worker.ts).
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { compiledWorkerPath } from '../common/compiled-worker.js';
 import { ConfigError, SkipUrlError } from '../common/errors.js';
 import { BUFFER_CAP_ERROR, type ExtractedPdf } from './pdf-extract.js';
 
@@ -71,31 +67,6 @@ export function resolvePdfOptions(options: PdfOptions = {}): Required<PdfOptions
       });
   }
   return merged;
-}
-
-let bundled: string | undefined;
-
-async function workerPath(): Promise<string> {
-  const compiled = fileURLToPath(new URL('./pdf-worker.js', import.meta.url));
-  if (existsSync(compiled)) return compiled;
-  if (bundled && existsSync(bundled)) return bundled;
-  const source = fileURLToPath(new URL('./pdf-worker.ts', import.meta.url));
-  const esbuild = await import('esbuild');
-  const cache = fileURLToPath(new URL('../../node_modules/.cache/tres-pdf/', import.meta.url));
-  mkdirSync(cache, { recursive: true });
-  const out = join(cache, `pdf-worker-${process.pid}.mjs`);
-  await esbuild.build({
-    entryPoints: [source],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile: out,
-    logLevel: 'silent',
-  });
-  bundled = out;
-  return out;
 }
 
 interface Job {
@@ -178,7 +149,7 @@ export class PdfExtractor {
 
   /** A child that has loaded its entry and listens (it says so), wired to this pool. */
   private async spawn(): Promise<Slot> {
-    const child = fork(await workerPath(), [], {
+    const child = fork(compiledWorkerPath(import.meta.url, 'pdf-worker.js'), [], {
       // Only these flags: not the parent's (a test runner's loaders, its own heap size).
       execArgv: [`--max-old-space-size=${this.options.maxHeapMb}`, '--max-semi-space-size=16'],
       serialization: 'advanced', // Uint8Array crosses as bytes, not as a JSON object

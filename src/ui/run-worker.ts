@@ -1,46 +1,17 @@
 /**
- * Runs a retraining in a worker thread. From the build (dist/) the worker is the compiled
- * `retrain-worker.js`. From the TypeScript sources (tests, vite-node) Node cannot load a `.ts`
- * worker, so the entry is bundled once with esbuild (a dev dependency of the test tooling) into a
- * `.mjs` file under node_modules/.cache (so its package imports resolve), packages left external.
+ * Runs a retraining in a worker thread: the compiled `retrain-worker.js`, beside this file in
+ * dist/, or dist/'s copy when running from the TypeScript sources (common/compiled-worker.ts).
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compiledWorkerPath } from '../common/compiled-worker.js';
 import type { RetrainJob, RetrainResult } from './retrain-job.js';
-
-let bundled: string | undefined;
-
-async function workerPath(): Promise<string> {
-  const compiled = fileURLToPath(new URL('./retrain-worker.js', import.meta.url));
-  if (existsSync(compiled)) return compiled;
-  if (bundled && existsSync(bundled)) return bundled;
-  const source = fileURLToPath(new URL('./retrain-worker.ts', import.meta.url));
-  const esbuild = await import('esbuild');
-  const cache = fileURLToPath(new URL('../../node_modules/.cache/tres-ui/', import.meta.url));
-  mkdirSync(cache, { recursive: true });
-  const out = join(cache, `retrain-worker-${process.pid}.mjs`);
-  await esbuild.build({
-    entryPoints: [source],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile: out,
-    logLevel: 'silent',
-  });
-  bundled = out;
-  return out;
-}
 
 /**
  * Runs `job` in a worker thread.
  * @throws Error with the worker's message when the job fails (e.g. too few labels).
  */
 export async function runRetrainInWorker(job: RetrainJob): Promise<RetrainResult> {
-  const path = await workerPath();
+  const path = compiledWorkerPath(import.meta.url, 'retrain-worker.js');
   return new Promise((resolve, reject) => {
     const worker = new Worker(path, { workerData: job });
     let isSettled = false;
