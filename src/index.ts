@@ -9,8 +9,57 @@
  * const summary = await crawler.run(['https://example.org/']);
  * ```
  */
-export * from './common/index.js';
-export * from './crawl/index.js';
+export {
+  type Clock,
+  ConfigError,
+  createRng,
+  DeferUrlError,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorContext,
+  type ErrorThen,
+  errorCode,
+  errorThen,
+  hash32,
+  isErrorCode,
+  type RecordErrorCode,
+  RetryLaterError,
+  type Rng,
+  SkipUrlError,
+  StopCrawlError,
+  systemClock,
+  TresError,
+  type TresErrorOptions,
+} from './common/index.js';
+export {
+  type AnchorToJudge,
+  type CheckpointEvent,
+  Crawler,
+  type CrawlerEvents,
+  type CrawlerOptions,
+  type CrawlProgress,
+  type CrawlSummary,
+  DEFAULT_CRAWLER_OPTIONS,
+  DEFAULT_SITEMAP_OPTIONS,
+  type DomainLimit,
+  domainLimitAt,
+  type FailureEvent,
+  formatDomainLimit,
+  KeywordJudge,
+  type KeywordJudgeOptions,
+  type PageEvent,
+  type PageJudge,
+  type PageToJudge,
+  parseDomainLimit,
+  type ResolvedCrawlerOptions,
+  type RetryEvent,
+  readSitemaps,
+  type SitemapEvent,
+  type SitemapHooks,
+  type SitemapOptions,
+  type SitemapStats,
+  type StopReason,
+} from './crawl/index.js';
 export type { WebClientOptions } from './net/index.js';
 export {
   createSyntheticWeb,
@@ -21,4 +70,20 @@ export {
 } from './sandbox/index.js';
 export type { PageRecord, StoredPage } from './store/index.js';
 export { CrawlStore } from './store/index.js';
-export * from './strategies/index.js';
+export {
+  createStrategy,
+  defineStrategy,
+  parseStrategySpec,
+  type QueueOrder,
+  QueueStrategy,
+  type QueueStrategyOptions,
+  STRATEGIES,
+  type Strategy,
+  type StrategyContext,
+  type StrategyEntry,
+  type StrategyStats,
+  strategyEntry,
+  strategyNames,
+  strategySettingsHelp,
+} from './strategies/index.js';
+export type { Action, DiscoveredLink, Outcome, SelectionContext } from './types/index.js';

@@ -71,11 +71,22 @@ export function roomOf(path: string): string {
   return slash < 0 ? '' : path.slice(0, slash);
 }
 
-/** Imports from one room into another that do not name the other room's index.ts. */
+/**
+ * Test support: helpers of tests that the build leaves out (tsconfig.build.json), so no index.ts
+ * exports them and tests of other rooms import them directly.
+ */
+export function isTestSupport(path: string): boolean {
+  return /\.test\.ts$|(^|\/)test-[^/]*\.ts$|-test-utils\.ts$|-arbitraries\.ts$/.test(path);
+}
+
+/**
+ * Imports from one room into another that do not name the other room's index.ts (imports of
+ * another room's test support excepted).
+ */
 export function roomBypasses(edges: readonly ImportEdge[]): ImportEdge[] {
   return edges.filter((e) => {
     const to = roomOf(e.to);
-    return to !== '' && roomOf(e.from) !== to && e.to !== `${to}/index.ts`;
+    return to !== '' && roomOf(e.from) !== to && e.to !== `${to}/index.ts` && !isTestSupport(e.to);
   });
 }
 

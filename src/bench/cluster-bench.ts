@@ -22,11 +22,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClusterCoordinator, connectRedis } from '../cluster/index.js';
-import { startLocalRedis } from '../cluster/local-redis.js';
-import { closestGapMs, type LoggedWebOptions } from '../cluster/logged-web.js';
-import { Crawler } from '../crawl/crawler.js';
+import { startLocalRedis } from '../cluster/index.js';
+import { closestGapMs, type LoggedWebOptions } from '../cluster/index.js';
+import { Crawler } from '../crawl/index.js';
 import { createSyntheticWeb, type SyntheticWeb } from '../sandbox/index.js';
-import { keywordsOf } from '../sandbox/vocabulary.js';
+import { keywordsOf } from '../sandbox/index.js';
 import { benchEnv, writeResults } from './bench-env.js';
 import type { LoggedWebTake } from './logged-web-child.js';
 

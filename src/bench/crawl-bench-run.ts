@@ -7,13 +7,12 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRng } from '../common/rng.js';
-import { Crawler } from '../crawl/crawler.js';
-import type { PageEvent } from '../crawl/events.js';
-import type { PageJudge } from '../crawl/judge.js';
+import { createRng } from '../common/index.js';
+import type { PageEvent, PageJudge } from '../crawl/index.js';
+import { Crawler } from '../crawl/index.js';
 import type { WebClientOptions } from '../net/index.js';
-import { createStrategy, strategyNeedsWordVectors } from '../strategies/registry.js';
-import type { Strategy } from '../strategies/strategy.js';
+import type { Strategy } from '../strategies/index.js';
+import { createStrategy, strategyNeedsWordVectors } from '../strategies/index.js';
 import { KeywordSet, loadWordVectors, type WordVectors } from '../text/index.js';
 import type { UrlFilterOptions } from '../url/index.js';
 import type { BenchTopic } from './crawl-bench-topic.js';

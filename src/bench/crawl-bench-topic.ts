@@ -17,16 +17,20 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import type { WebClientOptions } from '../net/index.js';
-import { defaultCacheDir } from '../sandbox/docweb/cache-layout.js';
-import { DocwebDb } from '../sandbox/docweb/docweb-db.js';
-import { startDocweb } from '../sandbox/docweb/docweb-server.js';
-import { readHubIndex } from '../sandbox/docweb/hub-site.js';
-import { servedPageLookup } from '../sandbox/docweb/link-graph.js';
-import { parseTopic } from '../sandbox/docweb/topic.js';
-import { type SyntheticWebOptions, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
-import { keywordsOf } from '../sandbox/vocabulary.js';
+import {
+  DocwebDb,
+  defaultCacheDir,
+  keywordsOf,
+  parseTopic,
+  readHubIndex,
+  type SyntheticWebOptions,
+  sandboxResolveRules,
+  servedPageLookup,
+  serveSandbox,
+  startDocweb,
+} from '../sandbox/index.js';
 import type { UrlFilterOptions } from '../url/index.js';
 
 /** What the benchmark needs of a topic, whatever its web. */

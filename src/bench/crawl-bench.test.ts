@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { type CrawlBenchResult, modelProvenance, runCrawlBench } from './crawl-bench.js';
 import type { RunResult } from './crawl-bench-run.js';
 import { runOnce } from './crawl-bench-run.js';

@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PageJudge } from '../crawl/judge.js';
+import type { PageJudge } from '../crawl/index.js';
 import { benchEnv } from './bench-env.js';
 import {
   clearRunFiles,

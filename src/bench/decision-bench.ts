@@ -10,11 +10,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRng } from '../common/rng.js';
-import { Crawler } from '../crawl/crawler.js';
-import { createSyntheticWeb, sandboxResolveRules, startReplayServer } from '../sandbox/index.js';
-import { keywordsOf } from '../sandbox/vocabulary.js';
-import { TresStrategy } from '../strategies/tres/tres-strategy.js';
+import { createRng } from '../common/index.js';
+import { Crawler } from '../crawl/index.js';
+import { createSyntheticWeb, keywordsOf, sandboxResolveRules, startReplayServer } from '../sandbox/index.js';
+import { TresStrategy } from '../strategies/index.js';
 import { KeywordSet } from '../text/index.js';
 import { benchEnv, writeResults } from './bench-env.js';
 import { decisionTail, type GcPause, tailMarkdown, watchGc } from './decision-tail.js';

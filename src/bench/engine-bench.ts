@@ -11,8 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSyntheticWeb, sandboxResolveRules, startReplayServer } from '../sandbox/index.js';
-import { keywordsOf } from '../sandbox/vocabulary.js';
+import { createSyntheticWeb, keywordsOf, sandboxResolveRules, startReplayServer } from '../sandbox/index.js';
 import { benchEnv, writeResults } from './bench-env.js';
 
 export interface EngineBenchOptions {

@@ -14,23 +14,21 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRng } from '../common/rng.js';
-import { Crawler } from '../crawl/crawler.js';
-import { KeywordJudge } from '../crawl/keyword-judge.js';
+import { createRng } from '../common/index.js';
+import { Crawler, KeywordJudge } from '../crawl/index.js';
 import { loadModel } from '../relevance/index.js';
-import { readPageText } from '../store/page-text.js';
-import { withCrawlReader } from '../store/read-crawl.js';
-import { createStrategy } from '../strategies/registry.js';
+import { readPageText, withCrawlReader } from '../store/index.js';
+import { createStrategy } from '../strategies/index.js';
 import { KeywordSet } from '../text/index.js';
-import { CrawlMonitor } from '../ui/crawl-monitor.js';
-import { liveSource } from '../ui/dashboard-source.js';
 import {
+  CrawlMonitor,
   DEFAULT_FEEDBACK_OPTIONS,
   feedbackModelDir,
+  liveSource,
   RelevanceFeedback,
   type RetrainReport,
-} from '../ui/feedback.js';
-import { startDashboard } from '../ui/server.js';
+  startDashboard,
+} from '../ui/index.js';
 import { benchEnv } from './bench-env.js';
 import { openBenchWeb } from './crawl-bench-topic.js';
 import { WebScopeStrategy } from './web-scope.js';

@@ -11,10 +11,8 @@
  * (or through vite-node). Prints one Markdown report; it is short and not written to results/.
  */
 import { pathToFileURL } from 'node:url';
-import { createRng } from '../common/rng.js';
-import { SampleTable } from '../frontier/sample-table.js';
-import * as slicePool from '../frontier/slice-pool.js';
-import { StringIds } from '../frontier/string-ids.js';
+import { createRng } from '../common/index.js';
+import { growableBytes, SampleTable, StringIds } from '../frontier/index.js';
 import { type GcPause, watchGc } from './decision-tail.js';
 import { ThreadSchedstat } from './thread-schedstat.js';
 
@@ -37,8 +35,6 @@ export const DEFAULT_FRONTIER_GROWTH_BENCH_OPTIONS: FrontierGrowthBenchOptions =
 };
 
 const FEATURES = 9;
-// Looked up by name so that this file also runs against sources from before growableBytes.
-const growable = (slicePool as { growableBytes?: () => number }).growableBytes ?? (() => 0);
 const gc = (globalThis as { gc?: () => void }).gc;
 
 interface Tail {
@@ -120,7 +116,7 @@ async function memory(): Promise<{ heap: number; rss: number }> {
   gc?.();
   await new Promise((resolve) => setTimeout(resolve, 10)); // finalizers of collected columns
   const m = process.memoryUsage();
-  return { heap: m.heapUsed + m.external + growable(), rss: m.rss };
+  return { heap: m.heapUsed + m.external + growableBytes(), rss: m.rss };
 }
 
 /** Per-insert wall times, start times and waits for a CPU (ms) of `n` calls of `insert`. */

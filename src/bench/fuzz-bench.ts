@@ -7,7 +7,7 @@
  * results/fuzz.json and results/fuzz.md.
  */
 import fc from 'fast-check';
-import { systemClock } from '../common/clock.js';
+import { systemClock } from '../common/index.js';
 import { type BenchEnv, benchEnv, writeResults } from './bench-env.js';
 import { FUZZ_TARGETS, type FuzzTarget } from './fuzz-targets.js';
 

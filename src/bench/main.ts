@@ -21,8 +21,8 @@
  * in DIR/quick. A report is committed on purpose: `--out results`, or copy it there.
  */
 import { join, resolve } from 'node:path';
-import { defaultCacheDir } from '../sandbox/docweb/index.js';
-import { strategyNames } from '../strategies/registry.js';
+import { defaultCacheDir } from '../sandbox/index.js';
+import { strategyNames } from '../strategies/index.js';
 import { runClusterBench } from './cluster-bench.js';
 import { runCrawlBench } from './crawl-bench.js';
 import { PAPER_DOMAIN_LIMITS } from './crawl-bench-options.js';

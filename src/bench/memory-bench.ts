@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { strategyNames } from '../strategies/registry.js';
+import { strategyNames } from '../strategies/index.js';
 import { benchEnv, writeResults } from './bench-env.js';
 
 export interface MemoryBenchOptions {

@@ -8,10 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { defaultCacheDir } from '../sandbox/docweb/cache-layout.js';
-import { DocwebDb } from '../sandbox/docweb/docweb-db.js';
-import { readHubIndex } from '../sandbox/docweb/hub-site.js';
-import { loadTopic } from '../sandbox/docweb/topic.js';
+import { DocwebDb, defaultCacheDir, loadTopic, readHubIndex } from '../sandbox/index.js';
 import { hostSite } from '../url/index.js';
 import { runCrawlBench } from './crawl-bench.js';
 import type { RunResult } from './crawl-bench-run.js';

@@ -12,7 +12,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorCode } from '../common/errors.js';
+import { errorCode } from '../common/index.js';
 import {
   DEFAULT_PDF_OPTIONS,
   makeHungryPdf,

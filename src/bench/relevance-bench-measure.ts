@@ -2,13 +2,18 @@
  * The speed measurements of the relevance benchmark: page and anchor throughput of a saved
  * model per TensorFlow.js backend, and the crawl loop's classifier work with the default models.
  */
-import type { Rng } from '../common/rng.js';
-import { DEFAULT_ANCHOR_MODEL, DEFAULT_PAGE_MODEL } from '../relevance/defaults.js';
-import { loadModel } from '../relevance/load-model.js';
-import { confusion, metricsOf } from '../relevance/metrics.js';
-import { ensureTfBackend, type TfBackendName } from '../relevance/tf-backend.js';
-import type { ModelName } from '../relevance/types.js';
-import type { WordVectors } from '../text/word-vectors.js';
+import type { Rng } from '../common/index.js';
+import type { ModelName } from '../relevance/index.js';
+import {
+  confusion,
+  DEFAULT_ANCHOR_MODEL,
+  DEFAULT_PAGE_MODEL,
+  ensureTfBackend,
+  loadModel,
+  metricsOf,
+  type TfBackendName,
+} from '../relevance/index.js';
+import type { WordVectors } from '../text/index.js';
 import type { BenchDataset } from './relevance-datasets.js';
 
 /** Throughput of one model (trained on the first fold's training pages). */

@@ -2,10 +2,14 @@
  * The types of the relevance benchmark's options and of what it writes (relevance-bench.json), apart
  * from the benchmark itself so that its report (relevance-bench-report.ts) does not import it.
  */
-import type { RelevanceConfig, RelevanceConfigInput } from '../relevance/config.js';
-import type { ModelEvaluation } from '../relevance/cross-validation.js';
-import type { TfBackendInfo, TfBackendName } from '../relevance/tf-backend.js';
-import type { ModelName } from '../relevance/types.js';
+import type {
+  ModelEvaluation,
+  ModelName,
+  RelevanceConfig,
+  RelevanceConfigInput,
+  TfBackendInfo,
+  TfBackendName,
+} from '../relevance/index.js';
 import type { BenchEnv } from './bench-env.js';
 import type { CrawlLoopRate, Throughput } from './relevance-bench-measure.js';
 import type { BenchDatasetName } from './relevance-datasets.js';

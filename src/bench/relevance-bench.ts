@@ -7,15 +7,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRng } from '../common/rng.js';
-import { type RelevanceConfigInput, resolveRelevanceConfig } from '../relevance/config.js';
-import { crossValidate, formatTable1 } from '../relevance/cross-validation.js';
-import { DEFAULT_ANCHOR_MODEL, DEFAULT_PAGE_MODEL } from '../relevance/defaults.js';
-import { ensureTfBackend } from '../relevance/tf-backend.js';
-import { MODEL_NAMES, type ModelName } from '../relevance/types.js';
-import { defaultCacheDir } from '../sandbox/docweb/index.js';
-import { loadWordVectors } from '../text/vector-cache.js';
-import type { WordVectors } from '../text/word-vectors.js';
+import { createRng } from '../common/index.js';
+import {
+  crossValidate,
+  DEFAULT_ANCHOR_MODEL,
+  DEFAULT_PAGE_MODEL,
+  ensureTfBackend,
+  formatTable1,
+  MODEL_NAMES,
+  type ModelName,
+  type RelevanceConfigInput,
+  resolveRelevanceConfig,
+} from '../relevance/index.js';
+import { defaultCacheDir } from '../sandbox/index.js';
+import type { WordVectors } from '../text/index.js';
+import { loadWordVectors } from '../text/index.js';
 import { benchEnv, writeResults } from './bench-env.js';
 import {
   isTfModel,

@@ -11,15 +11,20 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRng } from '../common/rng.js';
-import { parseHtml } from '../html/parse-html.js';
-import type { AnchorInput, LabeledDocument } from '../relevance/types.js';
-import { cacheLayout, DEFAULT_TOPICS_DIR, loadTopic, sampleTrainingData } from '../sandbox/docweb/index.js';
-import { SYNTHETIC_WEB_DEFAULTS } from '../sandbox/synthetic-options.js';
-import { createSyntheticWeb } from '../sandbox/synthetic-web.js';
-import { keywordsOf } from '../sandbox/vocabulary.js';
-import { isStopword } from '../text/stopwords.js';
-import type { WordVectors } from '../text/word-vectors.js';
+import { createRng } from '../common/index.js';
+import { parseHtml } from '../html/index.js';
+import type { AnchorInput, LabeledDocument } from '../relevance/index.js';
+import {
+  cacheLayout,
+  createSyntheticWeb,
+  DEFAULT_TOPICS_DIR,
+  keywordsOf,
+  loadTopic,
+  SYNTHETIC_WEB_DEFAULTS,
+  sampleTrainingData,
+} from '../sandbox/index.js';
+import type { WordVectors } from '../text/index.js';
+import { isStopword } from '../text/index.js';
 
 /** Names of the benchmark datasets. */
 export type BenchDatasetName = 'synthetic-words' | 'synthetic-pseudo' | DocwebDatasetName;

@@ -20,7 +20,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import {
   bestRowsWithTies,
   type ConfigRow,

@@ -12,7 +12,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { PageJudge } from '../crawl/judge.js';
+import type { PageJudge } from '../crawl/index.js';
 import { benchEnv } from './bench-env.js';
 import { type RunResult, runOnce } from './crawl-bench-run.js';
 import { openBenchWeb } from './crawl-bench-topic.js';

@@ -4,7 +4,7 @@
  * 20,000 in the paper), and one training step of the agent with batch 60 and ~50 candidate next
  * actions per transition. Each figure is the median of several timed rounds.
  */
-import { createRng } from '../common/rng.js';
+import { createRng } from '../common/index.js';
 import { DdqnAgent, type DdqnConfig, Mlp } from '../rl/index.js';
 import { type BenchEnv, benchEnv, writeResults } from './bench-env.js';
 

@@ -10,15 +10,9 @@
  * each decision's spans (`decision-tail.ts`).
  */
 
-import type {
-  Action,
-  DiscoveredLink,
-  Outcome,
-  SelectionContext,
-  Strategy,
-  StrategyStats,
-} from '../strategies/strategy.js';
-import { type PhaseTimer, TRES_PHASES, type TresPhase } from '../strategies/tres/decision-phases.js';
+import type { Strategy, StrategyStats } from '../strategies/index.js';
+import { type PhaseTimer, TRES_PHASES, type TresPhase } from '../strategies/index.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
 import { ThreadSchedstat } from './thread-schedstat.js';
 
 /** One step's record. */

@@ -12,9 +12,8 @@
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { type Clock, systemClock } from '../common/clock.js';
-import { createRng, hash32 } from '../common/rng.js';
-import { TreeFrontier, type TreeFrontierOptions } from '../frontier/tree-frontier.js';
+import { type Clock, createRng, hash32, systemClock } from '../common/index.js';
+import { TreeFrontier, type TreeFrontierOptions } from '../frontier/index.js';
 import { benchEnv, writeResults } from './bench-env.js';
 
 /** Options of {@link runTreeFrontierBench}. */

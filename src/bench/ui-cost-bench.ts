@@ -10,13 +10,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Crawler } from '../crawl/crawler.js';
-import { sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
-import { keywordsOf } from '../sandbox/vocabulary.js';
-import { CrawlMonitor } from '../ui/crawl-monitor.js';
-import { liveSource } from '../ui/dashboard-source.js';
-import { RelevanceFeedback } from '../ui/feedback.js';
-import { startDashboard } from '../ui/server.js';
+import { Crawler } from '../crawl/index.js';
+import { keywordsOf, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
+import { CrawlMonitor, liveSource, RelevanceFeedback, startDashboard } from '../ui/index.js';
 import { benchEnv } from './bench-env.js';
 
 /** Options of {@link runUiCostBench}. */

@@ -6,11 +6,10 @@
  */
 import { resolve } from 'node:path';
 import { domainToASCII } from 'node:url';
-import { ConfigError } from '../common/errors.js';
-import { createRng } from '../common/rng.js';
-import { parseDomainLimit } from '../crawl/domain-limit.js';
+import { ConfigError, createRng } from '../common/index.js';
+import { parseDomainLimit } from '../crawl/index.js';
 import { parseResolveRules } from '../net/index.js';
-import { createStrategy } from '../strategies/registry.js';
+import { createStrategy } from '../strategies/index.js';
 import { readListFile } from './list-file.js';
 
 /** `--max-pages` etc.: whole numbers >= min, or `none` (false) when `allowNone`. */

@@ -6,12 +6,16 @@
  * message always names the option the way the user wrote it.
  */
 import type { OptionKind } from '../config/index.js';
-import { type CrawlerOptions, DEFAULT_CRAWLER_OPTIONS } from '../crawl/crawl-options.js';
-import { type DomainLimit, formatDomainLimit } from '../crawl/domain-limit.js';
-import { DEFAULT_SITEMAP_OPTIONS } from '../crawl/sitemap-source.js';
+import {
+  type CrawlerOptions,
+  DEFAULT_CRAWLER_OPTIONS,
+  DEFAULT_SITEMAP_OPTIONS,
+  type DomainLimit,
+  formatDomainLimit,
+} from '../crawl/index.js';
 import { DEFAULT_WEB_CLIENT_OPTIONS, type WebClientOptions } from '../net/index.js';
-import { strategyNames } from '../strategies/registry.js';
-import { DEFAULT_DASHBOARD_OPTIONS } from '../ui/server.js';
+import { strategyNames } from '../strategies/index.js';
+import { DEFAULT_DASHBOARD_OPTIONS } from '../ui/index.js';
 import type { UrlFilterOptions } from '../url/index.js';
 import {
   domainLimit,

@@ -3,8 +3,8 @@
  * with a hint for the ones a user can fix, 1 when no page could be fetched, 130 when interrupted
  * (the shell's code for Ctrl-C).
  */
-import type { CrawlSummary } from '../crawl/events.js';
-import type { FailureReason } from '../store/read-crawl.js';
+import type { CrawlSummary } from '../crawl/index.js';
+import type { FailureReason } from '../store/index.js';
 import { tresCommand } from './tres-command.js';
 
 /** Exit codes of `tres crawl` besides 0 (done) and 2 (refused: bad options). */

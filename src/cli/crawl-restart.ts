@@ -10,8 +10,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { storePaths } from '../store/open-files.js';
-import { withCrawlReader } from '../store/read-crawl.js';
+import { storePaths, withCrawlReader } from '../store/index.js';
 import type { CrawlPlan } from './crawl-plan.js';
 import { LEGACY_OPTIONS_FILE } from './crawl-plan.js';
 

@@ -8,12 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { ConfigError } from '../common/errors.js';
-import { documentProblem, readDocumentFile } from '../relevance/dataset.js';
-import type { LabeledDocument } from '../relevance/types.js';
-import { storePaths } from '../store/open-files.js';
-import { readPageText } from '../store/page-text.js';
-import { CrawlReader } from '../store/read-crawl.js';
+import { ConfigError } from '../common/index.js';
+import type { LabeledDocument } from '../relevance/index.js';
+import { documentProblem, readDocumentFile } from '../relevance/index.js';
+import { CrawlReader, readPageText, storePaths } from '../store/index.js';
 
 /** One line of a labels file. */
 export interface LabelLine {

@@ -3,7 +3,7 @@
  * skipped, and every complaint names the file and the line.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { normalizeUrl } from '../url/index.js';
 
 /** One item of a list file with its line number (from 1). */

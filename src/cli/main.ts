@@ -5,7 +5,7 @@
  * code (exit-code.ts), e.g. `tres crawl`: 1 when nothing could be fetched, 130 when interrupted.
  */
 import { Command, CommanderError } from 'commander';
-import { ConfigError, TresError } from '../common/errors.js';
+import { ConfigError, TresError } from '../common/index.js';
 import { StorageFaultError } from '../store/index.js';
 import { registerBenchCommand } from './commands/bench.js';
 import { registerCrawlCommand } from './commands/crawl.js';

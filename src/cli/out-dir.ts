@@ -8,9 +8,8 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigError } from '../common/errors.js';
-import { STORE_FILES } from '../store/open-files.js';
-import { withCrawlReader } from '../store/read-crawl.js';
+import { ConfigError } from '../common/index.js';
+import { STORE_FILES, withCrawlReader } from '../store/index.js';
 
 /** Node's message without the syscall and path it appends: `ENOENT: no such file or directory`. */
 function reason(error: unknown): string {

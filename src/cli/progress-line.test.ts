@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CrawlProgress } from '../crawl/events.js';
+import type { CrawlProgress } from '../crawl/index.js';
 import { etaMs, formatDuration, formatProgress, ProgressLine } from './progress-line.js';
 
 const progress = (extra: Partial<CrawlProgress> = {}): CrawlProgress => ({

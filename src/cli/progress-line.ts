@@ -8,7 +8,7 @@
  * whatever is at the end (the failure count, in the issue that asked for this), and knows nothing
  * of a resume, whose rate must count this run's pages only.
  */
-import type { CrawlProgress } from '../crawl/events.js';
+import type { CrawlProgress } from '../crawl/index.js';
 
 /** What the line knows besides the progress: the budgets of the crawl. */
 export interface ProgressBudget {

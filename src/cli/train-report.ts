@@ -3,7 +3,7 @@
  * of its training, and a warning when they are poor or a class is too small to trust them. A
  * model that misses most relevant pages should say so before a crawl, not after it.
  */
-import type { HeldOutResult } from '../relevance/train-folder.js';
+import type { HeldOutResult } from '../relevance/index.js';
 
 /** Thresholds of the warnings, as fractions and document counts. */
 export const TRAIN_WARNINGS = {

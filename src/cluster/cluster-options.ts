@@ -3,7 +3,7 @@
  * constant, the Redis key layout and the host-to-shard hash. Every key of one crawl starts with
  * `tres:<name>:`, so one Redis serves several crawls side by side.
  */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 /** Options of a cluster crawl (coordinator and workers). */
 export interface ClusterOptions {

@@ -17,6 +17,8 @@ export {
   type CoordinatorStats,
   workerConfigOf,
 } from './coordinator.js';
+export { startLocalRedis } from './local-redis.js';
+export { closestGapMs, type LoggedWeb, startLoggedWeb, type LoggedRequest, type LoggedWebOptions } from './logged-web.js';
 export type {
   FetchFailure,
   FetchRequest,

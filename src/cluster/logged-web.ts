@@ -5,8 +5,7 @@
  * by latency rather than CPU.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { systemClock } from '../common/clock.js';
-import { createRng } from '../common/rng.js';
+import { createRng, systemClock } from '../common/index.js';
 import {
   createSyntheticWeb,
   type HandlerSite,

@@ -4,9 +4,9 @@
  * stream). Stream entries are flat field/value lists; each message is one JSON field `m`, plus
  * the fields Redis-side code and readers need without parsing it.
  */
-import { ConfigError } from '../common/errors.js';
-import type { ProcessedFetch } from '../crawl/process-fetch.js';
-import type { SitemapEvent, SitemapOptions } from '../crawl/sitemap-source.js';
+import { ConfigError } from '../common/index.js';
+import type { ProcessedFetch } from '../crawl/index.js';
+import type { SitemapEvent, SitemapOptions } from '../crawl/index.js';
 import type { WebClientOptions } from '../net/index.js';
 import type { PageRecord } from '../store/index.js';
 import type { Action, DiscoveredLink, Outcome } from '../types/index.js';

@@ -3,7 +3,7 @@
  * come from the URL, as ioredis reads them), and reading stream replies.
  */
 import { Redis } from 'ioredis';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 /**
  * Connects to Redis and checks it answers (and is Redis 5 or newer, for streams).

@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Redis } from 'ioredis';
-import { type Clock, systemClock } from '../common/clock.js';
+import { type Clock, systemClock } from '../common/index.js';
 import {
   ConfigError,
   DeferUrlError,
@@ -30,13 +30,13 @@ import {
   RetryLaterError,
   SkipUrlError,
   TresError,
-} from '../common/errors.js';
-import { createRng } from '../common/rng.js';
-import type { PageJudge } from '../crawl/judge.js';
-import { KeywordJudge } from '../crawl/keyword-judge.js';
-import { LinkProcessor } from '../crawl/link-processor.js';
-import { processFetch, toWarcPayload } from '../crawl/process-fetch.js';
-import { readSitemaps } from '../crawl/sitemap-source.js';
+} from '../common/index.js';
+import { createRng } from '../common/index.js';
+import type { PageJudge } from '../crawl/index.js';
+import { KeywordJudge } from '../crawl/index.js';
+import { LinkProcessor } from '../crawl/index.js';
+import { processFetch, toWarcPayload } from '../crawl/index.js';
+import { readSitemaps } from '../crawl/index.js';
 import { DEFAULT_WEB_CLIENT_OPTIONS, type PageFetch, WebClient } from '../net/index.js';
 import { WorkerWarcFile } from '../store/index.js';
 import type { Action } from '../types/index.js';

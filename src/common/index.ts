@@ -1,4 +1,5 @@
 export * from './clock.js';
+export { compiledWorkerPath } from './compiled-worker.js';
 export * from './error-codes.js';
 export * from './errors.js';
 export * from './rng.js';

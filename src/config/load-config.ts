@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 /**
  * Type of a config value: `scalar` is a string or a number (e.g. `maxPages: 500` or

@@ -5,7 +5,7 @@
  * objects are checked with it, so the rules are written once. Values are numbers, `true`/`false`
  * and words; a feature is turned off with `false`, never a magic 0 or -1.
  */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 /** A value a setting may hold. */
 export type SettingValue = number | boolean | string;

@@ -1,18 +1,26 @@
 /**
  * Options of a crawl (the library's `CrawlerOptions`), their defaults in one constant, and the
  * one place they are checked. The command line and config files map onto this type.
+ *
+ * Also the contract of a {@link FetchRunner}, the option that says where the crawl loop's fetches
+ * run: by default in this process (the loop's own WebClient and processFetch); a runner moves them
+ * elsewhere (the cluster coordinator sends them to worker processes over Redis Streams,
+ * src/cluster/) while the loop, the strategy and the store stay as they are. It lives here
+ * because it is opened with the resolved options, which hold it.
  */
-import type { Clock } from '../common/clock.js';
-import { ConfigError } from '../common/errors.js';
+import type { Clock } from '../common/index.js';
+import { ConfigError } from '../common/index.js';
 import type { WebClientOptions } from '../net/index.js';
 import { type PdfOptions, resolvePdfOptions } from '../pdf/index.js';
 import { type RenderOptions, resolveRenderOptions } from '../render/index.js';
-import type { Strategy } from '../strategies/strategy.js';
+import type { PageRecord } from '../store/index.js';
+import type { Strategy } from '../strategies/index.js';
+import type { Action, Outcome } from '../types/index.js';
 import type { UrlFilterOptions } from '../url/index.js';
 import { type DomainLimit, parseDomainLimit } from './domain-limit.js';
-import type { FetchRunner } from './fetch-runner.js';
 import type { PageJudge } from './judge.js';
-import { resolveSitemapOptions, type SitemapOptions } from './sitemap-source.js';
+import type { ProcessedFetch } from './process-fetch.js';
+import { resolveSitemapOptions, type SitemapHooks, type SitemapOptions } from './sitemap-source.js';
 
 export interface CrawlerOptions {
   /** Folder of the crawl store (SQLite, WARC, JSONL). Required. */
@@ -279,4 +287,59 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** What the loop tells a runner when the crawl opens. */
+export interface FetchRunnerContext {
+  options: ResolvedCrawlerOptions;
+  /** The strategy's needs, which the fetch side must honour. */
+  needsLinkContext: boolean;
+  needsAnchorScores: boolean;
+  /** True if `url` is recorded in the crawl store (idempotent recording). */
+  isRecorded(url: string): boolean;
+}
+
+/** A page fetched before this run that the loop records before it rebuilds the strategy. */
+export interface ArrivedFetch {
+  action: Action;
+  record: PageRecord;
+  outcome: Outcome;
+}
+
+/** Runs fetches for the crawl loop (see the file comment). */
+export interface FetchRunner {
+  /**
+   * Called once by `Crawler.run` after the store is open, before the strategy is seeded or
+   * rebuilt. Resolves to fetches that finished while no loop was listening (a killed
+   * coordinator's), which the loop records before its replay.
+   * @throws ConfigError if the fetch side cannot be reached or holds another crawl.
+   */
+  open(ctx: FetchRunnerContext): Promise<ArrivedFetch[]>;
+  /** True if a request to `host` may be sent now (a hint; the fetch side enforces politeness). */
+  isHostReady(host: string): boolean;
+  /**
+   * Fetches and processes one action, throwing what the local fetch would throw
+   * (RetryLaterError, DeferUrlError, SkipUrlError with `context.status`).
+   * Links in the outcome may include URLs the loop knows already; the loop filters them.
+   */
+  fetch(action: Action, signal: AbortSignal): Promise<ProcessedFetch>;
+  /**
+   * Reads the sitemaps of `origins` on the fetch side, where each host's politeness is kept
+   * (`hooks.onResponse` is not called: the fetch side archives the responses). Resolves when all
+   * are read or `hooks.signal` aborts. Without it, the loop reads them with its own client.
+   */
+  readSitemaps?(
+    origins: readonly string[],
+    options: Required<SitemapOptions>,
+    hooks: SitemapHooks,
+  ): Promise<void>;
+  /**
+   * Hands the judge swapped in by relevance feedback (its model folder) to the fetch side, which
+   * judges pages; a page's record then carries the version that judged it (`judgeVersion`).
+   * Without it, a swap needs no more than {@link Crawler.setJudge}.
+   */
+  publishJudge?(modelDir: string, version: number): Promise<void>;
+  /** The attempt of `url` is durable in the store (or needs no record): acknowledge it. */
+  recorded(url: string): void;
+  close(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../common/rng.js';
+import { createRng } from '../common/index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 import { sandboxResolveRules, startReplayServer } from '../sandbox/index.js';
 import type { CrawlerOptions } from './crawl-options.js';

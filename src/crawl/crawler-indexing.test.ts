@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
-import { exportCrawl } from '../store/export.js';
-import type { JsonlPage } from '../store/jsonl-line.js';
-import { CrawlReader } from '../store/read-crawl.js';
+import type { JsonlPage } from '../store/index.js';
+import { CrawlReader, exportCrawl } from '../store/index.js';
 import { Crawler, type CrawlerOptions } from './index.js';
 
 const PNG = Buffer.concat([

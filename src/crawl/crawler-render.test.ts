@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../net/test-servers.js';
-import { scriptSiteHandler } from '../sandbox/script-site.js';
+import { scriptSiteHandler } from '../sandbox/index.js';
 import type { CrawlerOptions } from './crawl-options.js';
 import { Crawler } from './crawler.js';
 

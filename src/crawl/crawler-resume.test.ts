@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 import { CrawlStore } from '../store/index.js';
 import type { CrawlerOptions } from './crawl-options.js';

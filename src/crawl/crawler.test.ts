@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
-import { FAULT_INDEX_URL, type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
-import { keywordsOf } from '../sandbox/vocabulary.js';
+import { ConfigError } from '../common/index.js';
+import {
+  FAULT_INDEX_URL,
+  keywordsOf,
+  type Sandbox,
+  sandboxResolveRules,
+  serveSandbox,
+} from '../sandbox/index.js';
 import type { CrawlerOptions } from './crawl-options.js';
 import { Crawler } from './crawler.js';
 

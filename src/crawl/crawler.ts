@@ -8,22 +8,35 @@
  * recorded with its code), or stop (StopCrawlError, store failures).
  */
 import { EventEmitter } from 'node:events';
-import { type Clock, systemClock } from '../common/clock.js';
-import { ConfigError, DeferUrlError, errorCode, RetryLaterError, StopCrawlError } from '../common/errors.js';
-import { createRng, type Rng } from '../common/rng.js';
+import {
+  type Clock,
+  ConfigError,
+  createRng,
+  DeferUrlError,
+  errorCode,
+  RetryLaterError,
+  type Rng,
+  StopCrawlError,
+  systemClock,
+} from '../common/index.js';
 import { DEFAULT_FETCHER_OPTIONS, type PageFetch, retryDelayMs, WebClient } from '../net/index.js';
 import { PdfExtractor } from '../pdf/index.js';
 import { Renderer } from '../render/index.js';
 import { CrawlStore, StorageFaultError } from '../store/index.js';
-import { createStrategy } from '../strategies/registry.js';
-import type { Action, DiscoveredLink, SelectionContext, Strategy } from '../strategies/strategy.js';
+import type { Strategy } from '../strategies/index.js';
+import { createStrategy } from '../strategies/index.js';
 import { KeywordSet } from '../text/index.js';
+import type { Action, DiscoveredLink, SelectionContext } from '../types/index.js';
 import { DEFAULT_EXCLUDED_EXTENSIONS, type UrlFilterOptions } from '../url/index.js';
-import { type CrawlerOptions, type ResolvedCrawlerOptions, resolveCrawlerOptions } from './crawl-options.js';
+import {
+  type CrawlerOptions,
+  type FetchRunner,
+  type ResolvedCrawlerOptions,
+  resolveCrawlerOptions,
+} from './crawl-options.js';
 import { CrawlState } from './crawl-state.js';
 import { domainLimitAt } from './domain-limit.js';
 import type { CrawlerEvents, CrawlProgress, CrawlSummary, StopReason } from './events.js';
-import type { FetchRunner } from './fetch-runner.js';
 import type { PageJudge } from './judge.js';
 import { KeywordJudge } from './keyword-judge.js';
 import { LinkProcessor } from './link-processor.js';

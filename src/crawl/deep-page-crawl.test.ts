@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SkipUrlError } from '../common/errors.js';
+import { SkipUrlError } from '../common/index.js';
 import type { PageFetch } from '../net/index.js';
 import { type Sandbox, type SiteSource, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
 import { Crawler } from './crawler.js';

@@ -6,7 +6,7 @@
  * - `B_F` (e.g. `5_2`, `10_2`): the papers' adaptive schedule: start at B, halve at T/3 and at
  *   2T/3 of the page budget T, never below F (5 -> 2 -> 2; 10 -> 5 -> 2).
  */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 export type DomainLimit =
   | { kind: 'none' }

@@ -1,6 +1,9 @@
 export {
+  type ArrivedFetch,
   type CrawlerOptions,
   DEFAULT_CRAWLER_OPTIONS,
+  type FetchRunner,
+  type FetchRunnerContext,
   type ResolvedCrawlerOptions,
 } from './crawl-options.js';
 export { Crawler } from './crawler.js';
@@ -8,6 +11,8 @@ export { type DomainLimit, domainLimitAt, formatDomainLimit, parseDomainLimit } 
 export type * from './events.js';
 export type { AnchorToJudge, PageJudge, PageToJudge } from './judge.js';
 export { KeywordJudge, type KeywordJudgeOptions } from './keyword-judge.js';
+export { LinkProcessor } from './link-processor.js';
+export { type ProcessedFetch, processFetch, toWarcPayload } from './process-fetch.js';
 export {
   DEFAULT_SITEMAP_OPTIONS,
   readSitemaps,

@@ -1,2 +1,2 @@
 /** The judge contract lives in the types room; re-exported for the crawl room's callers. */
-export type { AnchorToJudge, PageJudge, PageToJudge } from '../types/judge.js';
+export type { AnchorToJudge, PageJudge, PageToJudge } from '../types/index.js';

@@ -2,8 +2,8 @@
  * Turns the raw links of a page (or the seed list) into the normalised, in-scope, deduplicated
  * `DiscoveredLink`s the strategy sees. Runs once per outlink: keep it cheap.
  */
-import { ConfigError } from '../common/errors.js';
-import type { ParsedLink } from '../html/types.js';
+import { ConfigError } from '../common/index.js';
+import type { ParsedLink } from '../html/index.js';
 import type { DiscoveredLink } from '../types/index.js';
 import {
   createUrlFilter,

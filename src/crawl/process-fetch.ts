@@ -2,13 +2,13 @@
  * From a finished fetch to what gets recorded and observed: parse the page once, judge it,
  * turn its links into frontier candidates, and build the WARC payload.
  */
-import { SkipUrlError, TresError } from '../common/errors.js';
+import { SkipUrlError, TresError } from '../common/index.js';
 import { type ParsedPage, parseHtmlBounded } from '../html/index.js';
 import { type FetchResult, looksBinary, type PageFetch } from '../net/index.js';
 import type { PdfExtractor } from '../pdf/index.js';
 import type { PageRecord, WarcPayload } from '../store/index.js';
-import type { Action, DiscoveredLink, Outcome } from '../strategies/strategy.js';
 import { type ContentFingerprint, pageFingerprint } from '../text/index.js';
+import type { Action, DiscoveredLink, Outcome } from '../types/index.js';
 import { normalizeUrl } from '../url/index.js';
 import { parseXRobotsTag } from './indexing-directives.js';
 import type { PageJudge } from './judge.js';

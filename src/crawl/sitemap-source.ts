@@ -5,7 +5,7 @@
  * through the crawl's own {@link WebClient}: the same per-host politeness, address guard,
  * robots.txt rules, timeouts and size caps as pages.
  */
-import { ConfigError, errorCode } from '../common/errors.js';
+import { ConfigError, errorCode } from '../common/index.js';
 import { type PageFetch, parseSitemap, type WebClient } from '../net/index.js';
 import { normalizeUrl } from '../url/index.js';
 

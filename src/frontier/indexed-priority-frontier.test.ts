@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../common/rng.js';
+import { createRng } from '../common/index.js';
 import type { SelectionContext } from '../types/index.js';
 import { IndexedPriorityFrontier } from './indexed-priority-frontier.js';
 import { type FrontierItem, PriorityFrontier } from './test-priority-frontier.js';

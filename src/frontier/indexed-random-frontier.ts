@@ -4,7 +4,7 @@
  * bag (append on add, swap-remove on removal, URL and domain purges in group order), so seeded
  * runs draw the same URLs. No object per sample (issue 13).
  */
-import type { Rng } from '../common/rng.js';
+import type { Rng } from '../common/index.js';
 import { type DrawContext, type IndexedFrontier, isIdReady } from './frontier.js';
 import { type SampleInput, SampleTable } from './sample-table.js';
 

@@ -22,8 +22,9 @@
  * swap-remove and no object exists per sample. A sample's vector must not change while it is in
  * the tree, except in place in `table.x` followed at once by {@link TreeFrontier.reroute}.
  */
-import { ConfigError, TresError } from '../common/errors.js';
-import type { Rng } from '../common/rng.js';
+
+import type { Rng } from '../common/index.js';
+import { ConfigError, TresError } from '../common/index.js';
 import type { DrawContext, IndexedFrontier } from './frontier.js';
 import { type SampleInput, SampleTable } from './sample-table.js';
 import { growableArray, grownArray, grownCapacity } from './slice-pool.js';

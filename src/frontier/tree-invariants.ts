@@ -2,7 +2,7 @@
  * The full consistency check of a {@link TreeFrontier}, kept apart from the hot code. For tests
  * and diagnostics: it walks every node, sample and experience, O(size + experiences * depth).
  */
-import { TresError } from '../common/errors.js';
+import { TresError } from '../common/index.js';
 import type { SampleTable } from './sample-table.js';
 import type { TreeNode } from './tree-types.js';
 

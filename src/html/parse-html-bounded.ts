@@ -5,8 +5,7 @@
  * `<div>` froze a crawl for 12 minutes).
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { type Clock, systemClock } from '../common/clock.js';
-import { ConfigError, SkipUrlError } from '../common/errors.js';
+import { type Clock, ConfigError, SkipUrlError, systemClock } from '../common/index.js';
 import { finishParse, startParse } from './parse-html.js';
 import { type ParseHtmlOptions, resolveParseHtmlOptions } from './parse-html-options.js';
 import type { ParsedPage } from './types.js';

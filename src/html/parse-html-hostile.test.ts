@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../common/clock.js';
-import { SkipUrlError } from '../common/errors.js';
-import { createRng } from '../common/rng.js';
+import type { Clock } from '../common/index.js';
+import { createRng, SkipUrlError } from '../common/index.js';
 import { generatePage } from './parse-html.bench.js';
 import { parseHtml } from './parse-html.js';
 import { PARSE_TIMEOUT_CODE, parseHtmlBounded } from './parse-html-bounded.js';

@@ -1,5 +1,5 @@
 /** Options of `parseHtml`, their defaults and their validation. */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 /** Options of `parseHtml`. */
 export interface ParseHtmlOptions {

@@ -5,8 +5,7 @@
  * Run after a build: `npm run build && node dist/html/parse-html.bench.js [iterations]`.
  */
 import { pathToFileURL } from 'node:url';
-import { systemClock } from '../common/clock.js';
-import { createRng, type Rng } from '../common/rng.js';
+import { createRng, type Rng, systemClock } from '../common/index.js';
 import { parseHtml } from './parse-html.js';
 
 const WORDS = (

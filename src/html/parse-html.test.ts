@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { parseHtml } from './parse-html.js';
 
 const PAGE = 'http://example.com/dir/page.html';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SkipUrlError } from '../common/errors.js';
+import { SkipUrlError } from '../common/index.js';
 import { AddressGuard, classifyAddress, guardedLookup } from './address-guard.js';
 
 describe('classifyAddress', () => {

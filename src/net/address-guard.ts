@@ -11,7 +11,7 @@
 
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { SkipUrlError } from '../common/errors.js';
+import { SkipUrlError } from '../common/index.js';
 
 /** What kind of address an IP is. Only `public` is always allowed. */
 export type AddressClass =

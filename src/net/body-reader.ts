@@ -6,7 +6,7 @@
 import { type Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { SkipUrlError } from '../common/errors.js';
+import { SkipUrlError } from '../common/index.js';
 
 /** Limits and options of {@link readBody}. */
 export interface BodyLimits {

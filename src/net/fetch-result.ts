@@ -1,5 +1,5 @@
 /** What one fetched hop yields, and small helpers shared by the fetcher and the web client. */
-import { SkipUrlError } from '../common/errors.js';
+import { SkipUrlError } from '../common/index.js';
 
 /** The outcome of one HTTP GET hop: enough to parse the page and to write WARC records. */
 export interface FetchResult {

@@ -1,5 +1,5 @@
 /** Options of the fetcher (fetcher.ts): documented fields, defaults in one constant, checks run once. */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import type { AddressGuardOptions } from './address-guard.js';
 import { checkBoolean, checkNumber, checkTimeout } from './option-checks.js';
 

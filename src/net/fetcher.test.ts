@@ -1,7 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Clock, systemClock } from '../common/clock.js';
-import { ConfigError, RetryLaterError, SkipUrlError } from '../common/errors.js';
+import { type Clock, ConfigError, RetryLaterError, SkipUrlError, systemClock } from '../common/index.js';
 import { Fetcher, type FetcherOptions } from './fetcher.js';
 import { sendHtml, startServer, type TestServer } from './test-servers.js';
 

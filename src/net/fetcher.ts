@@ -6,8 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
-import { type Clock, systemClock } from '../common/clock.js';
-import { RetryLaterError, SkipUrlError } from '../common/errors.js';
+import { type Clock, RetryLaterError, SkipUrlError, systemClock } from '../common/index.js';
 import { AddressGuard } from './address-guard.js';
 import { ACCEPT_ENCODING, parseContentEncoding, readBody } from './body-reader.js';
 import { decodeText, detectCharset, isTextual, parseContentType, sniffMime } from './charset.js';

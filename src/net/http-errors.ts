@@ -3,8 +3,8 @@
  * decide: {@link RetryLaterError} for transient failures, {@link SkipUrlError} for URLs that will
  * not work. Every error names the URL and carries `{ url, host, status }` and the cause.
  */
-import type { ErrorCode } from '../common/error-codes.js';
-import { type ErrorContext, RetryLaterError, SkipUrlError, TresError } from '../common/errors.js';
+import type { ErrorCode } from '../common/index.js';
+import { type ErrorContext, RetryLaterError, SkipUrlError, TresError } from '../common/index.js';
 
 /** Retryable network failures: Node/undici error code -> tres code. */
 const RETRYABLE: Record<string, ErrorCode> = {

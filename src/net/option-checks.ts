@@ -2,7 +2,7 @@
  * Range checks for options, run once at construction. Each throws a ConfigError that names the
  * field, the value and what is expected.
  */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 function fail(component: string, field: string, value: unknown, expected: string): never {
   throw new ConfigError(`${component} option ${field} is ${JSON.stringify(value)}; expected ${expected}`, {

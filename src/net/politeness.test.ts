@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { Politeness } from './politeness.js';
 import { FakeClock } from './test-clock.js';
 

@@ -8,8 +8,7 @@
  * delay has passed, since forgetting it then changes nothing. (Its Crawl-delay is set again from
  * the robots.txt cache before the next request.)
  */
-import { type Clock, systemClock } from '../common/clock.js';
-import { TresError } from '../common/errors.js';
+import { type Clock, systemClock, TresError } from '../common/index.js';
 import { checkNumber, withDefaults } from './option-checks.js';
 
 /** Options of {@link Politeness}. */

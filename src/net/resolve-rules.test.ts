@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { parseResolveRule, parseResolveRules, ResolveRules } from './resolve-rules.js';
 
 describe('parseResolveRule', () => {

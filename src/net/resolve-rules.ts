@@ -19,7 +19,7 @@
  * Examples: `*=127.0.0.1:41234`, `docs.kernel.org=127.0.0.1:8080`, `*.test=[::1]:8080`.
  */
 import { isIP } from 'node:net';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 /** One parsed resolve rule. */
 export interface ResolveRule {

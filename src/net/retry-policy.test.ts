@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RetryLaterError, SkipUrlError } from '../common/errors.js';
-import { createRng } from '../common/rng.js';
+import { createRng, RetryLaterError, SkipUrlError } from '../common/index.js';
 import { createRetryPolicy, retryDelayMs } from './retry-policy.js';
 
 const retryable = new RetryLaterError('TRES_CONNECTION_RESET', 'reset');

@@ -4,8 +4,9 @@
  * Exponential backoff with "equal jitter" (half fixed, half random: spreads retries without ever
  * retrying immediately), never sooner than the server's Retry-After hint.
  */
-import { RetryLaterError } from '../common/errors.js';
-import type { Rng } from '../common/rng.js';
+
+import type { Rng } from '../common/index.js';
+import { RetryLaterError } from '../common/index.js';
 import { checkNumber, withDefaults } from './option-checks.js';
 
 /** Options of {@link retryDelayMs}. */

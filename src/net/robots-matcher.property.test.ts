@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeUrl } from '../url/normalize-url.js';
+import { normalizeUrl } from '../url/index.js';
 import { decideUnder, robotsPath, robotsTxt } from './robots-arbitraries.js';
 
 describe('the robots.txt matcher', () => {

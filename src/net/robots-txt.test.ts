@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RetryLaterError, SkipUrlError } from '../common/errors.js';
+import { RetryLaterError, SkipUrlError } from '../common/index.js';
 import type { FetchResult } from './fetch-result.js';
 import { type RobotsFetch, RobotsTxtCache } from './robots-txt.js';
 import { FakeClock } from './test-clock.js';

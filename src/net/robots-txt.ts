@@ -12,8 +12,7 @@
  * - a failure no retry will cure (unknown host, refused address) is cached and re-thrown.
  * Concurrent lookups for one origin share one fetch.
  */
-import { type Clock, systemClock } from '../common/clock.js';
-import { SkipUrlError, TresError } from '../common/errors.js';
+import { type Clock, SkipUrlError, systemClock, TresError } from '../common/index.js';
 import { type FetchResult, parseHttpUrl } from './fetch-result.js';
 import type { FetchRequestOptions } from './fetcher.js';
 import { checkBoolean, checkNumber, withDefaults } from './option-checks.js';

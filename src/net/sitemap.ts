@@ -6,7 +6,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
-import { SkipUrlError } from '../common/errors.js';
+import { SkipUrlError } from '../common/index.js';
 
 /** What one sitemap document lists. */
 export interface ParsedSitemap {

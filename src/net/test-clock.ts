@@ -1,5 +1,5 @@
 /** A manual clock for tests (excluded from the build): time moves only with `advance`. */
-import type { Clock } from '../common/clock.js';
+import type { Clock } from '../common/index.js';
 
 /** Fake {@link Clock}: sleeps resolve when `advance` passes their deadline. */
 export class FakeClock implements Clock {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DeferUrlError, type RetryLaterError, SkipUrlError } from '../common/errors.js';
+import { DeferUrlError, type RetryLaterError, SkipUrlError } from '../common/index.js';
 import { sendHtml, startServer, type TestServer } from './test-servers.js';
 import { WebClient, type WebClientOptions } from './web-client.js';
 

@@ -5,8 +5,14 @@
  * {@link Politeness}; robots.txt requests go through the same politeness as pages.
  */
 import { isIP } from 'node:net';
-import { type Clock, systemClock } from '../common/clock.js';
-import { ConfigError, DeferUrlError, RetryLaterError, SkipUrlError } from '../common/errors.js';
+import {
+  type Clock,
+  ConfigError,
+  DeferUrlError,
+  RetryLaterError,
+  SkipUrlError,
+  systemClock,
+} from '../common/index.js';
 import { type FetchResult, parseHttpUrl } from './fetch-result.js';
 import {
   DEFAULT_FETCHER_OPTIONS,

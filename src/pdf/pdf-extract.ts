@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { ParsedLink } from '../html/types.js';
+import type { ParsedLink } from '../html/index.js';
 
 /** Limits of one extraction. */
 export interface PdfExtractLimits {

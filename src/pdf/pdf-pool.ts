@@ -14,8 +14,7 @@
  * running from the TypeScript sources (common/compiled-worker.ts).
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { compiledWorkerPath } from '../common/compiled-worker.js';
-import { ConfigError, SkipUrlError } from '../common/errors.js';
+import { ConfigError, compiledWorkerPath, SkipUrlError } from '../common/index.js';
 import { BUFFER_CAP_ERROR, type ExtractedPdf } from './pdf-extract.js';
 
 /** Options of {@link PdfExtractor}. */

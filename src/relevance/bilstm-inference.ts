@@ -13,7 +13,7 @@
  * the real steps last to first from a zero state; masked mean pooling; dense layers.
  */
 import type * as tf from '@tensorflow/tfjs';
-import type { WordVectors } from '../text/word-vectors.js';
+import type { WordVectors } from '../text/index.js';
 
 /** One LSTM direction: kernel [dim, 4 units], recurrent kernel [units, 4 units], bias [4 units]. */
 interface LstmWeights {

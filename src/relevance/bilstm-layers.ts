@@ -8,7 +8,7 @@
  *   the LSTM forget-gate bias at 1 (Keras defaults), all drawn from a tres Rng.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { Rng } from '../common/rng.js';
+import type { Rng } from '../common/index.js';
 
 type Kwargs = Record<string, unknown>;
 

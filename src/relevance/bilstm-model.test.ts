@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadWordVectors } from '../text/vector-cache.js';
+import { loadWordVectors } from '../text/index.js';
 import type { BiLstmModel } from './bilstm-model.js';
 import { pageExamples } from './features.js';
 import { loadModel } from './load-model.js';

@@ -8,9 +8,9 @@
  * TypeScript (`bilstm-inference.ts`), many times faster than TensorFlow.js for one page.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { Rng } from '../common/rng.js';
-import { createRng } from '../common/rng.js';
-import type { WordVectors } from '../text/word-vectors.js';
+import type { Rng } from '../common/index.js';
+import { createRng } from '../common/index.js';
+import type { WordVectors } from '../text/index.js';
 import { PlainBiLstm, readBiLstmWeights } from './bilstm-inference.js';
 import { initialiseWeights, MaskedMeanPooling, SeededDropout } from './bilstm-layers.js';
 import type { BiLstmConfig } from './config.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { DEFAULT_RELEVANCE_CONFIG, resolveRelevanceConfig } from './config.js';
 
 describe('resolveRelevanceConfig', () => {

@@ -3,7 +3,7 @@
  * exported constant (the CLI maps onto it; every saved model and every evaluation writes it out).
  * Defaults are chosen to train in minutes on two cores.
  */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 /** BiLSTM hyperparameters (KwBiLSTM and the vanilla ablation). */
 export interface BiLstmConfig {

@@ -4,7 +4,7 @@
  * over folds, and training and scoring times. Keywords are expanded inside each fold on its
  * training documents only, so no test document leaks into a model.
  */
-import { createRng } from '../common/rng.js';
+import { createRng } from '../common/index.js';
 import { resolveRelevanceConfig } from './config.js';
 import { pageExamples } from './features.js';
 import { type ClassificationMetrics, confusion, metricsOf } from './metrics.js';

@@ -8,10 +8,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError } from '../common/errors.js';
-import { parseHtml } from '../html/parse-html.js';
-import { detectLanguage } from '../text/language.js';
-import { pageTokens } from '../text/tokenizer.js';
+import { ConfigError } from '../common/index.js';
+import { parseHtml } from '../html/index.js';
+import { detectLanguage, pageTokens } from '../text/index.js';
 import { looksLikeHtml } from './html-text.js';
 import type { LabeledDocument } from './types.js';
 

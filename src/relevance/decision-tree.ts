@@ -5,7 +5,7 @@
  * numeric thresholds, pruned bottom-up on the held-out rest wherever a leaf errs no more than
  * the subtree, and predicting (positives + 1) / (examples + 2) of its leaf.
  */
-import type { Rng } from '../common/rng.js';
+import type { Rng } from '../common/index.js';
 import type { DenseClassifier, DenseDataset } from './dense-classifiers.js';
 
 /** Settings of {@link trainDecisionTree}. */

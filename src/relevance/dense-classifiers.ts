@@ -5,7 +5,7 @@
  * MultilayerPerceptron, SMO, NaiveBayes -K and REPTree. This file holds the shared contract,
  * the linear SVM and the kernel naive Bayes; the tree and the network have their own files.
  */
-import type { Rng } from '../common/rng.js';
+import type { Rng } from '../common/index.js';
 import { fitPlatt } from './platt.js';
 
 /** A trained binary classifier: P(relevant) of one dense example. */

@@ -4,8 +4,8 @@
  * keyword in URL) and two length features, standardised, into a logistic regression.
  * Per text it costs one tokenisation, one vector lookup per token and one dot product.
  */
-import type { Rng } from '../common/rng.js';
-import type { WordVectors } from '../text/word-vectors.js';
+import type { Rng } from '../common/index.js';
+import type { WordVectors } from '../text/index.js';
 import type { FastConfig } from './config.js';
 import {
   anchorExamples,

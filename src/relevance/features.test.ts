@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeywordSet } from '../text/keyword-set.js';
+import { KeywordSet } from '../text/index.js';
 import { anchorExamples, keywordFeatureSize, pageExamples, writeKeywordFeatures } from './features.js';
 
 const topic = { set: new KeywordSet(['hockey', 'puck'], ['ice hockey']), shortcut1: 3 };

@@ -5,8 +5,7 @@
  *   [count == 0, count >= 1, ..., count >= SHORTCUT1 - 1] (reference code);
  * - the limited keyword vector LK: [keyword density, any keyphrase found, keyword in URL].
  */
-import { KeywordSet, type KeywordSetJson } from '../text/keyword-set.js';
-import { anchorTokens, pageTokens } from '../text/tokenizer.js';
+import { anchorTokens, KeywordSet, type KeywordSetJson, pageTokens } from '../text/index.js';
 import type { AnchorInput, PageInput, TextExample } from './types.js';
 
 /** The topic knowledge the keyword-aware models are trained with. */

@@ -23,8 +23,17 @@ export {
   MODEL_TITLES,
   type ModelEvaluation,
 } from './cross-validation.js';
-export { type DatasetSource, type LoadDatasetOptions, loadDataset, loadFolder } from './dataset.js';
+export {
+  type DatasetSource,
+  documentProblem,
+  type LoadDatasetOptions,
+  loadDataset,
+  loadFolder,
+  readDocumentFile,
+} from './dataset.js';
+export { trainDecisionTree } from './decision-tree.js';
 export { DEFAULT_ANCHOR_MODEL, DEFAULT_PAGE_MODEL } from './defaults.js';
+export { type DenseClassifier, trainKernelNaiveBayes, trainLinearSvm } from './dense-classifiers.js';
 export { FastModel } from './fast-model.js';
 export {
   anchorExamples,
@@ -46,11 +55,15 @@ export {
   confusion,
   logLoss,
   metricsOf,
+  rocAuc,
 } from './metrics.js';
 export { NaiveBayesModel } from './naive-bayes.js';
+export { fitPlatt, type PlattScaling, plattProbability } from './platt.js';
 export { createProgressBar, type ProgressStream, type TrainingProgress } from './progress.js';
 export { classWeights, EARLY_STOPPING_MIN_DELTA, stratifiedFolds, stratifiedSplit } from './split.js';
 export { ensureTfBackend, type TfBackendInfo, type TfBackendName } from './tf-backend.js';
+export { trainTinyMlp } from './tiny-mlp.js';
+export { type HeldOutResult, trainToFolder } from './train-folder.js';
 export {
   parseModelName,
   prepareTopic,

@@ -4,7 +4,7 @@
  * step size eta0 / (1 + lambda eta0 t) (Bottou), early stopping on the validation hinge loss;
  * probabilities by Platt scaling of the decision values.
  */
-import type { Rng } from '../common/rng.js';
+import type { Rng } from '../common/index.js';
 import type { SvmConfig, VocabularyConfig } from './config.js';
 import { anchorExamples, pageExamples } from './features.js';
 import { readModelFiles, requireArray, writeModelFiles } from './model-files.js';

@@ -2,9 +2,9 @@
  * Loading any saved relevance model: reads the kind from `model.json` and hands the folder to
  * that model's loader (word vectors come from the shared cache when the model needs them).
  */
-import { ConfigError } from '../common/errors.js';
-import { loadWordVectors } from '../text/vector-cache.js';
-import type { WordVectors } from '../text/word-vectors.js';
+import { ConfigError } from '../common/index.js';
+import type { WordVectors } from '../text/index.js';
+import { loadWordVectors } from '../text/index.js';
 import { BiLstmModel } from './bilstm-model.js';
 import { FastModel } from './fast-model.js';
 import { LinearSvmModel } from './linear-svm.js';

@@ -2,7 +2,7 @@
  * Logistic regression on dense features, trained by seeded mini-batch Adam on the (weighted)
  * cross-entropy with an L2 penalty, early stopping on the validation log loss (best weights kept).
  */
-import type { Rng } from '../common/rng.js';
+import type { Rng } from '../common/index.js';
 import type { FastConfig } from './config.js';
 import { logLoss } from './metrics.js';
 import type { TrainingProgress } from './progress.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../common/rng.js';
+import { createRng } from '../common/index.js';
 import { confusion, logLoss, metricsOf, rocAuc } from './metrics.js';
 import { fitPlatt, plattProbability } from './platt.js';
 import { classWeights, stratifiedFolds, stratifiedSplit } from './split.js';

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import type { ModelName } from './types.js';
 
 const FORMAT = 'tres-relevance-model';

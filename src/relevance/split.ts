@@ -3,7 +3,7 @@
  * stopping. Each class is shuffled with the given Rng and dealt round-robin, so every fold holds
  * about the same share of relevant documents, and the same seed gives the same folds.
  */
-import type { Rng } from '../common/rng.js';
+import type { Rng } from '../common/index.js';
 
 /**
  * Assigns each item a fold in [0, k), stratified by `labels` (0/1).

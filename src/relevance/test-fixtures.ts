@@ -2,7 +2,7 @@
  * Small labelled corpora for the tests of this room (not part of the public API): a seeded,
  * separable two-topic task whose words all have GloVe vectors.
  */
-import { createRng } from '../common/rng.js';
+import { createRng } from '../common/index.js';
 import type { LabeledDocument } from './types.js';
 
 const SPORT =

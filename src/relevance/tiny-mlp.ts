@@ -6,7 +6,7 @@
  * (`epochs`) because the crawl retrains it online, and skip zero inputs in both passes, as TF-IDF
  * vectors are mostly zeros.
  */
-import type { Rng } from '../common/rng.js';
+import type { Rng } from '../common/index.js';
 import type { DenseClassifier, DenseDataset } from './dense-classifiers.js';
 
 /** Settings of {@link trainTinyMlp}. */

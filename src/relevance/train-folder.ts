@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createRng } from '../common/rng.js';
-import { loadWordVectors } from '../text/vector-cache.js';
+import { createRng } from '../common/index.js';
+import { loadWordVectors } from '../text/index.js';
 import { type RelevanceConfigInput, resolveRelevanceConfig } from './config.js';
 import { type DatasetSource, loadDataset } from './dataset.js';
 import { pageExamples, topicToJson } from './features.js';

@@ -4,13 +4,15 @@
  * stratified validation split for early stopping, and dispatch to the model's trainer. Every
  * random choice comes from `config.seed`, so the same seed and data give the same model.
  */
-import { ConfigError } from '../common/errors.js';
-import { createRng } from '../common/rng.js';
-import { expandKeywords, type KeywordExpansion } from '../text/keyword-expansion.js';
-import { KeywordSet } from '../text/keyword-set.js';
-import { shortcutWidth } from '../text/keyword-stats.js';
-import { loadWordVectors } from '../text/vector-cache.js';
-import type { WordVectors } from '../text/word-vectors.js';
+import { ConfigError, createRng } from '../common/index.js';
+import type { WordVectors } from '../text/index.js';
+import {
+  expandKeywords,
+  type KeywordExpansion,
+  KeywordSet,
+  loadWordVectors,
+  shortcutWidth,
+} from '../text/index.js';
 import { BiLstmModel } from './bilstm-model.js';
 import {
   DEFAULT_RELEVANCE_CONFIG,

@@ -1,6 +1,6 @@
 /** Options of the renderer (renderer.ts): documented fields, defaults in one constant, checks run once. */
 import { availableParallelism } from 'node:os';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 /** Options of {@link Renderer} (`CrawlerOptions.render`). */
 export interface RenderOptions {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebClient } from '../net/index.js';
 import { startServer, type TestServer } from '../net/test-servers.js';
-import { WebClient } from '../net/web-client.js';
-import { scriptSiteHandler } from '../sandbox/script-site.js';
+import { scriptSiteHandler } from '../sandbox/index.js';
 import { Renderer } from './renderer.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -12,7 +12,7 @@
 
 // Types only: erased from the build, so dist never loads playwright-core unless a crawl renders.
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { ConfigError, SkipUrlError } from '../common/errors.js';
+import { ConfigError, SkipUrlError } from '../common/index.js';
 import type { FetchResult, PageFetch, WebClient } from '../net/index.js';
 import { type RenderOptions, resolveRenderOptions } from './render-options.js';
 

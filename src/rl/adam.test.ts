@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { Adam } from './adam.js';
 
 // Expected values worked out separately (plain Python, the Keras formulas):

@@ -6,7 +6,7 @@
  *   `p -= alpha_t * m / (sqrt(v) + eps)`. Keras' default eps is 1e-7, not PyTorch's 1e-8.
  * - `clipvalue` clips every gradient element to [-clip, clip] before the moments see it.
  */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 /** Hyperparameters of {@link Adam}. */
 export interface AdamOptions {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
-import { createRng } from '../common/rng.js';
+import { ConfigError, createRng } from '../common/index.js';
 import { DdqnAgent } from './ddqn.js';
 import { DEFAULT_DDQN_CONFIG, resolveDdqnConfig } from './ddqn-config.js';
 import type { Mlp } from './mlp.js';

@@ -12,8 +12,9 @@
  * Read {@link DdqnAgent.computeTargets} top to bottom for the update; the one line where Double
  * DQN differs from DQN is marked there.
  */
-import { ConfigError } from '../common/errors.js';
-import type { Rng } from '../common/rng.js';
+
+import type { Rng } from '../common/index.js';
+import { ConfigError } from '../common/index.js';
 import { type DdqnConfig, resolveDdqnConfig } from './ddqn-config.js';
 import { Mlp, type MlpJson } from './mlp.js';
 import type { QNetwork, QNetworkFactory } from './q-network.js';

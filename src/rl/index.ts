@@ -7,6 +7,7 @@ export {
   DdqnAgent,
   type DdqnAgentOptions,
   type DdqnCheckpoint,
+  type DdqnLearnedState,
   type DdqnStats,
 } from './ddqn.js';
 export { type DdqnConfig, DEFAULT_DDQN_CONFIG, resolveDdqnConfig } from './ddqn-config.js';

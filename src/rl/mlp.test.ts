@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
-import { createRng } from '../common/rng.js';
+import { ConfigError, createRng } from '../common/index.js';
 import { Mlp, type MlpJson, PREDICT_CHUNK_ROWS } from './mlp.js';
 
 function randomInputs(seed: string, n: number, size: number): Float32Array {

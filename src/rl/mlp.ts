@@ -15,8 +15,7 @@
  * Parameter layout (one flat vector, so Adam and copies are single loops): for each layer l in
  * order, its weights W_l [out_l, in_l] row-major, then its biases b_l [out_l].
  */
-import { ConfigError } from '../common/errors.js';
-import { createRng, type Rng } from '../common/rng.js';
+import { ConfigError, createRng, type Rng } from '../common/index.js';
 import { Adam, type AdamOptions, type AdamState, checkAdamOptions, DEFAULT_ADAM_OPTIONS } from './adam.js';
 import { denseForward } from './dense.js';
 import type { QNetwork } from './q-network.js';

@@ -4,7 +4,7 @@
  * into another; {@link Mlp} is the implementation, and another (tfjs, WASM, a linear model) can
  * replace it by implementing this interface and passing a {@link QNetworkFactory}.
  */
-import type { Rng } from '../common/rng.js';
+import type { Rng } from '../common/index.js';
 
 /** A scalar-output regressor Q(x) over state-action vectors x of length `inputSize`. */
 export interface QNetwork {

@@ -17,8 +17,9 @@
  * on the engine benchmark's web 15.4 candidate rows per transition held 4.2 distinct ones, so
  * this cuts the training forward pass and the memory about 3.6x.
  */
-import { ConfigError } from '../common/errors.js';
-import type { Rng } from '../common/rng.js';
+
+import type { Rng } from '../common/index.js';
+import { ConfigError } from '../common/index.js';
 
 /** One step of experience. */
 export interface Transition {

@@ -5,6 +5,26 @@
  */
 export { CHARSET_PAGES, type CharsetPage, decodeWindows1252, encodeWindows1252 } from './charset-pages.js';
 export { contentTypeOf } from './content-type.js';
+export { describeCandidate, growDocweb } from './docweb/grow.js';
+export {
+  buildDocweb,
+  cacheLayout,
+  DEFAULT_TOPICS_DIR,
+  type DocwebBuildSummary,
+  DocwebDb,
+  defaultCacheDir,
+  formatTopicReport,
+  loadTopic,
+  readHubIndex,
+  SAMPLE_DEFAULTS,
+  SAMPLE_DRAWS,
+  type SampleDraw,
+  sampleTrainingData,
+  startDocweb,
+  topicReport,
+} from './docweb/index.js';
+export { countLinkGraph, formatLinkGraph, servedPageLookup, writeLinkGraph } from './docweb/link-graph.js';
+export { parseTopic } from './docweb/topic.js';
 export {
   BROKEN_HTML_PAGES,
   type BrokenHtmlPage,
@@ -26,6 +46,7 @@ export {
   startReplayServer,
 } from './replay-server.js';
 export { sandboxResolveRules } from './sandbox-rules.js';
+export { scriptSiteHandler } from './script-site.js';
 export { type Sandbox, type ServeSandboxOptions, serveSandbox } from './serve-sandbox.js';
 export { type Route, SiteRouter } from './site-router.js';
 export type { FolderSite, HandlerSite, SiteHandler, SiteSource } from './site-source.js';
@@ -45,4 +66,5 @@ export {
 } from './synthetic-options.js';
 export { type SyntheticWebStats, syntheticWebStats } from './synthetic-stats.js';
 export { createSyntheticWeb, type PageLabel, type SyntheticWeb } from './synthetic-web.js';
+export { keywordsOf } from './vocabulary.js';
 export type { PageRef } from './web-model.js';

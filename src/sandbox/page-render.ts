@@ -4,7 +4,7 @@
  * a share of pages, links inside the text (so anchors have topical context), a navigation bar and
  * a list of related links. Hubs list their links as a directory.
  */
-import type { Rng } from '../common/rng.js';
+import type { Rng } from '../common/index.js';
 import { logNormalInt, zipfRank } from './distributions.js';
 import { type LinkTarget, outLinks } from './page-links.js';
 import { escapeHtml } from './responses.js';

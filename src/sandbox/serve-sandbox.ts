@@ -3,7 +3,7 @@
  * the fault sites, and any folder sites (DocWeb), all behind one replay server. What
  * `tres sandbox serve` runs.
  */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import type { FaultSitesOptions } from './fault-page.js';
 import { FAULT_INDEX_URL, faultSites } from './fault-sites.js';
 import { type ReplayServer, type ReplayServerOptions, startReplayServer } from './replay-server.js';

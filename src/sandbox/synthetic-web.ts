@@ -8,7 +8,7 @@
  * ~80% of links stay on the host and ~80% keep the topic; a few hubs link across hosts; ~1.5% of
  * links are broken (404 or dead host); every page reachable from any home page.
  */
-import { createRng } from '../common/rng.js';
+import { createRng } from '../common/index.js';
 import { buildHostTable, type HostTable, hostTableBytes } from './host-table.js';
 import { type LinkTarget, outLinks } from './page-links.js';
 import { renderPageHtml } from './page-render.js';

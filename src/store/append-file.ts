@@ -4,7 +4,7 @@
  */
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { StopCrawlError } from '../common/errors.js';
+import { StopCrawlError } from '../common/index.js';
 import { storageFault } from './storage-fault.js';
 
 /** An open file written only at its end, tracking its length in bytes. */

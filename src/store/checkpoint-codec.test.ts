@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TresError } from '../common/errors.js';
+import { TresError } from '../common/index.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint-codec.js';
 
 describe('checkpoint codec', () => {

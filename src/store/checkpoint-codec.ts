@@ -5,7 +5,7 @@
  * Weights, Adam moments and replay vectors come back bit for bit.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { TresError } from '../common/errors.js';
+import { TresError } from '../common/index.js';
 
 /** First byte of a checkpoint: the format, so that another can be added later. */
 const FORMAT_JSON_AND_ARRAYS = 2;

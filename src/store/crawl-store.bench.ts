@@ -6,8 +6,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from '../common/clock.js';
-import { createRng } from '../common/rng.js';
+import { createRng, systemClock } from '../common/index.js';
 import type { DiscoveredLink } from '../types/index.js';
 import { CrawlStore } from './crawl-store.js';
 import { encodeOutlinks } from './outlinks-codec.js';

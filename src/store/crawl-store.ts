@@ -5,8 +5,8 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { ConfigError, SkipUrlError, StopCrawlError, TresError } from '../common/errors.js';
-import type { ContentFingerprint } from '../text/content-fingerprint.js';
+import { ConfigError, SkipUrlError, StopCrawlError, TresError } from '../common/index.js';
+import type { ContentFingerprint } from '../text/index.js';
 import type { DiscoveredLink, Outcome } from '../types/index.js';
 import { AppendFile } from './append-file.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint-codec.js';

@@ -6,7 +6,7 @@
  * fingerprints within 3 bits agree on at least one whole block (pigeonhole), so only fingerprints
  * sharing a block are compared. Loaded from the store's rows on open, so resume sees the same.
  */
-import { type ContentFingerprint, hammingDistance } from '../text/content-fingerprint.js';
+import { type ContentFingerprint, hammingDistance } from '../text/index.js';
 
 /** What {@link DuplicateIndex.find} found. */
 export interface DuplicateMatch {

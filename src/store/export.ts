@@ -3,7 +3,7 @@
  * their decoded outlinks and, on request, their visible text read back from the WARC file.
  * Written in chunks through an async sink, so a crawl of any size streams out in bounded memory.
  */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { PdfExtractor } from '../pdf/index.js';
 import { csvField } from './export-csv.js';
 import { storePaths } from './open-files.js';

@@ -6,12 +6,18 @@ export { decodeCheckpoint, encodeCheckpoint } from './checkpoint-codec.js';
 export { CrawlStore, type StoredCheckpoint } from './crawl-store.js';
 export type { CrawlCounters } from './crawl-tally.js';
 export type { DuplicateMatch } from './duplicate-index.js';
+export { DuplicateIndex } from './duplicate-index.js';
+export { type ExportOptions, exportCrawl } from './export.js';
 export { CSV_COLUMNS } from './export-csv.js';
 export type { JsonlPage } from './jsonl-line.js';
 export type { PageLabel } from './labels.js';
-export { CRAWL_STORE_DEFAULTS, STORE_FILES } from './open-files.js';
+export { CRAWL_STORE_DEFAULTS, STORE_FILES, storePaths } from './open-files.js';
 export { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
+export { indexOutlinks } from './outlinks-table.js';
 export type { ListedPage, PageQuery } from './page-query.js';
+export { readPageText, readWarcResponse } from './page-text.js';
+export { CrawlReader, type FailureReason, type ReadPage, withCrawlReader } from './read-crawl.js';
+export { JsonlPages, type PageSource } from './read-jsonl.js';
 export { toReplayOutcome } from './replay-outcome.js';
 export {
   STORAGE_EXIT_CODES,

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { CrawlStore } from './crawl-store.js';
 import { withCrawlReader } from './read-crawl.js';
 import { removeTempDirs, tempDir, testRecord } from './test-helpers.js';

@@ -4,7 +4,7 @@
  * labelled twice keeps both rows; the newest counts.
  */
 import type Database from 'better-sqlite3';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 /** One relevance label. */
 export interface PageLabel {

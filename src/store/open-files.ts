@@ -5,8 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { systemClock } from '../common/clock.js';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError, systemClock } from '../common/index.js';
 import type { AppendFile } from './append-file.js';
 import type { CrawlStoreOptions, OpenMode } from './types.js';
 import { DEFAULT_WARC_GZIP_LEVEL } from './warc-record.js';

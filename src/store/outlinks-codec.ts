@@ -11,7 +11,7 @@
  * 500 µs per page that is cheap, and a million pages keep about 2 GB less on disk.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { TresError } from '../common/errors.js';
+import { TresError } from '../common/index.js';
 import type { DiscoveredLink } from '../types/index.js';
 
 /** First byte of an encoded BLOB: the format, so that another can be added later. */

@@ -7,7 +7,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { TresError } from '../common/errors.js';
+import { TresError } from '../common/index.js';
 import { parseHtml } from '../html/index.js';
 import { decodeText, detectCharset, parseContentType } from '../net/index.js';
 import type { PdfExtractor } from '../pdf/index.js';

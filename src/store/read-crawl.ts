@@ -18,7 +18,7 @@ import { accessSync, constants, copyFileSync, existsSync, mkdtempSync, rmSync } 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { latestLabels, type PageLabel } from './labels.js';
 import { STORE_FILES, storePaths } from './open-files.js';
 import { type ListedPage, type PageQuery, queryPages } from './page-query.js';

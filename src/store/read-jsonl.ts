@@ -6,7 +6,7 @@
  */
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import type { JsonlPage } from './jsonl-line.js';
 import { storePaths } from './open-files.js';
 import type { ReadPage, ReadPagesOptions } from './read-crawl.js';

@@ -3,7 +3,7 @@
  * `pages` row and a {@link StoredPage}.
  */
 import Database from 'better-sqlite3';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { simhashToHex } from './duplicate-index.js';
 import { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
 import type { ResolvedRecord, StoredPage } from './types.js';

@@ -8,8 +8,8 @@
  */
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ErrorCode } from '../common/error-codes.js';
-import { StopCrawlError } from '../common/errors.js';
+import type { ErrorCode } from '../common/index.js';
+import { StopCrawlError } from '../common/index.js';
 
 /** What went wrong with the storage. */
 export type StorageFaultKind = 'full' | 'read-only' | 'corrupt' | 'io';

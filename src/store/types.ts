@@ -1,6 +1,6 @@
 /** Public types of the crawl store. */
-import type { Clock } from '../common/clock.js';
-import type { ContentFingerprint } from '../text/content-fingerprint.js';
+import type { Clock } from '../common/index.js';
+import type { ContentFingerprint } from '../text/index.js';
 import type { DiscoveredLink } from '../types/index.js';
 
 /** How {@link CrawlStore.open} treats the folder. */

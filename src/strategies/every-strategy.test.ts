@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CrawlerOptions } from '../crawl/crawl-options.js';
-import { Crawler } from '../crawl/crawler.js';
-import { type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
-import { keywordsOf } from '../sandbox/vocabulary.js';
+import type { CrawlerOptions } from '../crawl/index.js';
+import { Crawler } from '../crawl/index.js';
+import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
 import { strategyNames } from './registry.js';
 
 const TOPIC = 'astronomy telescopes';

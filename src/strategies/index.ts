@@ -7,7 +7,10 @@ export {
   type StrategyEntry,
   strategyEntry,
   strategyNames,
+  strategyNeedsWordVectors,
   strategySettingsHelp,
 } from './registry.js';
 export type * from './strategy.js';
 export { defineStrategy } from './strategy-entry.js';
+export { type PhaseTimer, TRES_PHASES, type TresPhase } from './tres/decision-phases.js';
+export { TresStrategy } from './tres/tres-strategy.js';

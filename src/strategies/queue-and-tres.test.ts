@@ -4,10 +4,11 @@
  * and what a replayed outcome changes.
  */
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../common/rng.js';
+import { createRng } from '../common/index.js';
 import { KeywordSet } from '../text/index.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
 import { QueueStrategy } from './queue-strategy.js';
-import type { Action, DiscoveredLink, Outcome, SelectionContext, Strategy } from './strategy.js';
+import type { Strategy } from './strategy.js';
 import { DomainStats, withNewSiteBonus } from './tres/state-features.js';
 import { TresAsyncStrategy } from './tres/tres-async-strategy.js';
 import { TresStrategy } from './tres/tres-strategy.js';

@@ -7,18 +7,11 @@
  *   (the baseline crawler of Chakrabarti et al. 2002, section 1; ACHE's default without a link
  *   classifier). A URL found again on a more relevant page moves up.
  */
-import type { Rng } from '../common/rng.js';
-import type { IndexedFrontier } from '../frontier/frontier.js';
-import { IndexedPriorityFrontier } from '../frontier/indexed-priority-frontier.js';
-import { IndexedRandomFrontier } from '../frontier/indexed-random-frontier.js';
-import type {
-  Action,
-  DiscoveredLink,
-  Outcome,
-  SelectionContext,
-  Strategy,
-  StrategyStats,
-} from './strategy.js';
+import type { Rng } from '../common/index.js';
+import type { IndexedFrontier } from '../frontier/index.js';
+import { IndexedPriorityFrontier, IndexedRandomFrontier } from '../frontier/index.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
+import type { Strategy, StrategyStats } from './strategy.js';
 
 /** How a plain strategy orders its frontier. */
 export type QueueOrder = 'bfs' | 'random' | 'best-first';

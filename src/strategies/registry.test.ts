@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
-import { createRng } from '../common/rng.js';
+import { ConfigError, createRng } from '../common/index.js';
 import { createStrategy, parseStrategySpec, strategyNames } from './registry.js';
 
 describe('strategy registry', () => {

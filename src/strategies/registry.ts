@@ -4,14 +4,14 @@
  * in STRATEGIES. A spec is a name or a name with settings by field name
  * (`tres:gamma=0.5,isDoubleQ=false,warmupPolicy=random`): numbers, `true`/`false` and words.
  */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import {
   applyAliases,
   checkSettings,
   describeSettings,
   parseSettingValue,
   type SettingValue,
-} from '../config/settings.js';
+} from '../config/index.js';
 import { ACHE_ENTRY } from './ache/ache-entry.js';
 import { APPRENTICE_ENTRY } from './apprentice/apprentice-entry.js';
 import { HAN_ASYNC_ENTRY } from './han-async/han-async-entry.js';

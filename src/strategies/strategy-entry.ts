@@ -3,9 +3,9 @@
  * one-line description, its settings schema (the spec keys `name:key=value` are the field names,
  * the defaults and docs come from the same place as `tres crawl --help`), and a factory.
  */
-import type { Rng } from '../common/rng.js';
-import type { SettingAlias, SettingsOf, SettingsSchema } from '../config/settings.js';
-import type { DdqnConfig } from '../rl/ddqn-config.js';
+import type { Rng } from '../common/index.js';
+import type { SettingAlias, SettingsOf, SettingsSchema } from '../config/index.js';
+import type { DdqnConfig } from '../rl/index.js';
 import type { KeywordSet } from '../text/index.js';
 import type { WordVectorLookup } from './lim/lim-relevance.js';
 import type { Strategy } from './strategy.js';

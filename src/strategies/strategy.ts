@@ -6,8 +6,6 @@
  */
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
 
-export type { Action, DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
-
 /** Numbers every strategy reports; the keys are the stable metric names. */
 export interface StrategyStats {
   /** URLs (or samples) waiting in the frontier. */

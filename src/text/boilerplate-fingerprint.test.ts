@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../common/rng.js';
+import { createRng } from '../common/index.js';
 import { parseHtml } from '../html/index.js';
 import { contentFingerprint, hammingDistance } from './content-fingerprint.js';
 import { pageFingerprint } from './page-fingerprint.js';

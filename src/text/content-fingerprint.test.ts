@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../common/rng.js';
+import { createRng } from '../common/index.js';
 import { contentFingerprint, hammingDistance } from './content-fingerprint.js';
 
 function randomText(seed: number, words: number): string {

@@ -20,6 +20,7 @@ export {
   pageFingerprint,
   textOutsideLinks,
 } from './page-fingerprint.js';
+export { rakeKeywords } from './rake.js';
 export { isStopword, STOPWORDS } from './stopwords.js';
 export {
   anchorTokens,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { expandKeywords } from './keyword-expansion.js';
 import { keywordStatistics, shortcutWidth } from './keyword-stats.js';
 import { tokenize } from './tokenizer.js';

@@ -12,7 +12,7 @@
  * share of irrelevant documents that do (add-one smoothed). Measured on the five DocWeb topics in
  * results/relevance/keywords.md.
  */
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import type { WordVectors } from './word-vectors.js';
 
 /** A discovered keyword and its score (mean cosine similarity to the seeds). */

@@ -25,7 +25,7 @@ import {
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { readWinkEmbeddings } from './wink-json-reader.js';
 import { computeNorms, WordVectors } from './word-vectors.js';
 

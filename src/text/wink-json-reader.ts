@@ -8,7 +8,7 @@
  * Each vector array holds `dimensions` values, then the L2 norm, then the word's index.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { TresError } from '../common/errors.js';
+import { TresError } from '../common/index.js';
 
 const CHUNK_BYTES = 4 << 20;
 const QUOTE = 0x22;

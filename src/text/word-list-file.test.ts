@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { readWordList } from './word-list-file.js';
 
 const work = mkdtempSync(join(tmpdir(), 'tres-words-'));

@@ -3,7 +3,7 @@
  * ignored. The same format is written by `tres keywords --out`.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 
 /**
  * Reads a word-list file.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CrawlProgress, PageEvent } from '../crawl/events.js';
+import type { CrawlProgress, PageEvent } from '../crawl/index.js';
 import { CrawlMonitor } from './crawl-monitor.js';
 import { createMetricsRegistry, prometheusName } from './metrics.js';
 import { PROMTOOL, promtoolCheck } from './test-promtool.js';

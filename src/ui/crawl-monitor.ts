@@ -4,7 +4,7 @@
  * event costs one map update and one ring-buffer write. Everything heavier (sorting domains,
  * building JSON) happens when the dashboard asks.
  */
-import type { CrawlProgress, PageEvent } from '../crawl/events.js';
+import type { CrawlProgress, PageEvent } from '../crawl/index.js';
 import { DecimatingSeries, RingBuffer } from './series.js';
 
 /** Options of {@link CrawlMonitor}. */

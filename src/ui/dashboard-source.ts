@@ -3,7 +3,7 @@
  * feedback and controls), or a crawl folder read-only (`tres ui DIR`: a finished crawl from its
  * SQLite store, a running one from its pages.jsonl).
  */
-import type { CrawlProgress } from '../crawl/events.js';
+import type { CrawlProgress } from '../crawl/index.js';
 import type { CrawlStore, ListedPage, PageLabel, PageQuery } from '../store/index.js';
 import type { CrawlMonitor } from './crawl-monitor.js';
 import type { FeedbackStatus, RelevanceFeedback } from './feedback.js';

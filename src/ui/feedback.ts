@@ -8,9 +8,8 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { ConfigError } from '../common/errors.js';
-import type { Crawler } from '../crawl/crawler.js';
-import type { PageJudge } from '../crawl/judge.js';
+import { ConfigError } from '../common/index.js';
+import type { Crawler, PageJudge } from '../crawl/index.js';
 import type { CrawlStore, PageLabel } from '../store/index.js';
 import type { JobPage, RetrainJob, RetrainResult } from './retrain-job.js';
 import { runRetrainInWorker } from './run-worker.js';

@@ -5,11 +5,10 @@
  * recorded attempts through a {@link CrawlMonitor}; a running crawl's file is read again at most
  * every `reloadMs`. Nothing can be changed from here.
  */
-import { ConfigError } from '../common/errors.js';
-import type { CrawlProgress, PageEvent } from '../crawl/events.js';
+import { ConfigError } from '../common/index.js';
+import type { CrawlProgress, PageEvent } from '../crawl/index.js';
 import type { ListedPage, PageLabel, PageQuery } from '../store/index.js';
-import { CrawlReader, type ReadPage } from '../store/read-crawl.js';
-import { JsonlPages } from '../store/read-jsonl.js';
+import { CrawlReader, JsonlPages, type ReadPage } from '../store/index.js';
 import { CrawlMonitor } from './crawl-monitor.js';
 import type { DashboardSource, DashboardStatus } from './dashboard-source.js';
 import type { FeedbackStatus } from './feedback.js';

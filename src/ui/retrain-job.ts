@@ -11,8 +11,8 @@
  * vectors to load; seconds to train).
  */
 import { rmSync } from 'node:fs';
-import { createRng } from '../common/rng.js';
-import { KeywordJudge } from '../crawl/keyword-judge.js';
+import { createRng } from '../common/index.js';
+import { KeywordJudge } from '../crawl/index.js';
 import { parseHtml } from '../html/index.js';
 import { decodeText, detectCharset, parseContentType } from '../net/index.js';
 import {
@@ -28,7 +28,7 @@ import {
   type TopicSpec,
   trainModel,
 } from '../relevance/index.js';
-import { readWarcResponse } from '../store/page-text.js';
+import { readWarcResponse } from '../store/index.js';
 
 /** A page of the crawl to train on, located in the WARC file. */
 export interface JobPage {

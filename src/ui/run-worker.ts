@@ -3,7 +3,7 @@
  * dist/, or dist/'s copy when running from the TypeScript sources (common/compiled-worker.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { compiledWorkerPath } from '../common/compiled-worker.js';
+import { compiledWorkerPath } from '../common/index.js';
 import type { RetrainJob, RetrainResult } from './retrain-job.js';
 
 /**

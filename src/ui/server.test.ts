@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { CrawlMonitor } from './crawl-monitor.js';
 import { liveSource } from './dashboard-source.js';
 import { readOnlySource } from './read-only-source.js';

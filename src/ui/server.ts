@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import type { PageQuery } from '../store/index.js';
 import { hostOfHeader, isLoopbackHost, isTokenValid, newToken, requestToken } from './auth.js';
 import type { DashboardSource } from './dashboard-source.js';

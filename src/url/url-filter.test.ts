@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { createUrlFilter, createUrlFilterReason, DEFAULT_URL_FILTER_OPTIONS } from './url-filter.js';
 
 describe('createUrlFilter', () => {

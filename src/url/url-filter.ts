@@ -3,7 +3,7 @@
  * every normalised outlink before any learning sees it.
  */
 import { domainToASCII } from 'node:url';
-import { ConfigError } from '../common/errors.js';
+import { ConfigError } from '../common/index.js';
 import { hostOf, pathOf } from './url-parts.js';
 
 /** Options of {@link createUrlFilter}. */

@@ -9,9 +9,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { readDocumentFile } from '../../relevance/dataset.js';
-import { loadModel } from '../../relevance/index.js';
-import type { LabeledDocument } from '../../relevance/types.js';
+import type { LabeledDocument } from '../../relevance/index.js';
+import { loadModel, readDocumentFile } from '../../relevance/index.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const sampleDirs: string[] = [];

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { parseHtml } from '../../html/index.js';
-import { DuplicateIndex } from '../../store/duplicate-index.js';
+import { DuplicateIndex } from '../../store/index.js';
 import { type ContentFingerprint, contentFingerprint, pageFingerprint } from '../../text/index.js';
 
 const CACHE = process.env.TRES_DOCWEB ?? '/work/cache/docweb';

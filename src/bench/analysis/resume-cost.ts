@@ -10,12 +10,12 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRng } from '../../common/rng.js';
+import { createRng } from '../../common/index.js';
 import { Crawler } from '../../crawl/index.js';
 import { CrawlStore } from '../../store/index.js';
-import { createStrategy } from '../../strategies/registry.js';
-import type { DiscoveredLink, Outcome, SelectionContext } from '../../strategies/strategy.js';
+import { createStrategy } from '../../strategies/index.js';
 import { KeywordSet } from '../../text/index.js';
+import type { DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const PAGES = Number(args[0] ?? 100_000);

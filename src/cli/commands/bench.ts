@@ -6,11 +6,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { runCrawlBench } from '../../bench/crawl-bench.js';
-import { DEFAULT_CRAWL_BENCH_OPTIONS, PAPER_DOMAIN_LIMITS } from '../../bench/crawl-bench-options.js';
-import { readTopicResults, summaryReport } from '../../bench/report-summary.js';
-import { ConfigError } from '../../common/errors.js';
-import { strategyNames } from '../../strategies/registry.js';
+import {
+  DEFAULT_CRAWL_BENCH_OPTIONS,
+  PAPER_DOMAIN_LIMITS,
+  readTopicResults,
+  runCrawlBench,
+  summaryReport,
+} from '../../bench/index.js';
+import { ConfigError } from '../../common/index.js';
+import { strategyNames } from '../../strategies/index.js';
 
 /** Flags of `tres bench crawl` as commander gives them. */
 export interface BenchCrawlFlags {

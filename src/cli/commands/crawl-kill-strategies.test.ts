@@ -16,11 +16,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createSyntheticWeb,
   type HandlerSite,
+  keywordsOf,
   type ReplayServer,
   sandboxResolveRules,
   startReplayServer,
 } from '../../sandbox/index.js';
-import { keywordsOf } from '../../sandbox/vocabulary.js';
 import { runMain, spawnCli } from '../test-cli.js';
 
 const TOPIC = 'computer hardware';

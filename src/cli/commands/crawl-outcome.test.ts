@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CRAWLER_OPTIONS } from '../../crawl/crawl-options.js';
+import { DEFAULT_CRAWLER_OPTIONS } from '../../crawl/index.js';
 import {
   createSyntheticWeb,
   type ReplayServer,

@@ -4,13 +4,18 @@
  */
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { ConfigError } from '../../common/errors.js';
-import type { Crawler } from '../../crawl/crawler.js';
-import { withCrawlReader } from '../../store/read-crawl.js';
-import { CrawlMonitor } from '../../ui/crawl-monitor.js';
-import { liveSource } from '../../ui/dashboard-source.js';
-import { RelevanceFeedback, resumeModelDir } from '../../ui/feedback.js';
-import { type DashboardOptions, DEFAULT_DASHBOARD_OPTIONS, startDashboard } from '../../ui/server.js';
+import { ConfigError } from '../../common/index.js';
+import type { Crawler } from '../../crawl/index.js';
+import { withCrawlReader } from '../../store/index.js';
+import {
+  CrawlMonitor,
+  type DashboardOptions,
+  DEFAULT_DASHBOARD_OPTIONS,
+  liveSource,
+  RelevanceFeedback,
+  resumeModelDir,
+  startDashboard,
+} from '../../ui/index.js';
 import { CRAWL_FLAGS, flagName } from '../crawl-flags.js';
 import type { CrawlPlan } from '../crawl-plan.js';
 

@@ -10,10 +10,10 @@ import type { ReplayServer } from '../../sandbox/index.js';
 import {
   createSyntheticWeb,
   type HandlerSite,
+  keywordsOf,
   sandboxResolveRules,
   startReplayServer,
 } from '../../sandbox/index.js';
-import { keywordsOf } from '../../sandbox/vocabulary.js';
 import { runCli, runMain, spawnCli } from '../test-cli.js';
 
 const TOPIC = 'computer hardware';

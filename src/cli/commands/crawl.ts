@@ -7,15 +7,13 @@
  */
 import { type Command, Option } from 'commander';
 import type { ClusterCoordinator } from '../../cluster/index.js';
-import { ConfigError } from '../../common/errors.js';
-import { Crawler } from '../../crawl/crawler.js';
-import type { CrawlSummary } from '../../crawl/events.js';
-import type { PageJudge } from '../../crawl/judge.js';
+import { ConfigError } from '../../common/index.js';
+import type { CrawlSummary, PageJudge } from '../../crawl/index.js';
+import { Crawler } from '../../crawl/index.js';
 import { WebClient } from '../../net/index.js';
-import { indexOutlinks } from '../../store/outlinks-table.js';
-import { type FailureReason, withCrawlReader } from '../../store/read-crawl.js';
+import { type FailureReason, indexOutlinks, withCrawlReader } from '../../store/index.js';
 import { strategySettingsHelp } from '../../strategies/index.js';
-import type { DashboardOptions } from '../../ui/server.js';
+import type { DashboardOptions } from '../../ui/index.js';
 import { CRAWL_FLAGS } from '../crawl-flags.js';
 import { type CrawlCommandFlags, type CrawlPlan, planCrawl } from '../crawl-plan.js';
 import { CRAWL_EXIT, crawlExitCode, formatCrawlReport } from '../crawl-report.js';

@@ -7,11 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError } from '../../common/errors.js';
-import { Crawler } from '../../crawl/crawler.js';
-import { sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
-import { keywordsOf } from '../../sandbox/vocabulary.js';
-import { strategyNames } from '../../strategies/registry.js';
+import { ConfigError } from '../../common/index.js';
+import { Crawler } from '../../crawl/index.js';
+import { keywordsOf, sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
+import { strategyNames } from '../../strategies/index.js';
 import { strategy as checkStrategy } from '../crawl-checks.js';
 import { ProgressLine } from '../progress-line.js';
 

@@ -2,12 +2,12 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildDocweb } from '../../sandbox/docweb/build.js';
 import {
   type DocwebFixture,
   fixtureBuildOptions,
   makeDocwebFixture,
 } from '../../sandbox/docweb/test-fixture.js';
+import { buildDocweb } from '../../sandbox/index.js';
 import { formatBuildSummary, registerDocwebCommand } from './docweb.js';
 
 let fx: DocwebFixture;

@@ -6,24 +6,27 @@
  * data for a topic's classifier).
  */
 import { type Command, Option } from 'commander';
-import { ConfigError } from '../../common/errors.js';
-import { describeCandidate, growDocweb } from '../../sandbox/docweb/grow.js';
-import { readHubIndex } from '../../sandbox/docweb/hub-site.js';
+import { ConfigError } from '../../common/index.js';
 import {
   buildDocweb,
+  countLinkGraph,
   type DocwebBuildSummary,
   DocwebDb,
   defaultCacheDir,
+  describeCandidate,
+  formatLinkGraph,
   formatTopicReport,
+  growDocweb,
   loadTopic,
+  readHubIndex,
   SAMPLE_DEFAULTS,
   SAMPLE_DRAWS,
   type SampleDraw,
   sampleTrainingData,
   startDocweb,
   topicReport,
-} from '../../sandbox/docweb/index.js';
-import { countLinkGraph, formatLinkGraph, writeLinkGraph } from '../../sandbox/docweb/link-graph.js';
+  writeLinkGraph,
+} from '../../sandbox/index.js';
 
 const wholeNumber = (name: string, min: number) => (value: string) => {
   const n = Number(value);

@@ -5,13 +5,17 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ConfigError } from '../../common/errors.js';
-import { crossValidate, formatTable1 } from '../../relevance/cross-validation.js';
-import { loadDataset } from '../../relevance/dataset.js';
-import { ensureTfBackend } from '../../relevance/tf-backend.js';
-import { parseModelName, usesVectors } from '../../relevance/training.js';
-import { MODEL_NAMES } from '../../relevance/types.js';
-import { loadWordVectors } from '../../text/vector-cache.js';
+import { ConfigError } from '../../common/index.js';
+import {
+  crossValidate,
+  ensureTfBackend,
+  formatTable1,
+  loadDataset,
+  MODEL_NAMES,
+  parseModelName,
+  usesVectors,
+} from '../../relevance/index.js';
+import { loadWordVectors } from '../../text/index.js';
 import {
   addRelevanceOptions,
   configInput,

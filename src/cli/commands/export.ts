@@ -6,10 +6,14 @@
 import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { type Command, Option } from 'commander';
-import { ConfigError } from '../../common/errors.js';
-import { type ExportOptions, exportCrawl } from '../../store/export.js';
-import { CrawlReader } from '../../store/read-crawl.js';
-import { JsonlPages, type PageSource } from '../../store/read-jsonl.js';
+import { ConfigError } from '../../common/index.js';
+import {
+  CrawlReader,
+  type ExportOptions,
+  exportCrawl,
+  JsonlPages,
+  type PageSource,
+} from '../../store/index.js';
 
 interface ExportFlags {
   format?: 'csv' | 'jsonl';

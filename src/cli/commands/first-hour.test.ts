@@ -17,7 +17,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closestKey } from '../../config/load-config.js';
+import { closestKey } from '../../config/index.js';
 import {
   createSyntheticWeb,
   type ReplayServer,

@@ -4,13 +4,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { loadFolder } from '../../relevance/dataset.js';
-import { expandKeywords } from '../../text/keyword-expansion.js';
-import { KeywordSet } from '../../text/keyword-set.js';
-import { keywordStatistics } from '../../text/keyword-stats.js';
-import { pageTokens } from '../../text/tokenizer.js';
-import { loadWordVectors } from '../../text/vector-cache.js';
-import { readWordList } from '../../text/word-list-file.js';
+import { loadFolder } from '../../relevance/index.js';
+import {
+  expandKeywords,
+  KeywordSet,
+  keywordStatistics,
+  loadWordVectors,
+  pageTokens,
+  readWordList,
+} from '../../text/index.js';
 
 /** Options of `tres keywords` as commander gives them. */
 export interface KeywordsCliOptions {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 import { twoTopicCorpus } from '../../relevance/test-fixtures.js';
 import { registerEvaluateCommand } from './evaluate.js';
 import { registerKeywordsCommand } from './keywords.js';

@@ -3,16 +3,16 @@
  * and for tests and benchmarks without the Internet.
  */
 import { type Command, Option } from 'commander';
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 import {
   createSyntheticWeb,
+  keywordsOf,
   type Sandbox,
   type ServeSandboxOptions,
   type SyntheticWebOptions,
   sandboxResolveRules,
   serveSandbox,
 } from '../../sandbox/index.js';
-import { keywordsOf } from '../../sandbox/vocabulary.js';
 import { tresCommand } from '../tres-command.js';
 
 const int = (name: string) => (value: string) => {

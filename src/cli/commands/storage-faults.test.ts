@@ -22,12 +22,12 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createSyntheticWeb,
+  keywordsOf,
   type ReplayServer,
   sandboxResolveRules,
   startReplayServer,
 } from '../../sandbox/index.js';
-import { keywordsOf } from '../../sandbox/vocabulary.js';
-import { STORAGE_EXIT_CODES } from '../../store/storage-fault.js';
+import { STORAGE_EXIT_CODES } from '../../store/index.js';
 import { runMain, TRES_BIN } from '../test-cli.js';
 
 const TOPIC = 'computer hardware';

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twoTopicCorpus } from '../../relevance/test-fixtures.js';
 import { createSyntheticWeb, sandboxResolveRules, startReplayServer } from '../../sandbox/index.js';
-import { CrawlStore } from '../../store/crawl-store.js';
-import { CrawlReader } from '../../store/read-crawl.js';
+import { CrawlReader, CrawlStore } from '../../store/index.js';
 import { runMain } from '../test-cli.js';
 
 describe('tres train reports the quality of the model it saves', () => {

@@ -4,15 +4,17 @@
  * a folder with `training.json` (full config, seed, keywords, timings).
  */
 import { type Command, Option } from 'commander';
-import { ConfigError } from '../../common/errors.js';
-import type { RelevanceConfigInput } from '../../relevance/config.js';
-import type { DatasetSource } from '../../relevance/dataset.js';
-import { DEFAULT_PAGE_MODEL } from '../../relevance/defaults.js';
-import { createProgressBar } from '../../relevance/progress.js';
-import { trainToFolder } from '../../relevance/train-folder.js';
-import { parseModelName, type TopicSpec } from '../../relevance/training.js';
-import { MODEL_NAMES } from '../../relevance/types.js';
-import { readWordList } from '../../text/word-list-file.js';
+import { ConfigError } from '../../common/index.js';
+import type { DatasetSource, RelevanceConfigInput } from '../../relevance/index.js';
+import {
+  createProgressBar,
+  DEFAULT_PAGE_MODEL,
+  MODEL_NAMES,
+  parseModelName,
+  type TopicSpec,
+  trainToFolder,
+} from '../../relevance/index.js';
+import { readWordList } from '../../text/index.js';
 import { labelledDocuments } from '../label-sources.js';
 import { formatTrainReport } from '../train-report.js';
 

@@ -3,8 +3,7 @@
  * its store, a crawl running in another process from its pages.jsonl. Runs until Ctrl-C.
  */
 import { type Command, Option } from 'commander';
-import { readOnlySource } from '../../ui/read-only-source.js';
-import { type Dashboard, DEFAULT_DASHBOARD_OPTIONS, startDashboard } from '../../ui/server.js';
+import { type Dashboard, DEFAULT_DASHBOARD_OPTIONS, readOnlySource, startDashboard } from '../../ui/index.js';
 import { wholeNumber } from '../crawl-checks.js';
 
 /** Registers `tres ui`. */

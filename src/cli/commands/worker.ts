@@ -4,7 +4,7 @@
  * and gives its shards back.
  */
 import type { Command } from 'commander';
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 
 const EXAMPLES = `
 Examples:

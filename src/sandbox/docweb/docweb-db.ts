@@ -15,7 +15,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 import { DOCWEB_DB_FILE } from './cache-layout.js';
 
 /** One row of the site table. */

@@ -8,7 +8,7 @@
  * server and the page table agree on what exists.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 import { type ReplayServer, startReplayServer } from '../replay-server.js';
 import { sendStatus } from '../responses.js';
 import { sandboxResolveRules } from '../sandbox-rules.js';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 
 /** One site of the manifest: a package and where its pages live on the (real) web. */
 export interface ManifestSite {

@@ -8,7 +8,7 @@ import {
   numberOrOffSetting,
   numberSetting,
   type SettingsOf,
-} from '../../config/settings.js';
+} from '../../config/index.js';
 import { ACHE_FEATURE_SELECTION, type FeatureSelection } from './link-features.js';
 
 export interface AcheConfig {

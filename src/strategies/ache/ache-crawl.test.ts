@@ -6,11 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../../common/rng.js';
-import type { CrawlerOptions } from '../../crawl/crawl-options.js';
-import { Crawler } from '../../crawl/crawler.js';
-import { type Sandbox, sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
-import { keywordsOf } from '../../sandbox/vocabulary.js';
+import { createRng } from '../../common/index.js';
+import type { CrawlerOptions } from '../../crawl/index.js';
+import { Crawler } from '../../crawl/index.js';
+import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
 import { AcheStrategy } from './ache-strategy.js';
 
 const TOPIC = 'astronomy telescopes';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../common/errors.js';
-import { createRng } from '../../common/rng.js';
-import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../strategy.js';
+import { ConfigError, createRng } from '../../common/index.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import type { AcheSettings } from './ache-config.js';
 import { AcheStrategy } from './ache-strategy.js';
 

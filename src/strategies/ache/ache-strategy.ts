@@ -33,17 +33,12 @@
  * outcomes (a replayed link's words come from its stored anchor text, URL and context), and only
  * pages after the checkpoint add training links or retrain.
  */
-import { ConfigError } from '../../common/errors.js';
-import type { Rng } from '../../common/rng.js';
-import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
-import type {
-  Action,
-  DiscoveredLink,
-  Outcome,
-  SelectionContext,
-  Strategy,
-  StrategyStats,
-} from '../strategy.js';
+
+import type { Rng } from '../../common/index.js';
+import { ConfigError } from '../../common/index.js';
+import { IndexedPriorityFrontier } from '../../frontier/index.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import type { Strategy, StrategyStats } from '../strategy.js';
 import { type AcheConfig, type AcheSettings, resolveAcheConfig } from './ache-config.js';
 import { LinkExamples, type LinkExamplesState } from './link-examples.js';
 import { FieldWords, selectFeatures } from './link-features.js';

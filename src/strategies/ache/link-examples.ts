@@ -6,7 +6,7 @@
  * positive one ("to avoid a highly unbalanced number of samples of each class"). We walk them in
  * fetch order (ACHE: in its frontier store's key order).
  */
-import type { Rng } from '../../common/rng.js';
+import type { Rng } from '../../common/index.js';
 
 /** A reservoir sample of at most `capacity` items (Vitter's algorithm R). */
 class Reservoir<T> {

@@ -12,7 +12,7 @@
  * Words are interned: a link is stored as one sorted Int32Array of field-word ids, so a frontier
  * of 100k links costs about 100-200 bytes per link and rescoring it needs no tokenizing.
  */
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 import { isStopword, tokenize, urlTokens } from '../../text/index.js';
 import type { DiscoveredLink } from '../../types/index.js';
 

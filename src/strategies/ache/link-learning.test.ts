@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../common/rng.js';
+import { createRng } from '../../common/index.js';
 import { LinkExamples } from './link-examples.js';
 import { ACHE_FEATURE_SELECTION, FieldWords, selectFeatures } from './link-features.js';
 import { linkProbability, trainLinkSvm } from './link-svm.js';

@@ -5,8 +5,8 @@
  * (Hsieh, Chang, Lin, Keerthi and Sundararajan, ICML 2008: liblinear's L1-loss solver), which
  * reaches the same optimum, seeded for its pass order.
  */
-import type { Rng } from '../../common/rng.js';
-import { fitPlatt, type PlattScaling, plattProbability } from '../../relevance/platt.js';
+import type { Rng } from '../../common/index.js';
+import { fitPlatt, type PlattScaling, plattProbability } from '../../relevance/index.js';
 
 /** A trained link classifier over interned field-word ids. */
 export interface LinkModel {

@@ -5,8 +5,7 @@
  * is a seed, the relevance probability of the page it was found on, that page's index, and its
  * field-word ids as a slice of one shared Int32Array pool (compacted when half of it is dead).
  */
-import { grownArray as grown, SlicePool } from '../../frontier/slice-pool.js';
-import { StringIds } from '../../frontier/string-ids.js';
+import { grownArray as grown, SlicePool, StringIds } from '../../frontier/index.js';
 
 /** A queued link's data, as {@link QueuedLinks.set} takes it. */
 export interface QueuedLinkData {

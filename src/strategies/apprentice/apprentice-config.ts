@@ -2,7 +2,7 @@
  * Every hyperparameter of the apprentice crawler (Chakrabarti, Punera and Subramanyam, WWW 2002)
  * in one typed config; a run writes it into the crawl store (meta `strategyConfig`).
  */
-import { booleanSetting, checkSettings, numberSetting } from '../../config/settings.js';
+import { booleanSetting, checkSettings, numberSetting } from '../../config/index.js';
 
 export interface ApprenticeConfig {
   /**

@@ -15,7 +15,7 @@
  * choose w by how well each window predicts (section 3.4 chose dmax by validation accuracy).
  */
 
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 
 /** What an {@link ApprenticeModel} has learned. */
 export interface ApprenticeModelState {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../common/errors.js';
-import { createRng } from '../../common/rng.js';
-import type { DiscoveredLink, Outcome, SelectionContext } from '../strategy.js';
+import { ConfigError, createRng } from '../../common/index.js';
+import type { DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { ApprenticeModel } from './apprentice-model.js';
 import { ApprenticeStrategy } from './apprentice-strategy.js';
 import { LinkFeatureSpace } from './link-features.js';

@@ -38,17 +38,11 @@
  * rescoring the frontier, O(frontier x tokens per link) plus rebuilding the heap (about 0.1 s
  * for 100k URLs, i.e. well under a millisecond per page at batchPages = 200).
  */
-import { ConfigError } from '../../common/errors.js';
-import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
-import { rocAuc } from '../../relevance/metrics.js';
-import type {
-  Action,
-  DiscoveredLink,
-  Outcome,
-  SelectionContext,
-  Strategy,
-  StrategyStats,
-} from '../strategy.js';
+import { ConfigError } from '../../common/index.js';
+import { IndexedPriorityFrontier } from '../../frontier/index.js';
+import { rocAuc } from '../../relevance/index.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import type { Strategy, StrategyStats } from '../strategy.js';
 import { type ApprenticeConfig, resolveApprenticeConfig, WINDOW_HISTORY } from './apprentice-config.js';
 import { ApprenticeModel, type ApprenticeModelState } from './apprentice-model.js';
 import { KnownLinks } from './known-links.js';

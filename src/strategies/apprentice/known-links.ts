@@ -5,9 +5,8 @@
  * returned it, and the features of its first link as a slice of one shared Int32Array pool
  * (compacted when half of it is dead).
  */
-import { grownArray as grown, SlicePool } from '../../frontier/slice-pool.js';
-import { StringIds } from '../../frontier/string-ids.js';
-import type { DiscoveredLink } from '../strategy.js';
+import { grownArray as grown, SlicePool, StringIds } from '../../frontier/index.js';
+import type { DiscoveredLink } from '../../types/index.js';
 
 /** Unfetched URLs known to the apprentice, by URL id. */
 export class KnownLinks {

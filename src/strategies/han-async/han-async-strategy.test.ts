@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../common/errors.js';
-import { createRng } from '../../common/rng.js';
+import { ConfigError, createRng } from '../../common/index.js';
 import { KeywordSet } from '../../text/index.js';
-import type { DiscoveredLink, Outcome, SelectionContext } from '../strategy.js';
+import type { DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { type HanAsyncConfig, HanAsyncStrategy } from './han-async-strategy.js';
 
 function link(url: string, anchorText = ''): DiscoveredLink {

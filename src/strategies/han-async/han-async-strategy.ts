@@ -30,21 +30,15 @@
  * (a replayed page's relevance comes from its stored title only: the text is not stored); the
  * SARSA weights and the exploration stream come back from the checkpoint (`checkpoint`).
  */
-import { ConfigError } from '../../common/errors.js';
-import type { Rng } from '../../common/rng.js';
-import { booleanSetting, checkSettings, numberSetting } from '../../config/settings.js';
-import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
-import { IndexedRandomFrontier } from '../../frontier/indexed-random-frontier.js';
-import type { SampleTable } from '../../frontier/sample-table.js';
+
+import type { Rng } from '../../common/index.js';
+import { ConfigError } from '../../common/index.js';
+import { booleanSetting, checkSettings, numberSetting } from '../../config/index.js';
+import type { SampleTable } from '../../frontier/index.js';
+import { IndexedPriorityFrontier, IndexedRandomFrontier } from '../../frontier/index.js';
 import type { KeywordSet } from '../../text/index.js';
-import type {
-  Action,
-  DiscoveredLink,
-  Outcome,
-  SelectionContext,
-  Strategy,
-  StrategyStats,
-} from '../strategy.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import type { Strategy, StrategyStats } from '../strategy.js';
 import {
   encodeHan,
   HAN_ACTIVE_FEATURES,

@@ -11,7 +11,7 @@
  */
 
 /** Weights of a linear Q over one-hot features. */
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 
 /** What a {@link LinearSarsa} has learned. */
 export interface LinearSarsaState {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DiscoveredLink } from '../strategy.js';
+import type { DiscoveredLink } from '../../types/index.js';
 import { KeptLinks } from './kept-links.js';
 
 function link(url: string, depth = 2): DiscoveredLink {

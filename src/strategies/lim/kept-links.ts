@@ -5,9 +5,9 @@
  * interned host and domain ids, depth; about 20 bytes plus the URL string a link), not the
  * parser's link objects with their anchor texts.
  */
-import type { SampleInput } from '../../frontier/sample-table.js';
-import { StringIds } from '../../frontier/string-ids.js';
-import type { DiscoveredLink } from '../strategy.js';
+import type { SampleInput } from '../../frontier/index.js';
+import { StringIds } from '../../frontier/index.js';
+import type { DiscoveredLink } from '../../types/index.js';
 
 /** A stack of skipped pages, each with its links in page order. */
 export class KeptLinks {

@@ -5,14 +5,14 @@
  * `lim-q` by tabular Q-learning (the thesis' future work, section 9.1). A run writes the resolved
  * config into the crawl store (meta `strategyConfig`).
  */
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 import {
   booleanSetting,
   checkSettings,
   numberOrOffSetting,
   numberSetting,
   wordSetting,
-} from '../../config/settings.js';
+} from '../../config/index.js';
 
 /** How the parse/skip decision is learned. */
 export type LimLearner = 'policy-iteration' | 'q-learning';

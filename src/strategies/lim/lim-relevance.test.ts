@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeywordSet } from '../../text/index.js';
-import { WordVectors } from '../../text/word-vectors.js';
+import { KeywordSet, WordVectors } from '../../text/index.js';
 import { hasIrrelevantUrlFeature, isGibberish, LimRelevance } from './lim-relevance.js';
 
 // Three-dimensional vectors: cos(laptop, computer) = 0.8, cos(guitar, computer) ~ 0.3.

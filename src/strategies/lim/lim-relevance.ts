@@ -15,8 +15,7 @@
  *   a search word and only unknown words besides, 0 otherwise): plain keyword matching.
  */
 import type { KeywordSet } from '../../text/index.js';
-import { rakeKeywords } from '../../text/rake.js';
-import { tokenize, URL_NOISE_WORDS } from '../../text/tokenizer.js';
+import { rakeKeywords, tokenize, URL_NOISE_WORDS } from '../../text/index.js';
 
 /** What the relevance needs of word vectors; a `WordVectors` table fits, and so does a tiny test map. */
 export interface WordVectorLookup {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../common/errors.js';
-import { createRng } from '../../common/rng.js';
-import { KeywordSet } from '../../text/index.js';
-import { WordVectors } from '../../text/word-vectors.js';
+import { ConfigError, createRng } from '../../common/index.js';
+import { KeywordSet, WordVectors } from '../../text/index.js';
+import type { DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { createStrategy, strategyNeedsWordVectors } from '../registry.js';
-import type { DiscoveredLink, Outcome, SelectionContext, Strategy } from '../strategy.js';
+import type { Strategy } from '../strategy.js';
 import { type LimSettings, resolveLimConfig } from './lim-config.js';
 import { LimStrategy, rewardOfDecision } from './lim-strategy.js';
 

@@ -34,19 +34,14 @@
  * Cost per step: RAKE and one cosine per (keyword, search word) on the page, O(1) for the
  * decision, O(links log n) for the pushes; a solve of the 16-state model every `planEvery` steps.
  */
-import { ConfigError } from '../../common/errors.js';
-import type { Rng } from '../../common/rng.js';
-import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/indexed-priority-frontier.js';
-import type { SampleInput } from '../../frontier/sample-table.js';
+
+import type { Rng } from '../../common/index.js';
+import { ConfigError } from '../../common/index.js';
+import type { SampleInput } from '../../frontier/index.js';
+import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/index.js';
 import { type KeywordSet, loadWordVectors } from '../../text/index.js';
-import type {
-  Action,
-  DiscoveredLink,
-  Outcome,
-  SelectionContext,
-  Strategy,
-  StrategyStats,
-} from '../strategy.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import type { Strategy, StrategyStats } from '../strategy.js';
 import { HostStates, REAL_FEATURE_COUNT, trueFeatureCount } from './host-states.js';
 import { KeptLinks } from './kept-links.js';
 import { type LimConfig, type LimLearner, type LimSettings, resolveLimConfig } from './lim-config.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../common/rng.js';
+import { createRng } from '../../common/index.js';
 import { STATE_COUNT, trueFeatureCount } from './host-states.js';
 import { LinearQParsePolicy, PolicyIterationPolicy, QLearningPolicy } from './parse-policy.js';
 

@@ -11,8 +11,9 @@
  * - {@link LinearQParsePolicy} (`lim-q:realState=1`): Q-learning with a linear Q.
  * Ties between the two actions go to parse, so an untrained Q-learner parses everything.
  */
-import { ConfigError } from '../../common/errors.js';
-import type { Rng } from '../../common/rng.js';
+
+import type { Rng } from '../../common/index.js';
+import { ConfigError } from '../../common/index.js';
 import { STATE_COUNT } from './host-states.js';
 
 const ACTIONS = 2;

@@ -9,14 +9,14 @@
  * say how many terms; WEKA's learners, the tree and the kernel naive Bayes above all, need a
  * few hundred dense attributes, not a whole vocabulary).
  */
-import type { Rng } from '../../common/rng.js';
-import { trainDecisionTree } from '../../relevance/decision-tree.js';
+import type { Rng } from '../../common/index.js';
 import {
   type DenseClassifier,
+  trainDecisionTree,
   trainKernelNaiveBayes,
   trainLinearSvm,
-} from '../../relevance/dense-classifiers.js';
-import { trainTinyMlp } from '../../relevance/tiny-mlp.js';
+  trainTinyMlp,
+} from '../../relevance/index.js';
 
 /** The actions of RLwCS: the four classifiers and the majority scheme S, in this order. */
 export const POOL_ACTIONS = ['nn', 'svm', 'nb', 'dt', 'vote'] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../common/rng.js';
+import { createRng } from '../../common/index.js';
 import { LinearQLambda } from './q-lambda.js';
 
 /** Two actions, two features per block: the step factor is alpha / 2 = 0.1. */

@@ -7,7 +7,7 @@
  * pick the highest or the lowest classifier score).
  */
 
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 
 /** Hyperparameters of {@link LinearQLambda}. */
 export interface QLambdaOptions {

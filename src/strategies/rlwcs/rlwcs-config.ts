@@ -4,8 +4,8 @@
  * The paper gives the classifiers' settings (section 3) but not those of Q(lambda); ours are
  * the usual values of Sutton and Barto's examples.
  */
-import { ConfigError } from '../../common/errors.js';
-import { booleanSetting, checkSettings, numberOrOffSetting, numberSetting } from '../../config/settings.js';
+import { ConfigError } from '../../common/index.js';
+import { booleanSetting, checkSettings, numberOrOffSetting, numberSetting } from '../../config/index.js';
 
 /** `rlwcs`: Q(lambda) picks the classifier per page; `svm-links`: always the SVM (the paper's baseline). */
 export type RlwcsVariant = 'rlwcs' | 'svm-links';

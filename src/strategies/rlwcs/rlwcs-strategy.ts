@@ -37,18 +37,13 @@
  * each). Training the pool on 3,000 pages took 1.3 s on a loaded 2-core machine, every
  * `retrainEvery` pages: about 1.6 ms per page over a 3,000-page crawl.
  */
-import { ConfigError } from '../../common/errors.js';
-import type { Rng } from '../../common/rng.js';
-import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/indexed-priority-frontier.js';
+
+import type { Rng } from '../../common/index.js';
+import { ConfigError } from '../../common/index.js';
+import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/index.js';
 import { pageTokens, tokenize, urlTokens } from '../../text/index.js';
-import type {
-  Action,
-  DiscoveredLink,
-  Outcome,
-  SelectionContext,
-  Strategy,
-  StrategyStats,
-} from '../strategy.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import type { Strategy, StrategyStats } from '../strategy.js';
 import { ClassifierPool, POOL_ACTIONS, SVM_ACTION } from './classifier-pool.js';
 import { LinearQLambda, type QLambdaState } from './q-lambda.js';
 import { type RlwcsConfig, type RlwcsVariant, resolveRlwcsConfig } from './rlwcs-config.js';

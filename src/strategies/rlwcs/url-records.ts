@@ -6,8 +6,7 @@
  * state feature). Ids are never released: a fetched URL must stay known so that it is never
  * queued again.
  */
-import { growableArray, grownArray, grownCapacity } from '../../frontier/slice-pool.js';
-import { StringIds } from '../../frontier/string-ids.js';
+import { growableArray, grownArray, grownCapacity, StringIds } from '../../frontier/index.js';
 
 export class UrlRecords {
   private readonly urls = new StringIds();

@@ -3,7 +3,7 @@
  * One setting is meant for users, {@link CoverageConfig.newSiteValue}; the others are fixed
  * defaults across topics (none was tuned to a topic or a seed) and exist for the ablation.
  */
-import { booleanSetting, checkSettings, numberOrOffSetting, numberSetting } from '../../config/settings.js';
+import { booleanSetting, checkSettings, numberOrOffSetting, numberSetting } from '../../config/index.js';
 
 export interface CoverageConfig {
   /**

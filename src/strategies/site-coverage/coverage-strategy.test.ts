@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../common/errors.js';
-import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../strategy.js';
+import { ConfigError } from '../../common/index.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { resolveCoverageConfig } from './coverage-config.js';
 import { CoverageStrategy } from './coverage-strategy.js';
 import { OnlineLinkModel } from './online-link-model.js';

@@ -36,18 +36,12 @@
  * replayed outcomes rebuild the frontier and the counts in the same order, and teach the model
  * only the pages after the checkpoint.
  */
-import { ConfigError } from '../../common/errors.js';
-import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
+import { ConfigError } from '../../common/index.js';
+import { IndexedPriorityFrontier } from '../../frontier/index.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { FieldWords } from '../ache/link-features.js';
 import { QueuedLinks } from '../ache/queued-links.js';
-import type {
-  Action,
-  DiscoveredLink,
-  Outcome,
-  SelectionContext,
-  Strategy,
-  StrategyStats,
-} from '../strategy.js';
+import type { Strategy, StrategyStats } from '../strategy.js';
 import { type CoverageConfig, resolveCoverageConfig } from './coverage-config.js';
 import { logit, OnlineLinkModel, type OnlineLinkModelState } from './online-link-model.js';
 import { SiteYields, shrunk, siteOf } from './site-yields.js';

@@ -18,7 +18,7 @@ export function logit(p: number): number {
   return Math.log(q / (1 - q));
 }
 
-import { ConfigError } from '../../common/errors.js';
+import { ConfigError } from '../../common/index.js';
 
 function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));

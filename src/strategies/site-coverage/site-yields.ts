@@ -3,7 +3,7 @@
  * the Beta-posterior estimates made from them. A site is a host without `www.` (as the benchmarks
  * count relevant sites). Counts live in typed arrays by interned site id or parent-page index.
  */
-import { grownArray as grown } from '../../frontier/slice-pool.js';
+import { grownArray as grown } from '../../frontier/index.js';
 
 /**
  * The posterior mean of a Beta prior with `k` pseudo-observations at mean `prior`, after

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../common/rng.js';
+import { createRng } from '../../common/index.js';
 import { KeywordSet } from '../../text/index.js';
-import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../strategy.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { type PhaseTimer, TRES_PHASES, type TresPhase } from './decision-phases.js';
 import { TresStrategy } from './tres-strategy.js';
 

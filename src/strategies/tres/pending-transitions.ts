@@ -1,6 +1,5 @@
 /** Small pieces shared by the TRES strategies. */
-import type { DdqnAgent } from '../../rl/ddqn.js';
-import type { Transition } from '../../rl/replay-buffer.js';
+import type { DdqnAgent, Transition } from '../../rl/index.js';
 
 /**
  * A replay transition from the vector of the action taken, its reward, and the next-action set:

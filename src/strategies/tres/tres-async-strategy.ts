@@ -8,19 +8,14 @@
  * Samples are ids of an {@link IndexedPriorityFrontier} with their vectors in its table (issue
  * 13); `parent` indexes the fetched pages with outlinks (URL and path state; -1 for seeds).
  */
-import { ConfigError } from '../../common/errors.js';
-import type { Rng } from '../../common/rng.js';
-import { IndexedPriorityFrontier } from '../../frontier/indexed-priority-frontier.js';
-import { DdqnAgent, type DdqnLearnedState } from '../../rl/ddqn.js';
+
+import type { Rng } from '../../common/index.js';
+import { ConfigError } from '../../common/index.js';
+import { IndexedPriorityFrontier } from '../../frontier/index.js';
+import { DdqnAgent, type DdqnLearnedState } from '../../rl/index.js';
 import type { KeywordSet } from '../../text/index.js';
-import type {
-  Action,
-  DiscoveredLink,
-  Outcome,
-  SelectionContext,
-  Strategy,
-  StrategyStats,
-} from '../strategy.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import type { Strategy, StrategyStats } from '../strategy.js';
 import { agentStats, PendingTransitions } from './pending-transitions.js';
 import {
   childPathState,

@@ -6,9 +6,9 @@
  * the crawl store (meta `strategyConfig`).
  */
 
-import { ConfigError } from '../../common/errors.js';
-import { DEFAULT_TREE_FRONTIER_OPTIONS, resolveTreeFrontierOptions } from '../../frontier/tree-types.js';
-import { type DdqnConfig, resolveDdqnConfig } from '../../rl/ddqn-config.js';
+import { ConfigError } from '../../common/index.js';
+import { DEFAULT_TREE_FRONTIER_OPTIONS, resolveTreeFrontierOptions } from '../../frontier/index.js';
+import { type DdqnConfig, resolveDdqnConfig } from '../../rl/index.js';
 
 /** Which member of the TRES family: the paper's method and the baselines sharing its machinery. */
 export type TresVariant = 'tres' | 'tres-nh' | 'tree-random' | 'synchronous' | 'tres-async';

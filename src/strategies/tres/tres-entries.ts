@@ -10,9 +10,9 @@ import {
   type SettingAlias,
   type SettingsOf,
   wordSetting,
-} from '../../config/settings.js';
-import { DEFAULT_TREE_FRONTIER_OPTIONS as TREE } from '../../frontier/tree-types.js';
-import { DEFAULT_DDQN_CONFIG as DDQN, type DdqnConfig } from '../../rl/ddqn-config.js';
+} from '../../config/index.js';
+import { DEFAULT_TREE_FRONTIER_OPTIONS as TREE } from '../../frontier/index.js';
+import { DEFAULT_DDQN_CONFIG as DDQN, type DdqnConfig } from '../../rl/index.js';
 import { KeywordSet } from '../../text/index.js';
 import { defineStrategy, type StrategyContext } from '../strategy-entry.js';
 import { TresAsyncStrategy } from './tres-async-strategy.js';

@@ -25,21 +25,15 @@
  * selection time (so Q sees current values, as the authors' code does) and, unlike that code,
  * re-route a refreshed sample whose leaf changed, so the tree stays consistent over time.
  */
-import { ConfigError } from '../../common/errors.js';
-import type { Rng } from '../../common/rng.js';
-import type { IndexedFrontier } from '../../frontier/frontier.js';
-import { FullIndexedFrontier } from '../../frontier/full-frontier.js';
-import { TreeFrontier, type TreeLearnedState } from '../../frontier/tree-frontier.js';
-import { DdqnAgent, type DdqnLearnedState } from '../../rl/ddqn.js';
+
+import type { Rng } from '../../common/index.js';
+import { ConfigError } from '../../common/index.js';
+import type { IndexedFrontier } from '../../frontier/index.js';
+import { FullIndexedFrontier, TreeFrontier, type TreeLearnedState } from '../../frontier/index.js';
+import { DdqnAgent, type DdqnLearnedState } from '../../rl/index.js';
 import type { KeywordSet } from '../../text/index.js';
-import type {
-  Action,
-  DiscoveredLink,
-  Outcome,
-  SelectionContext,
-  Strategy,
-  StrategyStats,
-} from '../strategy.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import type { Strategy, StrategyStats } from '../strategy.js';
 import { PhaseLaps, type PhaseTimer } from './decision-phases.js';
 import { agentStats, PendingTransitions } from './pending-transitions.js';
 import {
