@@ -7,11 +7,14 @@
  * *-arbitraries.ts) stays out of the indexes: importing it directly is allowed.
  *
  * Re-runnable: after a rebase, take main's side of a conflict in an import line or an index.ts
- * and run it again. It stops, changing nothing, if an index would export two things by one name.
+ * and run it again; it also adds to an index.ts a name that an import of it asks for and it
+ * lacks (a merge of main's `import { X } from '../room/file.js'` into a rewritten import line
+ * leaves that, without a conflict). It stops, changing nothing, if an index would export two things by one name.
  *
  *   npx vite-node scripts/imports-through-index.ts [-- --dry-run]
- *   npx biome check --write src     (merges and sorts the rewritten import lines)
+ * (then runs `biome check --write` on the files it wrote: it merges and sorts their imports)
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
@@ -51,6 +54,8 @@ interface Bypass {
   room: string;
   /** Names as the target file exports them. */
   names: string[];
+  /** False when the import names the index already and only the index lacks a name. */
+  isRewrite: boolean;
 }
 
 const p = program();
@@ -83,7 +88,7 @@ for (const file of sources) {
     const target = resolve(dirname(file.fileName), spec.text).replace(/\.js$/, '.ts');
     const to = rel(target);
     const room = roomOf(to);
-    if (room === '' || roomOf(from) === room || to === `${room}/index.ts` || isTestSupport(to)) continue;
+    if (room === '' || roomOf(from) === room || isTestSupport(to)) continue;
     const names: string[] = [];
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
@@ -98,7 +103,27 @@ for (const file of sources) {
       if (!clause || !ts.isNamedExports(clause)) names.push(...moduleExports(target).keys());
       else for (const e of clause.elements) names.push((e.propertyName ?? e.name).text);
     }
-    bypasses.push({ file, node, target, room, names });
+    if (to !== `${room}/index.ts`) {
+      bypasses.push({ file, node, target, room, names, isRewrite: true });
+      continue;
+    }
+    // Already through the index, but naming what it does not export (a merge can leave that):
+    // the name comes from the one file of the room that declares it.
+    const exported = moduleExports(target);
+    for (const name of names.filter((n) => !exported.has(n))) {
+      const owner = sources.find(
+        (f) =>
+          roomOf(rel(f.fileName)) === room &&
+          !isTestSupport(rel(f.fileName)) &&
+          moduleExports(f.fileName).get(name)?.declarations?.[0]?.getSourceFile() === f,
+      );
+      if (!owner) throw new Error(`${from}: no file of ${room}/ exports ${name}`);
+      // From a nested folder's index.ts when it exports the name (sandbox/docweb/index.ts).
+      const nested = join(dirname(owner.fileName), 'index.ts');
+      const via =
+        dirname(nested) !== join(SRC, room) && moduleExports(nested).has(name) ? nested : owner.fileName;
+      bypasses.push({ file, node, target: via, room, names: [name], isRewrite: false });
+    }
   }
 }
 
@@ -156,7 +181,9 @@ const byImporter = new Map<string, Bypass[]>();
 for (const b of bypasses) byImporter.set(b.file.fileName, [...(byImporter.get(b.file.fileName) ?? []), b]);
 for (const [file, list] of byImporter) {
   let text = textOf(file);
-  for (const b of [...list].sort((x, y) => y.node.getStart() - x.node.getStart())) {
+  for (const b of [...list]
+    .filter((x) => x.isRewrite)
+    .sort((x, y) => y.node.getStart() - x.node.getStart())) {
     const spec = b.node.moduleSpecifier as ts.StringLiteral;
     const index = join(SRC, b.room, 'index.ts');
     text = `${text.slice(0, spec.getStart() + 1)}${specifierFrom(file, index)}${text.slice(spec.getEnd() - 1)}`;
@@ -219,10 +246,19 @@ for (const [room, names] of wanted) {
   if (stars.length > 0) edits.set(entryFile, text);
 }
 
+const written: string[] = [];
 for (const [file, text] of edits) {
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) continue;
   console.log(`${isDryRun ? 'would write' : 'wrote'} ${rel(file)}`);
   if (!isDryRun) writeFileSync(file, text);
+  written.push(file);
+}
+// Biome merges the import lines that now name one index and sorts them, as `npm run format` would.
+if (!isDryRun && written.length > 0) {
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'biome'), ['check', '--write', ...written], {
+    stdio: 'inherit',
+  });
 }
 console.log(
-  `${bypasses.length} imports now go through an index.ts; ${[...wanted.values()].reduce((n, m) => n + m.size, 0)} names added to the rooms' index.ts files`,
+  `${bypasses.filter((b) => b.isRewrite).length} imports now go through an index.ts; ${[...wanted.values()].reduce((n, m) => n + m.size, 0)} names added to the rooms' index.ts files`,
 );
