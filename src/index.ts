@@ -9,6 +9,40 @@
  * const summary = await crawler.run(['https://example.org/']);
  * ```
  */
+import {
+  Crawler as CrawlLoop,
+  type CrawlerOptions as CrawlLoopOptions,
+  DEFAULT_CRAWLER_OPTIONS,
+} from './crawl/index.js';
+import { DEFAULT_STRATEGY, type Strategy, strategyForCrawl } from './strategies/index.js';
+
+/** Options of {@link Crawler}: the crawl loop's, where the strategy may also be a name. */
+export type CrawlerOptions = Omit<CrawlLoopOptions, 'strategy'> & {
+  /**
+   * A strategy name with its settings (`bfs`, `best-first`, `tres:gamma=0.5`; `tres crawl --help`
+   * lists them) or a Strategy object. @default 'best-first'
+   */
+  strategy?: string | Strategy;
+};
+
+/**
+ * The crawler: the crawl loop with the strategy resolved from its name, made from the crawl's
+ * seed and keywords (`strategyForCrawl`).
+ * @throws ConfigError naming the field for bad options, an unknown strategy or setting.
+ */
+export class Crawler extends CrawlLoop {
+  constructor(options: CrawlerOptions) {
+    super({
+      ...options,
+      strategy: strategyForCrawl(options.strategy ?? DEFAULT_STRATEGY, {
+        seed: options.seed ?? DEFAULT_CRAWLER_OPTIONS.seed,
+        ...(options.keywords ? { keywords: options.keywords } : {}),
+        ...(options.keyphrases ? { keyphrases: options.keyphrases } : {}),
+      }),
+    });
+  }
+}
+
 export {
   type Clock,
   ConfigError,
@@ -34,9 +68,7 @@ export {
 export {
   type AnchorToJudge,
   type CheckpointEvent,
-  Crawler,
   type CrawlerEvents,
-  type CrawlerOptions,
   type CrawlProgress,
   type CrawlSummary,
   DEFAULT_CRAWLER_OPTIONS,

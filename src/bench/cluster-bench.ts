@@ -21,12 +21,15 @@ import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ClusterCoordinator, connectRedis } from '../cluster/index.js';
-import { startLocalRedis } from '../cluster/index.js';
-import { closestGapMs, type LoggedWebOptions } from '../cluster/index.js';
-import { Crawler } from '../crawl/index.js';
-import { createSyntheticWeb, type SyntheticWeb } from '../sandbox/index.js';
-import { keywordsOf } from '../sandbox/index.js';
+import {
+  ClusterCoordinator,
+  closestGapMs,
+  connectRedis,
+  type LoggedWebOptions,
+  startLocalRedis,
+} from '../cluster/index.js';
+import { Crawler } from '../index.js';
+import { createSyntheticWeb, keywordsOf, type SyntheticWeb } from '../sandbox/index.js';
 import { benchEnv, writeResults } from './bench-env.js';
 import type { LoggedWebTake } from './logged-web-child.js';
 

@@ -7,14 +7,14 @@
  */
 import type { OptionKind } from '../config/index.js';
 import {
-  type CrawlerOptions,
   DEFAULT_CRAWLER_OPTIONS,
   DEFAULT_SITEMAP_OPTIONS,
   type DomainLimit,
   formatDomainLimit,
 } from '../crawl/index.js';
+import type { CrawlerOptions } from '../index.js';
 import { DEFAULT_WEB_CLIENT_OPTIONS, type WebClientOptions } from '../net/index.js';
-import { strategyNames } from '../strategies/index.js';
+import { DEFAULT_STRATEGY, strategyNames } from '../strategies/index.js';
 import { DEFAULT_DASHBOARD_OPTIONS } from '../ui/index.js';
 import type { UrlFilterOptions } from '../url/index.js';
 import {
@@ -110,10 +110,10 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
       .join(
         ', ',
       )}; settings as NAME:key=value,... (e.g. tres:gamma=0.5,warmupPolicy=random; each strategy's settings are listed below)`,
-    defaultText: d.strategy,
+    defaultText: DEFAULT_STRATEGY,
     kind: 'string',
     check: strategy,
-    ...top('strategy', d.strategy),
+    ...top('strategy', DEFAULT_STRATEGY),
     isFixed: true,
   },
   {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../common/index.js';
 import { loadConfigFile } from '../config/index.js';
-import type { CrawlerOptions } from '../crawl/index.js';
+import type { CrawlerOptions } from '../index.js';
 import { withCrawlReader } from '../store/index.js';
 import { CRAWL_FLAGS, type CrawlFlag, crawlConfigSchema, flagName } from './crawl-flags.js';
 import { readSeedsFile } from './list-file.js';

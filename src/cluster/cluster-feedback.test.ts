@@ -9,7 +9,7 @@ import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Crawler } from '../crawl/index.js';
+import { Crawler } from '../index.js';
 import { loadModel } from '../relevance/index.js';
 import { sandboxResolveRules } from '../sandbox/index.js';
 import { feedbackModelDir } from '../ui/index.js';

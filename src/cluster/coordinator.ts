@@ -14,12 +14,23 @@ import { setMaxListeners } from 'node:events';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { type Clock, systemClock } from '../common/index.js';
 import type { ErrorCode } from '../common/index.js';
-import { ConfigError, DeferUrlError, RetryLaterError, SkipUrlError } from '../common/index.js';
-import type { ArrivedFetch, FetchRunner, FetchRunnerContext } from '../crawl/index.js';
-import type { ProcessedFetch } from '../crawl/index.js';
-import type { SitemapHooks, SitemapOptions } from '../crawl/index.js';
+import {
+  type Clock,
+  ConfigError,
+  DeferUrlError,
+  RetryLaterError,
+  SkipUrlError,
+  systemClock,
+} from '../common/index.js';
+import type {
+  ArrivedFetch,
+  FetchRunner,
+  FetchRunnerContext,
+  ProcessedFetch,
+  SitemapHooks,
+  SitemapOptions,
+} from '../crawl/index.js';
 import { Politeness } from '../net/index.js';
 import type { Action } from '../types/index.js';
 import { hostOf } from '../url/index.js';

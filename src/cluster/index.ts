@@ -18,7 +18,13 @@ export {
   workerConfigOf,
 } from './coordinator.js';
 export { startLocalRedis } from './local-redis.js';
-export { closestGapMs, type LoggedWeb, startLoggedWeb, type LoggedRequest, type LoggedWebOptions } from './logged-web.js';
+export {
+  closestGapMs,
+  type LoggedRequest,
+  type LoggedWeb,
+  type LoggedWebOptions,
+  startLoggedWeb,
+} from './logged-web.js';
 export type {
   FetchFailure,
   FetchRequest,

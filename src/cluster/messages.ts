@@ -5,8 +5,7 @@
  * the fields Redis-side code and readers need without parsing it.
  */
 import { ConfigError } from '../common/index.js';
-import type { ProcessedFetch } from '../crawl/index.js';
-import type { SitemapEvent, SitemapOptions } from '../crawl/index.js';
+import type { ProcessedFetch, SitemapEvent, SitemapOptions } from '../crawl/index.js';
 import type { WebClientOptions } from '../net/index.js';
 import type { PageRecord } from '../store/index.js';
 import type { Action, DiscoveredLink, Outcome } from '../types/index.js';

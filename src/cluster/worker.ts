@@ -22,21 +22,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { Redis } from 'ioredis';
-import { type Clock, systemClock } from '../common/index.js';
 import {
+  type Clock,
   ConfigError,
+  createRng,
   DeferUrlError,
   errorCode,
   RetryLaterError,
   SkipUrlError,
+  systemClock,
   TresError,
 } from '../common/index.js';
-import { createRng } from '../common/index.js';
 import type { PageJudge } from '../crawl/index.js';
-import { KeywordJudge } from '../crawl/index.js';
-import { LinkProcessor } from '../crawl/index.js';
-import { processFetch, toWarcPayload } from '../crawl/index.js';
-import { readSitemaps } from '../crawl/index.js';
+import { KeywordJudge, LinkProcessor, processFetch, readSitemaps, toWarcPayload } from '../crawl/index.js';
 import { DEFAULT_WEB_CLIENT_OPTIONS, type PageFetch, WebClient } from '../net/index.js';
 import { WorkerWarcFile } from '../store/index.js';
 import type { Action } from '../types/index.js';

@@ -27,8 +27,11 @@ export interface CrawlerOptions {
   outDir: string;
   /** Continue the crawl stored in `outDir` instead of starting one. @default false */
   isResume?: boolean;
-  /** Strategy name (`bfs`, `random`, `best-first`, ...) or an instance. @default 'best-first' */
-  strategy?: string | Strategy;
+  /**
+   * How the next URL is chosen. A name (`best-first`, `tres:gamma=0.5`) is resolved by the caller:
+   * the library's `Crawler` (src/index.ts) and the command line (`strategyForCrawl`).
+   */
+  strategy: Strategy;
   /** Run seed: every random choice derives from it. @default 1 */
   seed?: number | string;
   /** Page budget T (every fetch attempt counts). `false` for none. @default 1000 */
@@ -166,14 +169,12 @@ type Resolved = Required<
 
 /** Defaults of every optional field. */
 export const DEFAULT_CRAWLER_OPTIONS: Omit<Resolved, 'outDir' | 'maxPagesPerDomain'> & {
-  strategy: string;
   maxPagesPerDomain: string;
   sitemaps: SitemapOptions | false;
   pdf: PdfOptions | false;
   render: RenderOptions | false;
 } = {
   isResume: false,
-  strategy: 'best-first',
   seed: 1,
   maxPages: 1000,
   maxPagesPerDomain: 'none',
@@ -205,7 +206,7 @@ export type ResolvedCrawlerOptions = Omit<Resolved, 'maxPagesPerDomain'> & {
   pdf: Required<PdfOptions> | false;
   render: Required<RenderOptions> | false;
   maxPagesPerDomain: DomainLimit;
-  strategy: string | Strategy;
+  strategy: Strategy;
   judge?: PageJudge;
   judgeSource?: string;
   keywords?: string[];
@@ -240,6 +241,11 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     throw new ConfigError('outDir is required: the folder where the crawl is stored', {
       context: { field: 'outDir' },
     });
+  if (typeof options.strategy?.next !== 'function')
+    throw new ConfigError(
+      'strategy must be a Strategy object; a name such as "best-first" is resolved by strategyForCrawl or the library\'s Crawler',
+      { context: { field: 'strategy' } },
+    );
   const merged = { ...DEFAULT_CRAWLER_OPTIONS, ...stripUndefined(options) };
   positiveInt(merged.maxPages, 'maxPages', true);
   positiveInt(merged.maxConcurrency, 'maxConcurrency', false);
@@ -276,6 +282,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
   return {
     ...merged,
     outDir: options.outDir,
+    strategy: options.strategy,
     maxPagesPerDomain: typeof limit === 'object' ? limit : parseDomainLimit(limit),
     sitemaps: merged.sitemaps === false ? false : resolveSitemapOptions(merged.sitemaps),
     pdf: merged.pdf === false ? false : resolvePdfOptions(merged.pdf),

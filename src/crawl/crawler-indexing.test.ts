@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Crawler, type CrawlerOptions } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 import type { JsonlPage } from '../store/index.js';
 import { CrawlReader, exportCrawl } from '../store/index.js';
-import { Crawler, type CrawlerOptions } from './index.js';
 
 const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),

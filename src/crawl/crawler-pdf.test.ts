@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CrawlerOptions } from '../index.js';
+import { Crawler } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 import { makeHungryPdf, makePdf } from '../pdf/index.js';
 import { CrawlReader, exportCrawl } from '../store/index.js';
 import { readWarc } from '../store/test-helpers.js';
-import type { CrawlerOptions } from './crawl-options.js';
-import { Crawler } from './crawler.js';
 
 const PAPER = makePdf({
   title: 'Focused crawling with reinforcement learning',

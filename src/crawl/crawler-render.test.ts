@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CrawlerOptions } from '../index.js';
+import { Crawler } from '../index.js';
 import { startServer, type TestServer } from '../net/test-servers.js';
 import { scriptSiteHandler } from '../sandbox/index.js';
-import type { CrawlerOptions } from './crawl-options.js';
-import { Crawler } from './crawler.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/index.js';
+import type { CrawlerOptions } from '../index.js';
+import { Crawler } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 import { CrawlStore } from '../store/index.js';
-import type { CrawlerOptions } from './crawl-options.js';
-import { Crawler } from './crawler.js';
 
 function fetchedUrls(dir: string): string[] {
   const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { CrawlerOptions } from '../index.js';
+import { Crawler } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 import { CrawlReader, readPageText } from '../store/index.js';
 import { readWarc } from '../store/test-helpers.js';
-import type { CrawlerOptions } from './crawl-options.js';
-import { Crawler } from './crawler.js';
 import type { SitemapEvent } from './sitemap-source.js';
 
 const urlset = (urls: string[]) =>

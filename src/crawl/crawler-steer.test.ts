@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CrawlerOptions } from '../index.js';
+import { Crawler } from '../index.js';
 import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
-import type { CrawlerOptions } from './crawl-options.js';
-import { Crawler } from './crawler.js';
 import type { PageJudge } from './judge.js';
 
 const always = (p: number): PageJudge => ({

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/index.js';
+import type { CrawlerOptions } from '../index.js';
+import { Crawler } from '../index.js';
 import {
   FAULT_INDEX_URL,
   keywordsOf,
@@ -11,8 +13,6 @@ import {
   sandboxResolveRules,
   serveSandbox,
 } from '../sandbox/index.js';
-import type { CrawlerOptions } from './crawl-options.js';
-import { Crawler } from './crawler.js';
 
 interface Row {
   url: string;

@@ -24,8 +24,6 @@ import { PdfExtractor } from '../pdf/index.js';
 import { Renderer } from '../render/index.js';
 import { CrawlStore, StorageFaultError } from '../store/index.js';
 import type { Strategy } from '../strategies/index.js';
-import { createStrategy } from '../strategies/index.js';
-import { KeywordSet } from '../text/index.js';
 import type { Action, DiscoveredLink, SelectionContext } from '../types/index.js';
 import { DEFAULT_EXCLUDED_EXTENSIONS, type UrlFilterOptions } from '../url/index.js';
 import {
@@ -105,13 +103,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       urlFilter: this.urlFilterOptions(),
       maxDepth: o.maxDepth,
     });
-    this.strategy =
-      typeof o.strategy === 'string'
-        ? createStrategy(o.strategy, {
-            rng: this.rng.fork('strategy'),
-            keywords: new KeywordSet(o.keywords ?? [], o.keyphrases ?? []),
-          })
-        : o.strategy;
+    this.strategy = o.strategy;
     // What a strategy needs besides its options it loads itself (Lim's word vectors). Awaited
     // only when there is something to load: run() must reach CrawlStore.open without yielding,
     // as callers (the live dashboard) look for the open store right after calling it.
@@ -758,7 +750,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const { judge, clock, strategy, fetchRunner: _runner, ...rest } = this.options;
     return {
       ...rest,
-      strategy: typeof strategy === 'string' ? strategy : strategy.name,
+      strategy: strategy.name,
       strategyConfig: this.strategy.config ?? null,
       judge: this.judge.name,
     };

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkipUrlError } from '../common/index.js';
+import { Crawler } from '../index.js';
 import type { PageFetch } from '../net/index.js';
 import { type Sandbox, type SiteSource, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
-import { Crawler } from './crawler.js';
 import { processFetch } from './process-fetch.js';
 
 /** 1,000,000 nested `<div>` (5 MB, under the 5 MiB body cap) froze a crawl for 12+ minutes. */

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CrawlerOptions } from '../crawl/index.js';
-import { Crawler } from '../crawl/index.js';
+import type { CrawlerOptions } from '../index.js';
+import { Crawler } from '../index.js';
 import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
 import { strategyNames } from './registry.js';
 

@@ -1,3 +1,4 @@
+export { type CrawlStrategySource, DEFAULT_STRATEGY, strategyForCrawl } from './crawl-strategy.js';
 export { type QueueOrder, QueueStrategy, type QueueStrategyOptions } from './queue-strategy.js';
 export {
   createStrategy,

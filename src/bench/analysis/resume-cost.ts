@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../../common/index.js';
-import { Crawler } from '../../crawl/index.js';
+import { Crawler } from '../../index.js';
 import { CrawlStore } from '../../store/index.js';
 import { createStrategy } from '../../strategies/index.js';
 import { KeywordSet } from '../../text/index.js';

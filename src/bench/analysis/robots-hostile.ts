@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Crawler } from '../../crawl/index.js';
+import { Crawler } from '../../index.js';
 import { type FetchResult, RobotsTxtCache } from '../../net/index.js';
 import { sendHtml, startServer } from '../../net/test-servers.js';
 

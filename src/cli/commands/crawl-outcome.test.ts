@@ -9,13 +9,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CRAWLER_OPTIONS } from '../../crawl/index.js';
 import {
   createSyntheticWeb,
   type ReplayServer,
   sandboxResolveRules,
   startReplayServer,
 } from '../../sandbox/index.js';
+import { DEFAULT_STRATEGY } from '../../strategies/index.js';
 import { CRAWL_FLAGS } from '../crawl-flags.js';
 import { runMain } from '../test-cli.js';
 
@@ -90,7 +90,7 @@ describe('tres crawl reports and scope', () => {
   });
 
   it('runs best-first without --strategy, as the README and --help say', async () => {
-    expect(DEFAULT_CRAWLER_OPTIONS.strategy).toBe('best-first');
+    expect(DEFAULT_STRATEGY).toBe('best-first');
     const out = join(base, 'default');
     const run = await runMain([
       'crawl',
@@ -110,7 +110,7 @@ describe('tres crawl reports and scope', () => {
       '--quiet',
     ]);
     expect(run.code).toBe(0);
-    const name = DEFAULT_CRAWLER_OPTIONS.strategy;
+    const name = DEFAULT_STRATEGY;
     expect(run.stdout).toContain(`with strategy ${name}`);
     const readme = readFileSync(README, 'utf8').replace(/\s+/g, ' ');
     expect(readme).toContain(`\`${name}\` is the default`);

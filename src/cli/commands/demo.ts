@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../common/index.js';
-import { Crawler } from '../../crawl/index.js';
+import { Crawler } from '../../index.js';
 import { keywordsOf, sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
 import { strategyNames } from '../../strategies/index.js';
 import { strategy as checkStrategy } from '../crawl-checks.js';
