@@ -5,7 +5,8 @@
  * actions per transition. Each figure is the median of several timed rounds.
  */
 import { createRng } from '../common/index.js';
-import { DdqnAgent, type DdqnConfig, Mlp } from '../rl/index.js';
+import { Mlp } from '../rl/index.js';
+import { DdqnAgent, type DdqnConfig } from '../strategies/index.js';
 import { type BenchEnv, benchEnv, writeResults } from './bench-env.js';
 
 /** Options of {@link runRlBench}. */

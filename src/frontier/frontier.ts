@@ -5,7 +5,8 @@
  * - `IndexedPriorityFrontier`: one global order of scored samples (BFS, best-first, Han's async
  *   crawler, ACHE, the apprentice, RLwCS, Lim's crawler, TRES-async);
  * - `IndexedRandomFrontier`: a uniformly random ready sample (the Random baseline);
- * - `TreeFrontier`: TRES's online regression tree; one representative per non-empty leaf;
+ * - `TreeFrontier` (strategies/tres/, with the rest of TRES): TRES's online regression tree;
+ *   one representative per non-empty leaf;
  * - `FullIndexedFrontier`: every ready sample (the synchronous method's exact argmax).
  * (test-priority-frontier.ts keeps an object-per-sample priority frontier as the reference the
  * indexed one is tested against.)

@@ -10,11 +10,3 @@ export { IndexedRandomFrontier } from './indexed-random-frontier.js';
 export { type SampleInput, SampleTable, type SampleTableOptions } from './sample-table.js';
 export { growableArray, growableBytes, grownArray, grownCapacity, SlicePool } from './slice-pool.js';
 export { StringIds } from './string-ids.js';
-export {
-  DEFAULT_TREE_FRONTIER_OPTIONS,
-  TreeFrontier,
-  type TreeFrontierOptions,
-  type TreeLeafStats,
-  type TreeLearnedState,
-} from './tree-frontier.js';
-export { resolveTreeFrontierOptions } from './tree-types.js';

@@ -2,7 +2,7 @@
  * Every hyperparameter of TRES's Double DQN in one typed config (as CleanRL's `Args`), with the
  * authors' code values as defaults (../shared/reference/tres-reference-code.md, section DDQN).
  */
-import { ConfigError } from '../common/index.js';
+import { ConfigError } from '../../common/index.js';
 
 /** Hyperparameters of {@link DdqnAgent}. Steps are crawl steps (one fetched page each). */
 export interface DdqnConfig {

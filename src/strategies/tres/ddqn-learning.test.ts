@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../common/index.js';
+import { createRng } from '../../common/index.js';
 import { DdqnAgent } from './ddqn.js';
 
 // A two-step toy MDP where the right first action depends on the discount:

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createRng } from '../common/index.js';
+import { ConfigError, createRng } from '../../common/index.js';
+import type { Mlp } from '../../rl/index.js';
 import { DdqnAgent } from './ddqn.js';
 import { DEFAULT_DDQN_CONFIG, resolveDdqnConfig } from './ddqn-config.js';
-import type { Mlp } from './mlp.js';
 
 // Networks [2, 2, 2, 1] with identity hidden layers and zero biases, so for x >= 0
 // Q(x) = W3 . x: the online net scores x0, the target net scores x1.

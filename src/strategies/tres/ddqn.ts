@@ -13,11 +13,11 @@
  * DQN differs from DQN is marked there.
  */
 
-import type { Rng } from '../common/index.js';
-import { ConfigError } from '../common/index.js';
+import type { Rng } from '../../common/index.js';
+import { ConfigError } from '../../common/index.js';
+import type { QNetwork, QNetworkFactory } from '../../rl/index.js';
+import { Mlp, type MlpJson } from '../../rl/index.js';
 import { type DdqnConfig, resolveDdqnConfig } from './ddqn-config.js';
-import { Mlp, type MlpJson } from './mlp.js';
-import type { QNetwork, QNetworkFactory } from './q-network.js';
 import { ReplayBuffer, type ReplaySnapshot, type Transition } from './replay-buffer.js';
 
 /** Construction options of a {@link DdqnAgent}. */

@@ -1,5 +1,6 @@
 /** Small pieces shared by the TRES strategies. */
-import type { DdqnAgent, Transition } from '../../rl/index.js';
+import type { DdqnAgent } from './ddqn.js';
+import type { Transition } from './replay-buffer.js';
 
 /**
  * A replay transition from the vector of the action taken, its reward, and the next-action set:

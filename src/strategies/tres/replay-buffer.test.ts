@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createRng } from '../common/index.js';
+import { ConfigError, createRng } from '../../common/index.js';
 import { ReplayBuffer, type Transition } from './replay-buffer.js';
 
 function transition(i: number, candidates = 1): Transition {

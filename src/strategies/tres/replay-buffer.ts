@@ -18,8 +18,8 @@
  * this cuts the training forward pass and the memory about 3.6x.
  */
 
-import type { Rng } from '../common/index.js';
-import { ConfigError } from '../common/index.js';
+import type { Rng } from '../../common/index.js';
+import { ConfigError } from '../../common/index.js';
 
 /** One step of experience. */
 export interface Transition {

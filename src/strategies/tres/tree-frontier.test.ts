@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createRng, type Rng, TresError } from '../common/index.js';
+import { ConfigError, createRng, type Rng, TresError } from '../../common/index.js';
 import { DEFAULT_TREE_FRONTIER_OPTIONS, TreeFrontier } from './tree-frontier.js';
 
 /** What a test adds: a link and its vector. */

@@ -23,11 +23,16 @@
  * the tree, except in place in `table.x` followed at once by {@link TreeFrontier.reroute}.
  */
 
-import type { Rng } from '../common/index.js';
-import { ConfigError, TresError } from '../common/index.js';
-import type { DrawContext, IndexedFrontier } from './frontier.js';
-import { type SampleInput, SampleTable } from './sample-table.js';
-import { growableArray, grownArray, grownCapacity } from './slice-pool.js';
+import type { Rng } from '../../common/index.js';
+import { ConfigError, TresError } from '../../common/index.js';
+import type { DrawContext, IndexedFrontier } from '../../frontier/index.js';
+import {
+  growableArray,
+  grownArray,
+  grownCapacity,
+  type SampleInput,
+  SampleTable,
+} from '../../frontier/index.js';
 import { checkTreeInvariants } from './tree-invariants.js';
 import { SortedLeafList } from './tree-leaf-list.js';
 import { ExperienceSet, findBestSplit } from './tree-split.js';

@@ -2,8 +2,8 @@
  * The full consistency check of a {@link TreeFrontier}, kept apart from the hot code. For tests
  * and diagnostics: it walks every node, sample and experience, O(size + experiences * depth).
  */
-import { TresError } from '../common/index.js';
-import type { SampleTable } from './sample-table.js';
+import { TresError } from '../../common/index.js';
+import type { SampleTable } from '../../frontier/index.js';
 import type { TreeNode } from './tree-types.js';
 
 /** The internals of a tree that the check reads. */

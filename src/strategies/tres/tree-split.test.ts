@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../common/index.js';
+import { createRng } from '../../common/index.js';
 import { ExperienceSet, findBestSplit, splitGain } from './tree-split.js';
 
 const NO_LIMITS = { minSamplesPerSide: 1, minSideFraction: 0 };

@@ -3,7 +3,7 @@
  * the tree, the options with the authors' defaults, and the node and slot records the tree, its
  * indexes and its invariant check share.
  */
-import { ConfigError, TresError } from '../common/index.js';
+import { ConfigError, TresError } from '../../common/index.js';
 import type { ExperienceSet } from './tree-split.js';
 
 /** Options of `TreeFrontier`; the defaults are the authors' configuration (reference code). */

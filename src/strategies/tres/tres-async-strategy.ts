@@ -12,10 +12,10 @@
 import type { Rng } from '../../common/index.js';
 import { ConfigError } from '../../common/index.js';
 import { IndexedPriorityFrontier } from '../../frontier/index.js';
-import { DdqnAgent, type DdqnLearnedState } from '../../rl/index.js';
 import type { KeywordSet } from '../../text/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import type { Strategy, StrategyStats } from '../strategy.js';
+import { DdqnAgent, type DdqnLearnedState } from './ddqn.js';
 import { agentStats, PendingTransitions } from './pending-transitions.js';
 import {
   childPathState,

@@ -7,8 +7,9 @@
  */
 
 import { ConfigError } from '../../common/index.js';
-import { DEFAULT_TREE_FRONTIER_OPTIONS, resolveTreeFrontierOptions } from '../../frontier/index.js';
-import { type DdqnConfig, resolveDdqnConfig } from '../../rl/index.js';
+import { type DdqnConfig, resolveDdqnConfig } from './ddqn-config.js';
+import { DEFAULT_TREE_FRONTIER_OPTIONS } from './tree-frontier.js';
+import { resolveTreeFrontierOptions } from './tree-types.js';
 
 /** Which member of the TRES family: the paper's method and the baselines sharing its machinery. */
 export type TresVariant = 'tres' | 'tres-nh' | 'tree-random' | 'synchronous' | 'tres-async';

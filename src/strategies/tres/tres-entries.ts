@@ -11,10 +11,10 @@ import {
   type SettingsOf,
   wordSetting,
 } from '../../config/index.js';
-import { DEFAULT_TREE_FRONTIER_OPTIONS as TREE } from '../../frontier/index.js';
-import { DEFAULT_DDQN_CONFIG as DDQN, type DdqnConfig } from '../../rl/index.js';
 import { KeywordSet } from '../../text/index.js';
 import { defineStrategy, type StrategyContext } from '../strategy-entry.js';
+import { DEFAULT_DDQN_CONFIG as DDQN, type DdqnConfig } from './ddqn-config.js';
+import { DEFAULT_TREE_FRONTIER_OPTIONS as TREE } from './tree-frontier.js';
 import { TresAsyncStrategy } from './tres-async-strategy.js';
 import type { TresOverrides } from './tres-config.js';
 import { TresStrategy, type TresTreeVariant } from './tres-strategy.js';

@@ -29,11 +29,11 @@
 import type { Rng } from '../../common/index.js';
 import { ConfigError } from '../../common/index.js';
 import type { IndexedFrontier } from '../../frontier/index.js';
-import { FullIndexedFrontier, TreeFrontier, type TreeLearnedState } from '../../frontier/index.js';
-import { DdqnAgent, type DdqnLearnedState } from '../../rl/index.js';
+import { FullIndexedFrontier } from '../../frontier/index.js';
 import type { KeywordSet } from '../../text/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import type { Strategy, StrategyStats } from '../strategy.js';
+import { DdqnAgent, type DdqnLearnedState } from './ddqn.js';
 import { PhaseLaps, type PhaseTimer } from './decision-phases.js';
 import { agentStats, PendingTransitions } from './pending-transitions.js';
 import {
@@ -44,6 +44,7 @@ import {
   StateFeatures,
   withNewSiteBonus,
 } from './state-features.js';
+import { TreeFrontier, type TreeLearnedState } from './tree-frontier.js';
 import { resolveTresConfig, type TresConfig, type TresOverrides } from './tres-config.js';
 
 /** The variants this class runs (`tres-async` has its own class). */
