@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Crawler, sandboxResolveRules, serveSandbox, strategyNames } from '../src/index.js';
-import { keywordsOf } from '../src/sandbox/vocabulary.js';
+import { keywordsOf } from '../src/sandbox/index.js';
 
 const TOPIC = 'astronomy telescopes';
 const PAGES = 300;

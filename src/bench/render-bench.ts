@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- render`: pages per second rendered in chromium (`--render`) against plain
  * fetching, on the same sandbox site whose links exist only after its script runs
- * (sandbox/script-site.ts), on loopback with no politeness delay. The crawls get every page as a
+ * (sandbox/faults/script-site.ts), on loopback with no politeness delay. The crawls get every page as a
  * seed, so they fetch the same pages: plain, rendered (a host's tab reused, the default), and
  * rendered with a fresh browser context per page (`shouldReuseTabs: false`); crawls from the root
  * alone show what each reaches. The machine's load average is printed with the figures (they are

@@ -3,8 +3,7 @@
  * sites by Host header and URL prefix (folders or handlers), fault sites for every way a site can
  * misbehave, and a seeded procedural synthetic web with ground-truth labels.
  */
-export { CHARSET_PAGES, type CharsetPage, decodeWindows1252, encodeWindows1252 } from './charset-pages.js';
-export { contentTypeOf } from './content-type.js';
+
 export { describeCandidate, growDocweb } from './docweb/grow.js';
 export {
   buildDocweb,
@@ -26,30 +25,37 @@ export {
 export { countLinkGraph, formatLinkGraph, servedPageLookup, writeLinkGraph } from './docweb/link-graph.js';
 export { parseTopic } from './docweb/topic.js';
 export {
+  CHARSET_PAGES,
+  type CharsetPage,
+  decodeWindows1252,
+  encodeWindows1252,
+} from './faults/charset-pages.js';
+export {
   BROKEN_HTML_PAGES,
   type BrokenHtmlPage,
   FAULT_ROBOTS_TXT,
   ROBOTS_VIOLATION_MARKER,
   TINY_PDF,
   TINY_PNG,
-} from './fault-content.js';
-export { FAULT_SITES_DEFAULTS, type FaultSitesOptions } from './fault-page.js';
-export { FAULT_INDEX_URL, faultSites } from './fault-sites.js';
-export { gzipBomb } from './gzip-bomb.js';
-export type { HostTable } from './host-table.js';
-export type { LinkTarget } from './page-links.js';
+} from './faults/fault-content.js';
+export { FAULT_SITES_DEFAULTS, type FaultSitesOptions } from './faults/fault-page.js';
+export { FAULT_INDEX_URL, faultSites } from './faults/fault-sites.js';
+export { gzipBomb } from './faults/gzip-bomb.js';
+export { scriptSiteHandler } from './faults/script-site.js';
+export { contentTypeOf } from './replay/content-type.js';
 export {
   REPLAY_SERVER_DEFAULTS,
   type ReplayServer,
   type ReplayServerOptions,
   type ReplayServerStats,
   startReplayServer,
-} from './replay-server.js';
-export { sandboxResolveRules } from './sandbox-rules.js';
-export { scriptSiteHandler } from './script-site.js';
+} from './replay/replay-server.js';
+export { sandboxResolveRules } from './replay/sandbox-rules.js';
+export { type Route, SiteRouter } from './replay/site-router.js';
+export type { FolderSite, HandlerSite, SiteHandler, SiteSource } from './replay/site-source.js';
 export { type Sandbox, type ServeSandboxOptions, serveSandbox } from './serve-sandbox.js';
-export { type Route, SiteRouter } from './site-router.js';
-export type { FolderSite, HandlerSite, SiteHandler, SiteSource } from './site-source.js';
+export type { HostTable } from './synthetic/host-table.js';
+export type { LinkTarget } from './synthetic/page-links.js';
 export {
   LABELS_TSV,
   type MaterializeOptions,
@@ -57,14 +63,14 @@ export {
   SITES_DIR,
   WEB_JSON,
   writeLabelsFile,
-} from './synthetic-files.js';
-export { loadSyntheticWeb, materializedSites } from './synthetic-load.js';
+} from './synthetic/synthetic-files.js';
+export { loadSyntheticWeb, materializedSites } from './synthetic/synthetic-load.js';
 export {
   resolveSyntheticOptions,
   SYNTHETIC_WEB_DEFAULTS,
   type SyntheticWebOptions,
-} from './synthetic-options.js';
-export { type SyntheticWebStats, syntheticWebStats } from './synthetic-stats.js';
-export { createSyntheticWeb, type PageLabel, type SyntheticWeb } from './synthetic-web.js';
-export { keywordsOf } from './vocabulary.js';
-export type { PageRef } from './web-model.js';
+} from './synthetic/synthetic-options.js';
+export { type SyntheticWebStats, syntheticWebStats } from './synthetic/synthetic-stats.js';
+export { createSyntheticWeb, type PageLabel, type SyntheticWeb } from './synthetic/synthetic-web.js';
+export { keywordsOf } from './synthetic/vocabulary.js';
+export type { PageRef } from './synthetic/web-model.js';

@@ -9,10 +9,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConfigError } from '../../common/index.js';
-import { type ReplayServer, startReplayServer } from '../replay-server.js';
-import { sendStatus } from '../responses.js';
-import { sandboxResolveRules } from '../sandbox-rules.js';
-import type { SiteSource } from '../site-source.js';
+import { type ReplayServer, startReplayServer } from '../replay/replay-server.js';
+import { sendStatus } from '../replay/responses.js';
+import { sandboxResolveRules } from '../replay/sandbox-rules.js';
+import type { SiteSource } from '../replay/site-source.js';
 import { defaultCacheDir } from './cache-layout.js';
 import { DocwebDb } from './docweb-db.js';
 import { HUB_PACKAGE } from './hub.js';

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
 import { normalizeUrl } from '../../url/index.js';
-import { sendStatus } from '../responses.js';
+import { sendStatus } from '../replay/responses.js';
 import type { CommandRunner } from './apt.js';
 import { type CacheLayout, packageDir } from './cache-layout.js';
 import { HOMEPAGES_DIR, type HomepageSite, homepageKey, homepageSites, writeHomepages } from './homepages.js';

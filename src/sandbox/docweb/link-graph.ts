@@ -7,7 +7,7 @@
  * links (and from how many sites) point at them: that ranking is what `tres docweb grow` closes.
  */
 import { writeFileSync } from 'node:fs';
-import { SiteRouter } from '../site-router.js';
+import { SiteRouter } from '../replay/site-router.js';
 import type { DocwebDb } from './docweb-db.js';
 import { docwebSiteSources } from './docweb-server.js';
 import { HUB_HOST } from './hub.js';

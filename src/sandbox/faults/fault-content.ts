@@ -2,10 +2,11 @@
  * Fault sites whose bytes are the problem: charsets, broken HTML, robots.txt rules, binary
  * content. See the table in `fault-sites.ts`.
  */
+
+import { sendBody, sendHtml, sendStatus } from '../replay/responses.js';
+import type { HandlerSite } from '../replay/site-source.js';
 import { CHARSET_PAGES } from './charset-pages.js';
 import { okPageHtml, sendFaultIndex } from './fault-page.js';
-import { sendBody, sendHtml, sendStatus } from './responses.js';
-import type { HandlerSite } from './site-source.js';
 
 /** `charset.fault.test`: the pages of {@link CHARSET_PAGES}. */
 export function charsetSite(): HandlerSite {

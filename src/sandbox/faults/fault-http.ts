@@ -2,9 +2,10 @@
  * Fault sites that misbehave at the HTTP level: server errors, transient errors with per-path
  * counters, rate limits and redirect loops and chains. See the table in `fault-sites.ts`.
  */
+
+import { sendHtml, sendRedirect, sendStatus } from '../replay/responses.js';
+import type { HandlerSite } from '../replay/site-source.js';
 import { okPageHtml, sendFaultIndex } from './fault-page.js';
-import { sendHtml, sendRedirect, sendStatus } from './responses.js';
-import type { HandlerSite } from './site-source.js';
 
 /** Per-path request counts, bounded so a long crawl cannot grow them without limit. */
 class PathCounter {

@@ -4,10 +4,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { onGone, queryParam, resetSocket, sendBody, sendHtml, sendStatus } from '../replay/responses.js';
+import type { HandlerSite } from '../replay/site-source.js';
 import { type FaultSitesOptions, okPageHtml, sendFaultIndex } from './fault-page.js';
 import { gzipBomb } from './gzip-bomb.js';
-import { onGone, queryParam, resetSocket, sendBody, sendHtml, sendStatus } from './responses.js';
-import type { HandlerSite } from './site-source.js';
 
 type Resolved = Required<FaultSitesOptions>;
 

@@ -26,6 +26,8 @@
  * All hosts share the registrable domain `fault.test`, so per-domain limits treat them as one site.
  */
 
+import { sendStatus } from '../replay/responses.js';
+import type { HandlerSite } from '../replay/site-source.js';
 import { binarySite, brokenHtmlSite, charsetSite, robotsSite } from './fault-content.js';
 import {
   error500Site,
@@ -36,8 +38,6 @@ import {
 } from './fault-http.js';
 import { bombSite, hugeSite, resetSite, slowSite, stallBodySite, stallHeadersSite } from './fault-network.js';
 import { FAULT_SITES_DEFAULTS, type FaultSitesOptions, sendFaultIndex } from './fault-page.js';
-import { sendStatus } from './responses.js';
-import type { HandlerSite } from './site-source.js';
 
 /** Seed URL that reaches every fault site. */
 export const FAULT_INDEX_URL = 'http://index.fault.test/';

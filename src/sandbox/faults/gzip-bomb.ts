@@ -8,7 +8,7 @@
  * gzip header and trailer (CRC-32 and size, RFC 1952) wrap it. 1 GiB -> about 1 MB, ~0.3 s once.
  */
 import { constants, crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
-import { ConfigError } from '../common/index.js';
+import { ConfigError } from '../../common/index.js';
 
 const SEGMENT_BYTES = 1024 * 1024;
 const cache = new Map<number, Promise<Buffer>>();

@@ -12,7 +12,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError } from '../common/index.js';
+import { ConfigError } from '../../common/index.js';
 import { FileCache } from './file-cache.js';
 import { serveFolder } from './folder-site.js';
 import { resetSocket, sendBody, sendRedirect, sendStatus } from './responses.js';

@@ -2,7 +2,7 @@
  * Chooses the site for a request: by the Host header (port stripped, lowercased, trailing dot
  * dropped), then by the longest URL path prefix among that host's sites. Pure: no I/O.
  */
-import { ConfigError } from '../common/index.js';
+import { ConfigError } from '../../common/index.js';
 import { versionAlias, wwwAlias } from './site-aliases.js';
 import { type NormalizedSite, normalizeSite, type SiteSource } from './site-source.js';
 

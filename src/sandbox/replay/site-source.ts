@@ -3,7 +3,7 @@
  * folder of files or by a handler function (generated webs, fault sites).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ConfigError } from '../common/index.js';
+import { ConfigError } from '../../common/index.js';
 
 /** Fields every site has. */
 export interface SiteBase {

@@ -2,7 +2,7 @@
  * Random draws and size laws used by the synthetic web: Zipf host sizes, log-normal out-degrees,
  * Zipf-like ranks and weighted picks. All take an explicit {@link Rng}.
  */
-import type { Rng } from '../common/index.js';
+import type { Rng } from '../../common/index.js';
 
 /**
  * Splits `total` into `count` sizes following Zipf's law by rank (size of rank r proportional to

@@ -7,7 +7,7 @@
  * topic of a page is a lookup in at most {@link MAX_BLOCKS} numbers, and a random page of a given
  * topic is a random index inside that topic's block.
  */
-import { createRng } from '../common/index.js';
+import { createRng } from '../../common/index.js';
 import { zipfSizes } from './distributions.js';
 import { withinHostScale } from './link-calibration.js';
 import { mix32 } from './permutation.js';

@@ -16,7 +16,7 @@
  *
  * The rendered page also links its home page from its header; that link is not listed here.
  */
-import type { Rng } from '../common/index.js';
+import type { Rng } from '../../common/index.js';
 import { logNormalInt, pickCumulative, zipfRank } from './distributions.js';
 import type { WebModel } from './web-model.js';
 

@@ -4,10 +4,10 @@
  * a share of pages, links inside the text (so anchors have topical context), a navigation bar and
  * a list of related links. Hubs list their links as a directory.
  */
-import type { Rng } from '../common/index.js';
+import type { Rng } from '../../common/index.js';
+import { escapeHtml } from '../replay/responses.js';
 import { logNormalInt, zipfRank } from './distributions.js';
 import { type LinkTarget, outLinks } from './page-links.js';
-import { escapeHtml } from './responses.js';
 import type { WebModel } from './web-model.js';
 
 /** Share of words drawn from a random other topic (topical noise). */

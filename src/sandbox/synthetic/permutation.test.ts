@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../common/index.js';
+import { createRng } from '../../common/index.js';
 import { logNormalInt, pickCumulative, zipfRank, zipfSizes } from './distributions.js';
 import { IndexPermutation } from './permutation.js';
 

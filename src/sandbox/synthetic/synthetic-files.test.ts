@@ -3,11 +3,11 @@ import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/index.js';
-import { serveSandbox } from './serve-sandbox.js';
+import { ConfigError } from '../../common/index.js';
+import { fetchVia } from '../replay/test-client.js';
+import { serveSandbox } from '../serve-sandbox.js';
 import { loadSyntheticWeb } from './synthetic-load.js';
 import { createSyntheticWeb, type SyntheticWeb } from './synthetic-web.js';
-import { fetchVia } from './test-client.js';
 
 let root: string;
 let web: SyntheticWeb;

@@ -14,7 +14,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError } from '../common/index.js';
+import { ConfigError } from '../../common/index.js';
 import type { MaterializeOptions, SyntheticWeb } from './synthetic-web-types.js';
 
 export type { MaterializeOptions } from './synthetic-web-types.js';

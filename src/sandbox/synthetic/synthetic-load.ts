@@ -4,8 +4,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError } from '../common/index.js';
-import type { FolderSite } from './site-source.js';
+import { ConfigError } from '../../common/index.js';
+import type { FolderSite } from '../replay/site-source.js';
 import { SITES_DIR, WEB_JSON } from './synthetic-files.js';
 import { resolveSyntheticOptions, type SyntheticWebOptions } from './synthetic-options.js';
 import { createSyntheticWeb, type SyntheticWeb } from './synthetic-web.js';

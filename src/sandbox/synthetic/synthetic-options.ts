@@ -1,7 +1,7 @@
 /**
  * Options of the synthetic web generator, their defaults in one constant, and their checking.
  */
-import { ConfigError } from '../common/index.js';
+import { ConfigError } from '../../common/index.js';
 
 /** Shape and content of a synthetic topical web. Shares are probabilities in [0, 1]. */
 export interface SyntheticWebOptions {

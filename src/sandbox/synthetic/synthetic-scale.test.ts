@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRng } from '../common/index.js';
+import { createRng } from '../../common/index.js';
 import { createSyntheticWeb } from './synthetic-web.js';
 
 // A real collection between measurements; without it heap figures are noise.

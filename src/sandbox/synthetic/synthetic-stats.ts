@@ -2,7 +2,7 @@
  * Measured statistics of a synthetic web's link graph and labels, to check the generator against
  * its options and to print with `tres sandbox generate`.
  */
-import { createRng } from '../common/index.js';
+import { createRng } from '../../common/index.js';
 import type { SyntheticWeb } from './synthetic-web.js';
 
 /** Statistics over the pages scanned (all, or a seeded sample). Shares are in [0, 1]. */

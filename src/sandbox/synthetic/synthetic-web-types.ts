@@ -2,9 +2,10 @@
  * The types of a synthetic web, apart from its generator (synthetic-web.ts) and its files
  * (synthetic-files.ts), so that neither of those two imports the other's types.
  */
+
+import type { HandlerSite } from '../replay/site-source.js';
 import type { HostTable } from './host-table.js';
 import type { LinkTarget } from './page-links.js';
-import type { HandlerSite } from './site-source.js';
 import type { SyntheticWebOptions } from './synthetic-options.js';
 import type { PageRef } from './web-model.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createRng } from '../common/index.js';
+import { ConfigError, createRng } from '../../common/index.js';
 import { createSyntheticWeb } from './synthetic-web.js';
 
 const small = { hostCount: 40, pageCount: 3000 };

@@ -8,12 +8,12 @@
  * ~80% of links stay on the host and ~80% keep the topic; a few hubs link across hosts; ~1.5% of
  * links are broken (404 or dead host); every page reachable from any home page.
  */
-import { createRng } from '../common/index.js';
+import { createRng } from '../../common/index.js';
+import { htmlDocument, sendHtml, sendStatus } from '../replay/responses.js';
+import type { HandlerSite } from '../replay/site-source.js';
 import { buildHostTable, type HostTable, hostTableBytes } from './host-table.js';
 import { type LinkTarget, outLinks } from './page-links.js';
 import { renderPageHtml } from './page-render.js';
-import { htmlDocument, sendHtml, sendStatus } from './responses.js';
-import type { HandlerSite } from './site-source.js';
 import { materializeWeb, writeLabelsFile } from './synthetic-files.js';
 import { resolveSyntheticOptions, type SyntheticWebOptions } from './synthetic-options.js';
 import type { MaterializeOptions, PageLabel, SyntheticWeb } from './synthetic-web-types.js';

@@ -4,7 +4,7 @@
  * then pseudo-words), each topic's keywords (the words of its name) and generic anchor texts.
  * Words are ranked: draws favour low ranks (Zipf), as word frequencies do in real text.
  */
-import { createRng, type Rng } from '../common/index.js';
+import { createRng, type Rng } from '../../common/index.js';
 import type { SyntheticWebOptions } from './synthetic-options.js';
 
 /** The word lists of one synthetic web. */

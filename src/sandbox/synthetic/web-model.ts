@@ -6,7 +6,7 @@
  * where n = permutation(i - 1) is a keyed bijection of [0, size - 1), so page numbers do not
  * reveal a page's topic block or its depth.
  */
-import { createRng, type Rng } from '../common/index.js';
+import { createRng, type Rng } from '../../common/index.js';
 import { type HostTable, MAX_BLOCKS } from './host-table.js';
 import { IndexPermutation } from './permutation.js';
 import type { SyntheticWebOptions } from './synthetic-options.js';
