@@ -7,7 +7,9 @@
  *   npx vite-node scripts/move-files.ts -- OLD=NEW ...   (git mv, record, fix imports)
  *   npx vite-node scripts/move-files.ts                  (fix imports from the recorded moves)
  *
- * Then run scripts/imports-through-index.ts: imports across rooms go through an index.ts.
+ * Then run scripts/imports-through-index.ts: imports across rooms go through an index.ts. After a
+ * rebase, an import that main added to a moved file and that resolves from both its old and its
+ * new folder is left as it is: `npm run typecheck` finds it.
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -26,6 +28,8 @@ const TABLE = join(ROOT, 'scripts', 'moved-files.tsv');
 const posix = (p: string) => p.split(sep).join('/');
 
 const moves = new Map<string, string>(); // old -> new, absolute
+/** Files moved by this run: every relative import in them was written from the old folder. */
+const justMoved = new Set<string>();
 if (existsSync(TABLE)) {
   for (const line of readFileSync(TABLE, 'utf8').split('\n')) {
     const [from, to] = line.split('\t');
@@ -40,6 +44,7 @@ for (const arg of process.argv.slice(2).filter((a) => a !== '--')) {
   execFileSync('git', ['mv', oldPath, newPath], { cwd: ROOT });
   appendFileSync(TABLE, `${posix(relative(ROOT, oldPath))}\t${posix(relative(ROOT, newPath))}\n`);
   moves.set(oldPath, newPath);
+  justMoved.add(newPath);
 }
 const oldOf = new Map([...moves].map(([o, n]) => [n, o]));
 
@@ -60,8 +65,11 @@ let fixed = 0;
 for (const file of ['src', 'scripts', 'test'].flatMap((d) => tsFiles(join(ROOT, d)))) {
   const before = readFileSync(file, 'utf8');
   const after = before.replace(SPECIFIER, (whole, lead: string, quote: string, spec: string) => {
-    if (existsSync(asTs(resolve(dirname(file), spec))) || existsSync(resolve(dirname(file), spec)))
-      return whole;
+    // A specifier that resolves is left alone, except in a file this run moved: `../index.js` may
+    // name a file from both folders (src/index.ts from bench/, bench/index.ts from bench/engine/).
+    const resolves =
+      existsSync(asTs(resolve(dirname(file), spec))) || existsSync(resolve(dirname(file), spec));
+    if (resolves && !justMoved.has(file)) return whole;
     // Resolved from the file's old folder (a moved file), or an old path that has moved.
     const fromOld = resolve(dirname(oldOf.get(file) ?? file), spec);
     const target = moves.get(asTs(fromOld)) ?? (existsSync(asTs(fromOld)) ? asTs(fromOld) : undefined);

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../common/index.js';
+import { ConfigError } from '../../common/index.js';
 import { configLabel } from './crawl-bench-options.js';
 import type { RunResult } from './crawl-bench-run.js';
 import type { ConfigRow } from './crawl-bench-stats.js';

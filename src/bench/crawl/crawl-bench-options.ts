@@ -4,9 +4,9 @@
  * the sequential MDP (K = 1), domain limits none / 100 / 10 / 5 / 5_2.
  */
 import { basename, extname, join } from 'node:path';
-import { ConfigError, createRng } from '../common/index.js';
-import { formatDomainLimit, parseDomainLimit } from '../crawl/index.js';
-import { createStrategy, parseStrategySpec, strategyNames } from '../strategies/index.js';
+import { ConfigError, createRng } from '../../common/index.js';
+import { formatDomainLimit, parseDomainLimit } from '../../crawl/index.js';
+import { createStrategy, parseStrategySpec, strategyNames } from '../../strategies/index.js';
 import { ORACLE_STRATEGY } from './oracle-strategy.js';
 
 export interface CrawlBenchOptions {

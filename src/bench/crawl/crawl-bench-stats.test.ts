@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { outcomeSentences } from '../report/report-crawl.js';
 import type { RunResult } from './crawl-bench-run.js';
 import { pageIdentity } from './crawl-bench-run.js';
 import {
@@ -12,7 +13,6 @@ import {
   spread,
   summarizeRuns,
 } from './crawl-bench-stats.js';
-import { outcomeSentences } from './report-crawl.js';
 
 function run(over: Partial<RunResult>): RunResult {
   return {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/index.js';
+import { ConfigError } from '../../common/index.js';
 import { writeSyntheticTopic } from './crawl-bench-test-utils.js';
 import { BENCH_URL_FILTER, openBenchWeb, parseWebSpec } from './crawl-bench-topic.js';
 

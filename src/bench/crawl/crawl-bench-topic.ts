@@ -17,8 +17,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../common/index.js';
-import type { WebClientOptions } from '../net/index.js';
+import { ConfigError } from '../../common/index.js';
+import type { WebClientOptions } from '../../net/index.js';
 import {
   DocwebDb,
   defaultCacheDir,
@@ -30,8 +30,8 @@ import {
   servedPageLookup,
   serveSandbox,
   startDocweb,
-} from '../sandbox/index.js';
-import type { UrlFilterOptions } from '../url/index.js';
+} from '../../sandbox/index.js';
+import type { UrlFilterOptions } from '../../url/index.js';
 
 /** What the benchmark needs of a topic, whatever its web. */
 export interface BenchTopic {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../common/index.js';
+import { ConfigError } from '../../common/index.js';
 import { type CrawlBenchResult, modelProvenance, runCrawlBench } from './crawl-bench.js';
 import type { RunResult } from './crawl-bench-run.js';
 import { runOnce } from './crawl-bench-run.js';
@@ -271,9 +271,9 @@ describe('runOnce', () => {
 
 describe('runCrawlBench with a trained model as the judge', () => {
   it('loads the model folder and judges pages with it (the ground truth stays the labels)', async () => {
-    const { trainModel } = await import('../relevance/index.js');
+    const { trainModel } = await import('../../relevance/index.js');
     // A naive Bayes model trained on pages of the same synthetic web (fast, no word vectors).
-    const { createSyntheticWeb } = await import('../sandbox/index.js');
+    const { createSyntheticWeb } = await import('../../sandbox/index.js');
     const synthetic = createSyntheticWeb({
       seed: 11,
       hostCount: 30,

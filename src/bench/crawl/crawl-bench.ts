@@ -9,8 +9,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PageJudge } from '../crawl/index.js';
-import { benchEnv } from './bench-env.js';
+import type { PageJudge } from '../../crawl/index.js';
+import { benchEnv } from '../bench-env.js';
+import { crawlReport } from '../report/report-crawl.js';
+import { crawlCharts } from '../report/report-crawl-charts.js';
 import {
   clearRunFiles,
   curvesCsv,
@@ -30,8 +32,6 @@ import {
 import { BENCH_CRAWLER_SETTINGS, type RunResult, runOnce, seedOfRun } from './crawl-bench-run.js';
 import { type ConfigRow, summarizeRuns } from './crawl-bench-stats.js';
 import { type BenchTopic, openBenchWeb } from './crawl-bench-topic.js';
-import { crawlReport } from './report-crawl.js';
-import { crawlCharts } from './report-crawl-charts.js';
 
 /** What a finished (or resumed) benchmark produced. */
 export interface CrawlBenchResult {
@@ -48,7 +48,7 @@ export interface CrawlBenchResult {
 /** The version in package.json (the same path from src/ and dist/). */
 function packageVersion(): string {
   try {
-    const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json');
+    const file = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'package.json');
     return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
@@ -63,7 +63,7 @@ async function makeJudge(o: ResolvedCrawlBenchOptions, topic: BenchTopic) {
       description: `the stand-in keyword judge with the topic's ${topic.keywords.length} keywords (${topic.keywords.join(', ')})`,
     };
   // Loaded on demand: the relevance room pulls in TensorFlow, which keyword runs do not need.
-  const { loadModel } = await import('../relevance/index.js');
+  const { loadModel } = await import('../../relevance/index.js');
   const model = await loadModel(o.modelDir);
   if (o.isTruthReward) {
     const truth: PageJudge = {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DiscoveredLink, SelectionContext } from '../types/index.js';
+import type { DiscoveredLink, SelectionContext } from '../../types/index.js';
 import { type RunResult, runOnce } from './crawl-bench-run.js';
 import { writeSyntheticTopic } from './crawl-bench-test-utils.js';
 import { type BenchWeb, openBenchWeb } from './crawl-bench-topic.js';

@@ -8,8 +8,8 @@
  * a domain limit, and the reports show every strategy as a fraction of it. It lives in bench/,
  * not in strategies/: no crawler can know the truth.
  */
-import type { Strategy, StrategyStats } from '../strategies/index.js';
-import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
+import type { Strategy, StrategyStats } from '../../strategies/index.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 
 /** Name of the oracle in benchmark options and reports. */
 export const ORACLE_STRATEGY = 'oracle';

@@ -12,8 +12,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { PageJudge } from '../crawl/index.js';
-import { benchEnv } from './bench-env.js';
+import type { PageJudge } from '../../crawl/index.js';
+import { benchEnv } from '../bench-env.js';
 import { type RunResult, runOnce } from './crawl-bench-run.js';
 import { openBenchWeb } from './crawl-bench-topic.js';
 
@@ -112,7 +112,7 @@ export async function runResumeBench(options: ResumeBenchOptions): Promise<strin
   try {
     let judge: PageJudge | undefined;
     if (options.modelDir) {
-      const { loadModel } = await import('../relevance/index.js');
+      const { loadModel } = await import('../../relevance/index.js');
       judge = await loadModel(options.modelDir);
     }
     // Run seed first, so a benchmark stopped early covers every strategy.

@@ -6,9 +6,9 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ModelName } from '../relevance/index.js';
-import { trainToFolder } from '../relevance/index.js';
-import { defaultCacheDir, loadTopic, readHubIndex, sampleTrainingData } from '../sandbox/index.js';
+import type { ModelName } from '../../relevance/index.js';
+import { trainToFolder } from '../../relevance/index.js';
+import { defaultCacheDir, loadTopic, readHubIndex, sampleTrainingData } from '../../sandbox/index.js';
 
 /** Inputs of {@link ensureTopicReward}. */
 export interface TopicRewardOptions {

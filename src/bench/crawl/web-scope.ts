@@ -8,8 +8,8 @@
  * hands them on, so they are attempted and fail as dead links, as on the real web. Either way
  * the distinct links discovered and those that leave the web are counted for the report.
  */
-import type { Strategy, StrategyStats } from '../strategies/index.js';
-import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
+import type { Strategy, StrategyStats } from '../../strategies/index.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 
 /** Wraps a strategy: filters (closed world) and counts the links that leave the web. */
 export class WebScopeStrategy implements Strategy {

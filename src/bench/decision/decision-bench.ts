@@ -10,14 +10,19 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRng } from '../common/index.js';
-import { Crawler } from '../crawl/index.js';
-import { createSyntheticWeb, keywordsOf, sandboxResolveRules, startReplayServer } from '../sandbox/index.js';
-import { TresStrategy } from '../strategies/index.js';
-import { KeywordSet } from '../text/index.js';
-import { benchEnv, writeResults } from './bench-env.js';
+import { createRng } from '../../common/index.js';
+import { Crawler } from '../../crawl/index.js';
+import {
+  createSyntheticWeb,
+  keywordsOf,
+  sandboxResolveRules,
+  startReplayServer,
+} from '../../sandbox/index.js';
+import { TresStrategy } from '../../strategies/index.js';
+import { KeywordSet } from '../../text/index.js';
+import { benchEnv, writeResults } from '../bench-env.js';
+import { lineChart } from '../report/svg-chart.js';
 import { decisionTail, type GcPause, tailMarkdown, watchGc } from './decision-tail.js';
-import { lineChart } from './svg-chart.js';
 import { type DecisionRecord, TimedStrategy } from './timed-strategy.js';
 
 export interface DecisionBenchOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TRES_PHASES } from '../strategies/index.js';
+import { TRES_PHASES } from '../../strategies/index.js';
 import { decisionTail, gcMsPerDecision, quantile } from './decision-tail.js';
 import type { DecisionRecord } from './timed-strategy.js';
 

@@ -6,7 +6,7 @@
  * and are matched to the decisions whose spans they overlap.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
-import { TRES_PHASES } from '../strategies/index.js';
+import { TRES_PHASES } from '../../strategies/index.js';
 import type { DecisionRecord } from './timed-strategy.js';
 
 /** A GC pause of the main thread, on the `performance.now()` clock. */

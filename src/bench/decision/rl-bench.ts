@@ -4,10 +4,10 @@
  * 20,000 in the paper), and one training step of the agent with batch 60 and ~50 candidate next
  * actions per transition. Each figure is the median of several timed rounds.
  */
-import { createRng } from '../common/index.js';
-import { Mlp } from '../rl/index.js';
-import { DdqnAgent, type DdqnConfig } from '../strategies/index.js';
-import { type BenchEnv, benchEnv, writeResults } from './bench-env.js';
+import { createRng } from '../../common/index.js';
+import { Mlp } from '../../rl/index.js';
+import { DdqnAgent, type DdqnConfig } from '../../strategies/index.js';
+import { type BenchEnv, benchEnv, writeResults } from '../bench-env.js';
 
 /** Options of {@link runRlBench}. */
 export interface RlBenchOptions {

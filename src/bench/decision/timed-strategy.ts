@@ -10,9 +10,9 @@
  * each decision's spans (`decision-tail.ts`).
  */
 
-import type { Strategy, StrategyStats } from '../strategies/index.js';
-import { type PhaseTimer, TRES_PHASES, type TresPhase } from '../strategies/index.js';
-import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
+import type { Strategy, StrategyStats } from '../../strategies/index.js';
+import { type PhaseTimer, TRES_PHASES, type TresPhase } from '../../strategies/index.js';
+import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { ThreadSchedstat } from './thread-schedstat.js';
 
 /** One step's record. */

@@ -12,9 +12,9 @@
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { type Clock, createRng, hash32, systemClock } from '../common/index.js';
-import { TreeFrontier, type TreeFrontierOptions } from '../strategies/index.js';
-import { benchEnv, writeResults } from './bench-env.js';
+import { type Clock, createRng, hash32, systemClock } from '../../common/index.js';
+import { TreeFrontier, type TreeFrontierOptions } from '../../strategies/index.js';
+import { benchEnv, writeResults } from '../bench-env.js';
 
 /** Options of {@link runTreeFrontierBench}. */
 export interface TreeFrontierBenchOptions {

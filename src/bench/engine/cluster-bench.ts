@@ -27,10 +27,10 @@ import {
   connectRedis,
   type LoggedWebOptions,
   startLocalRedis,
-} from '../cluster/index.js';
-import { Crawler } from '../index.js';
-import { createSyntheticWeb, keywordsOf, type SyntheticWeb } from '../sandbox/index.js';
-import { benchEnv, writeResults } from './bench-env.js';
+} from '../../cluster/index.js';
+import { Crawler } from '../../index.js';
+import { createSyntheticWeb, keywordsOf, type SyntheticWeb } from '../../sandbox/index.js';
+import { benchEnv, writeResults } from '../bench-env.js';
 import type { LoggedWebTake } from './logged-web-child.js';
 
 /** Options of {@link runClusterBench}. */

@@ -4,7 +4,7 @@
  * HTTP proxy (Crawlee has no resolve rules; the server answers absolute-form requests).
  * Prints one JSON line: { pages, seconds, pagesPerSec, maxRssBytes }.
  *
- * Usage: node dist/bench/crawlee-worker.js '{"proxyUrl":...,"seeds":[...],"maxPages":N,"concurrency":K}'
+ * Usage: node dist-bench/bench/engine/crawlee-worker.js '{"proxyUrl":...,"seeds":[...],"maxPages":N,"concurrency":K}'
  */
 import { CheerioCrawler, Configuration } from '@crawlee/cheerio';
 import { ProxyConfiguration } from '@crawlee/core';

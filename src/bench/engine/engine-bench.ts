@@ -11,8 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSyntheticWeb, keywordsOf, sandboxResolveRules, startReplayServer } from '../sandbox/index.js';
-import { benchEnv, writeResults } from './bench-env.js';
+import {
+  createSyntheticWeb,
+  keywordsOf,
+  sandboxResolveRules,
+  startReplayServer,
+} from '../../sandbox/index.js';
+import { benchEnv, writeResults } from '../bench-env.js';
 
 export interface EngineBenchOptions {
   /** Pages in the generated web. @default 100_000 */

@@ -12,7 +12,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorCode } from '../common/index.js';
+import { errorCode } from '../../common/index.js';
 import {
   DEFAULT_PDF_OPTIONS,
   makeHungryPdf,
@@ -20,8 +20,8 @@ import {
   PdfExtractor,
   type PdfOptions,
   resolvePdfOptions,
-} from '../pdf/index.js';
-import { benchEnv, writeResults } from './bench-env.js';
+} from '../../pdf/index.js';
+import { benchEnv, writeResults } from '../bench-env.js';
 
 /** Options of {@link runPdfBench}. */
 export interface PdfBenchOptions {

@@ -12,10 +12,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Crawler } from '../index.js';
-import { DEFAULT_RENDER_OPTIONS, type RenderOptions } from '../render/index.js';
-import { scriptSiteHandler } from '../sandbox/index.js';
-import { benchEnv, writeResults } from './bench-env.js';
+import { Crawler } from '../../index.js';
+import { DEFAULT_RENDER_OPTIONS, type RenderOptions } from '../../render/index.js';
+import { scriptSiteHandler } from '../../sandbox/index.js';
+import { benchEnv, writeResults } from '../bench-env.js';
 
 /** Options of {@link runRenderBench}. */
 export interface RenderBenchOptions {

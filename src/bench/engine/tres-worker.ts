@@ -4,7 +4,7 @@
  * (robots.txt still fetched and obeyed). With `cpuProfileDir`, run under `node --cpu-prof`.
  * Prints one JSON line: { pages, seconds, pagesPerSec, maxRssBytes, relevant, frontierSize }.
  */
-import { Crawler } from '../index.js';
+import { Crawler } from '../../index.js';
 
 interface WorkerArgs {
   resolveRules: string[];

@@ -10,10 +10,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Crawler } from '../index.js';
-import { keywordsOf, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
-import { CrawlMonitor, liveSource, RelevanceFeedback, startDashboard } from '../ui/index.js';
-import { benchEnv } from './bench-env.js';
+import { Crawler } from '../../index.js';
+import { keywordsOf, sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
+import { CrawlMonitor, liveSource, RelevanceFeedback, startDashboard } from '../../ui/index.js';
+import { benchEnv } from '../bench-env.js';
 
 /** Options of {@link runUiCostBench}. */
 export interface UiCostBenchOptions {

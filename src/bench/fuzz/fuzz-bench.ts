@@ -7,8 +7,8 @@
  * results/fuzz.json and results/fuzz.md.
  */
 import fc from 'fast-check';
-import { systemClock } from '../common/index.js';
-import { type BenchEnv, benchEnv, writeResults } from './bench-env.js';
+import { systemClock } from '../../common/index.js';
+import { type BenchEnv, benchEnv, writeResults } from '../bench-env.js';
 import { FUZZ_TARGETS, type FuzzTarget } from './fuzz-targets.js';
 
 /** Options of {@link runFuzzBench}. */

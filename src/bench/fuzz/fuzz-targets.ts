@@ -4,11 +4,11 @@
  * not throw".
  */
 import fc from 'fast-check';
-import { anyHtml, metaRefreshContent } from '../html/html-arbitraries.js';
-import { parseHtml, parseMetaRefreshUrl } from '../html/index.js';
-import { decideUnder, robotsPath, robotsTxt } from '../net/robots-arbitraries.js';
-import { createUrlFilter, normalizeUrl } from '../url/index.js';
-import { anyUrlInput } from '../url/url-arbitraries.js';
+import { anyHtml, metaRefreshContent } from '../../html/html-arbitraries.js';
+import { parseHtml, parseMetaRefreshUrl } from '../../html/index.js';
+import { decideUnder, robotsPath, robotsTxt } from '../../net/robots-arbitraries.js';
+import { createUrlFilter, normalizeUrl } from '../../url/index.js';
+import { anyUrlInput } from '../../url/url-arbitraries.js';
 
 /** One fuzz target. */
 export interface FuzzTarget<T> {

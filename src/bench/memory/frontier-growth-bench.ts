@@ -7,14 +7,14 @@
  * waits for a CPU (the work's own), with the slowest inserts; then the speed of lookups on the
  * full tables, and the heap and RSS bytes per sample of the first.
  *
- * Run: `npm run build && node --expose-gc dist/bench/frontier-growth-bench.js [inserts]`
+ * Run: `npm run build && node --expose-gc dist/bench/memory/frontier-growth-bench.js [inserts]`
  * (or through vite-node). Prints one Markdown report; it is short and not written to results/.
  */
 import { pathToFileURL } from 'node:url';
-import { createRng } from '../common/index.js';
-import { growableBytes, SampleTable, StringIds } from '../frontier/index.js';
-import { type GcPause, watchGc } from './decision-tail.js';
-import { ThreadSchedstat } from './thread-schedstat.js';
+import { createRng } from '../../common/index.js';
+import { growableBytes, SampleTable, StringIds } from '../../frontier/index.js';
+import { type GcPause, watchGc } from '../decision/decision-tail.js';
+import { ThreadSchedstat } from '../decision/thread-schedstat.js';
 
 /** Options of {@link runFrontierGrowthBench}. */
 export interface FrontierGrowthBenchOptions {

@@ -11,8 +11,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { strategyNames } from '../strategies/index.js';
-import { benchEnv, writeResults } from './bench-env.js';
+import { strategyNames } from '../../strategies/index.js';
+import { benchEnv, writeResults } from '../bench-env.js';
 
 export interface MemoryBenchOptions {
   /** Strategy specs to measure. @default every registered strategy */
@@ -61,7 +61,7 @@ function runWorker(args: Record<string, unknown>): Promise<MemoryPoint[]> {
     ? ['--expose-gc', compiled, JSON.stringify(args)]
     : [
         '--expose-gc',
-        join(here, '..', '..', 'node_modules', 'vite-node', 'vite-node.mjs'),
+        join(here, '..', '..', '..', 'node_modules', 'vite-node', 'vite-node.mjs'),
         join(here, 'memory-worker.ts'),
         '--',
         JSON.stringify(args),

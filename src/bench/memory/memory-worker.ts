@@ -10,13 +10,13 @@
  * generated webs' topical locality), page numbers drawn from a space large enough that most URLs
  * are new and some repeat; anchor texts of 3 words, half of them topical.
  */
-import { createRng } from '../common/index.js';
-import { growableBytes } from '../frontier/index.js';
-import type { Strategy } from '../strategies/index.js';
-import { createStrategy } from '../strategies/index.js';
-import { KeywordSet } from '../text/index.js';
-import type { DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
-import { hostOf, normalizeUrl, registrableDomain } from '../url/index.js';
+import { createRng } from '../../common/index.js';
+import { growableBytes } from '../../frontier/index.js';
+import type { Strategy } from '../../strategies/index.js';
+import { createStrategy } from '../../strategies/index.js';
+import { KeywordSet } from '../../text/index.js';
+import type { DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import { hostOf, normalizeUrl, registrableDomain } from '../../url/index.js';
 
 interface WorkerArgs {
   strategy: string;

@@ -14,12 +14,12 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRng } from '../common/index.js';
-import { Crawler, KeywordJudge } from '../crawl/index.js';
-import { loadModel } from '../relevance/index.js';
-import { readPageText, withCrawlReader } from '../store/index.js';
-import { createStrategy } from '../strategies/index.js';
-import { KeywordSet } from '../text/index.js';
+import { createRng } from '../../common/index.js';
+import { Crawler, KeywordJudge } from '../../crawl/index.js';
+import { loadModel } from '../../relevance/index.js';
+import { readPageText, withCrawlReader } from '../../store/index.js';
+import { createStrategy } from '../../strategies/index.js';
+import { KeywordSet } from '../../text/index.js';
 import {
   CrawlMonitor,
   DEFAULT_FEEDBACK_OPTIONS,
@@ -28,10 +28,10 @@ import {
   RelevanceFeedback,
   type RetrainReport,
   startDashboard,
-} from '../ui/index.js';
-import { benchEnv } from './bench-env.js';
-import { openBenchWeb } from './crawl-bench-topic.js';
-import { WebScopeStrategy } from './web-scope.js';
+} from '../../ui/index.js';
+import { benchEnv } from '../bench-env.js';
+import { openBenchWeb } from '../crawl/crawl-bench-topic.js';
+import { WebScopeStrategy } from '../crawl/web-scope.js';
 
 /** Options of {@link runFeedbackBench}. */
 export interface FeedbackBenchOptions {

@@ -2,8 +2,8 @@
  * The speed measurements of the relevance benchmark: page and anchor throughput of a saved
  * model per TensorFlow.js backend, and the crawl loop's classifier work with the default models.
  */
-import type { Rng } from '../common/index.js';
-import type { ModelName } from '../relevance/index.js';
+import type { Rng } from '../../common/index.js';
+import type { ModelName } from '../../relevance/index.js';
 import {
   confusion,
   DEFAULT_ANCHOR_MODEL,
@@ -12,8 +12,8 @@ import {
   loadModel,
   metricsOf,
   type TfBackendName,
-} from '../relevance/index.js';
-import type { WordVectors } from '../text/index.js';
+} from '../../relevance/index.js';
+import type { WordVectors } from '../../text/index.js';
 import type { BenchDataset } from './relevance-datasets.js';
 
 /** Throughput of one model (trained on the first fold's training pages). */

@@ -9,8 +9,8 @@ import type {
   RelevanceConfigInput,
   TfBackendInfo,
   TfBackendName,
-} from '../relevance/index.js';
-import type { BenchEnv } from './bench-env.js';
+} from '../../relevance/index.js';
+import type { BenchEnv } from '../bench-env.js';
 import type { CrawlLoopRate, Throughput } from './relevance-bench-measure.js';
 import type { BenchDatasetName } from './relevance-datasets.js';
 

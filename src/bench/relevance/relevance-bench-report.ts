@@ -1,5 +1,5 @@
 /** The readable report of the relevance benchmark (`relevance-bench.md`). */
-import { formatTable1, MODEL_TITLES } from '../relevance/index.js';
+import { formatTable1, MODEL_TITLES } from '../../relevance/index.js';
 import type { RelevanceBenchRecord } from './relevance-bench-record.js';
 
 const minutes = (ms: number) => (ms / 60_000).toFixed(1);

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRng } from '../common/index.js';
+import { createRng } from '../../common/index.js';
 import {
   crossValidate,
   DEFAULT_ANCHOR_MODEL,
@@ -18,11 +18,11 @@ import {
   type ModelName,
   type RelevanceConfigInput,
   resolveRelevanceConfig,
-} from '../relevance/index.js';
-import { defaultCacheDir } from '../sandbox/index.js';
-import type { WordVectors } from '../text/index.js';
-import { loadWordVectors } from '../text/index.js';
-import { benchEnv, writeResults } from './bench-env.js';
+} from '../../relevance/index.js';
+import { defaultCacheDir } from '../../sandbox/index.js';
+import type { WordVectors } from '../../text/index.js';
+import { loadWordVectors } from '../../text/index.js';
+import { benchEnv, writeResults } from '../bench-env.js';
 import {
   isTfModel,
   measureCrawlLoop,

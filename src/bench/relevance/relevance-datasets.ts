@@ -11,9 +11,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRng } from '../common/index.js';
-import { parseHtml } from '../html/index.js';
-import type { AnchorInput, LabeledDocument } from '../relevance/index.js';
+import { createRng } from '../../common/index.js';
+import { parseHtml } from '../../html/index.js';
+import type { AnchorInput, LabeledDocument } from '../../relevance/index.js';
 import {
   cacheLayout,
   createSyntheticWeb,
@@ -22,9 +22,9 @@ import {
   loadTopic,
   SYNTHETIC_WEB_DEFAULTS,
   sampleTrainingData,
-} from '../sandbox/index.js';
-import type { WordVectors } from '../text/index.js';
-import { isStopword } from '../text/index.js';
+} from '../../sandbox/index.js';
+import type { WordVectors } from '../../text/index.js';
+import { isStopword } from '../../text/index.js';
 
 /** Names of the benchmark datasets. */
 export type BenchDatasetName = 'synthetic-words' | 'synthetic-pseudo' | DocwebDatasetName;

@@ -20,14 +20,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../common/index.js';
+import { ConfigError } from '../../common/index.js';
 import {
   bestRowsWithTies,
   type ConfigRow,
   rowDominates,
   rowParetoFront,
   type Spread,
-} from './crawl-bench-stats.js';
+} from '../crawl/crawl-bench-stats.js';
 import { num, pct } from './report-crawl.js';
 
 /** Harvest rate at no limit, as a share of the oracle's, that the claim asks for. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { xmlProblems } from './crawl-bench-test-utils.js';
+import { xmlProblems } from '../crawl/crawl-bench-test-utils.js';
 import { compactNumber, escapeXml, lineChart, niceTicks, scatterChart } from './svg-chart.js';
 
 const seriesNames = (svg: string) => [...svg.matchAll(/<polyline data-series="([^"]*)"/g)].map((m) => m[1]);

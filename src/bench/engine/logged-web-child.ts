@@ -7,7 +7,7 @@
  * closes on `close`.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { type LoggedRequest, type LoggedWebOptions, startLoggedWeb } from '../cluster/index.js';
+import { type LoggedRequest, type LoggedWebOptions, startLoggedWeb } from '../../cluster/index.js';
 
 /** What the child sends back for `take`. */
 export interface LoggedWebTake {
