@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ConfigError, TresError } from '../common/index.js';
-import { StorageFaultError } from '../store/index.js';
+import { RepairError, StorageFaultError } from '../store/index.js';
 import { registerBenchCommand } from './commands/bench.js';
 import { registerCrawlCommand } from './commands/crawl.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -14,6 +14,7 @@ import { registerDocwebCommand } from './commands/docweb.js';
 import { registerEvaluateCommand } from './commands/evaluate.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerKeywordsCommand } from './commands/keywords.js';
+import { registerRepairCommand } from './commands/repair.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerTrainCommand } from './commands/train.js';
 import { registerUiCommand } from './commands/ui.js';
@@ -34,6 +35,7 @@ const commands: RegisterCommand[] = [
   registerEvaluateCommand,
   registerBenchCommand,
   registerUiCommand,
+  registerRepairCommand,
   registerWorkerCommand,
 ];
 
@@ -60,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
       // commander already printed the message (or the help/version text).
       return error.exitCode === 0 ? 0 : 2;
     }
-    if (error instanceof StorageFaultError) {
+    if (error instanceof StorageFaultError || error instanceof RepairError) {
       // One line: the file, the cause, what to do next; an exit code of its own per fault.
       console.error(`tres: ${error.message}`);
       return error.exitCode;

@@ -83,13 +83,18 @@ export const ERROR_CODES = {
   TRES_STORAGE_READ_ONLY: ['stop', 'The crawl folder is on read-only or unwritable storage; exit 77.'],
   TRES_STORE_DAMAGED: [
     'stop',
-    'crawl.sqlite is damaged; exit 65; pages.jsonl and the WARC still hold every page.',
+    'crawl.sqlite is damaged; exit 65; `tres repair DIR` rebuilds it from pages.jsonl and the WARC.',
   ],
   TRES_STORAGE_IO: ['stop', 'The storage device failed to read or write; exit 74.'],
   TRES_STORE_CLOSED: ['stop', 'The crawl store was used after it was closed.'],
   TRES_STORE_DUPLICATE: ['skip', 'The URL is already in the crawl store.'],
   TRES_STORE_CORRUPT: ['fail', 'Stored page text, outlinks or a strategy checkpoint cannot be decoded.'],
   TRES_NOT_A_STORE: ['fail', 'The folder is not a crawl store (no crawl.sqlite with a meta table).'],
+  TRES_REPAIR_NO_SOURCE: ['fail', '`tres repair` has no pages.jsonl to rebuild crawl.sqlite from; exit 66.'],
+  TRES_REPAIR_SOURCE_DAMAGED: [
+    'fail',
+    '`tres repair` found pages.jsonl or pages.warc.gz damaged before its end and changed nothing; exit 65.',
+  ],
   // Models and data files.
   TRES_VECTORS_FORMAT: ['fail', 'The word-vector file does not have the expected layout.'],
   // The Tree-Frontier.

@@ -13,6 +13,7 @@ export type { AnchorToJudge, PageJudge, PageToJudge } from './judge.js';
 export { KeywordJudge, type KeywordJudgeOptions } from './keyword-judge.js';
 export { LinkProcessor } from './link-processor.js';
 export { type ProcessedFetch, processFetch, toWarcPayload } from './process-fetch.js';
+export { createPageRereader } from './reread-page.js';
 export {
   DEFAULT_SITEMAP_OPTIONS,
   readSitemaps,

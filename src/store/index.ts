@@ -18,6 +18,13 @@ export type { ListedPage, PageQuery } from './page-query.js';
 export { readPageText, readWarcResponse } from './page-text.js';
 export { CrawlReader, type FailureReason, type ReadPage, withCrawlReader } from './read-crawl.js';
 export { JsonlPages, type PageSource } from './read-jsonl.js';
+export {
+  type PageRereader,
+  REPAIR_EXIT_CODES,
+  type RebuildResult,
+  RepairError,
+  rebuildStore,
+} from './rebuild-store.js';
 export { toReplayOutcome } from './replay-outcome.js';
 export {
   STORAGE_EXIT_CODES,

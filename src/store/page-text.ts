@@ -23,7 +23,7 @@ export interface WarcResponse {
 const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
 
 /** Reads bytes `[start, end)` of a file. */
-function readRange(path: string, start: number, end: number): Buffer {
+export function readRange(path: string, start: number, end: number): Buffer {
   const bytes = Buffer.alloc(end - start);
   const fd = openSync(path, 'r');
   try {

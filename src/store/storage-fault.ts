@@ -110,7 +110,7 @@ const ADVICE: Readonly<Record<StorageFaultKind, (dir: string) => string>> = {
   'read-only': (dir) =>
     `reading commands (\`tres export ${dir}\`, \`tres ui ${dir}\`) work on read-only media; to crawl, copy the folder to writable storage`,
   corrupt: (dir) =>
-    `${dir}/pages.jsonl and ${dir}/pages.warc.gz still hold every page (any JSONL or WARC tool reads them); restore crawl.sqlite from a backup to resume, or start a new crawl with --out`,
+    `${dir}/pages.jsonl and ${dir}/pages.warc.gz still hold every page: run \`tres repair ${dir}\` to rebuild crawl.sqlite from them (the damaged file is kept aside), then \`tres crawl --resume ${dir}\``,
   io: (dir) => `check the device; a crawl stopped by it resumes with \`tres crawl --resume ${dir}\``,
 };
 
