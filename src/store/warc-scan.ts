@@ -103,7 +103,8 @@ function isTornTail(path: string, start: number, end: number): boolean {
   try {
     gunzipSync(readRange(path, start, end));
     return false; // a whole member (or more) the parser could not read: not a tail
-  } catch {
-    return true;
+  } catch (error) {
+    // Cut short, the data ends early (Z_BUF_ERROR); damaged, it does not decode (Z_DATA_ERROR).
+    return (error as { code?: unknown }).code === 'Z_BUF_ERROR';
   }
 }
