@@ -22,7 +22,7 @@ import {
 import { DEFAULT_FETCHER_OPTIONS, type PageFetch, retryDelayMs, WebClient } from '../net/index.js';
 import { PdfExtractor } from '../pdf/index.js';
 import { Renderer } from '../render/index.js';
-import { CrawlStore, StorageFaultError } from '../store/index.js';
+import { CrawlStore, StorageFaultError, WARCINFO_CONFIG_FIELD } from '../store/index.js';
 import type { Strategy } from '../strategies/index.js';
 import type { Action, DiscoveredLink, SelectionContext } from '../types/index.js';
 import { DEFAULT_EXCLUDED_EXTENSIONS, type UrlFilterOptions } from '../url/index.js';
@@ -130,6 +130,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       nearDuplicateBits: o.nearDuplicateBits,
       seeds: seedLinks,
       meta: { config: this.describeConfig() },
+      // A copy of the config in the WARC's warcinfo record: `tres repair` finds it there when
+      // crawl.sqlite lost its meta table.
+      warcInfo: { [WARCINFO_CONFIG_FIELD]: JSON.stringify(this.describeConfig()) },
     });
     this.state = new CrawlState(this.store);
     // A resume keeps the version of the judge that was swapped in last (relevance feedback).

@@ -42,4 +42,5 @@ export type {
   StoredPage,
 } from './types.js';
 export { DEFAULT_WARC_GZIP_LEVEL, PreparedWarc, type WarcPayload } from './warc-record.js';
+export { WARCINFO_CONFIG_FIELD } from './warc-scan.js';
 export { WorkerWarcFile } from './worker-warc.js';

@@ -40,7 +40,7 @@ import { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
 import { readWarcResponse, type WarcResponse } from './page-text.js';
 import { CrawlReader } from './read-crawl.js';
 import { INSERT_PAGE_SQL, openDatabase, type PageRow, STORE_VERSION } from './schema.js';
-import { scanWarc, type WarcEntry } from './warc-scan.js';
+import { readWarcinfoFields, scanWarc, WARCINFO_CONFIG_FIELD, type WarcEntry } from './warc-scan.js';
 
 /** A recorded page whose row is rebuilt, as its JSONL line gives it. */
 export interface RereadPage {
@@ -95,6 +95,8 @@ export interface RebuildResult {
   /** `store`: the damaged file's seeds; `pages`: the depth-0 pages (seeds never fetched are lost). */
   seedsFrom: 'store' | 'pages';
   hasConfig: boolean;
+  /** Where the config came from: the old file's meta, or the WARC's warcinfo record. */
+  configFrom?: 'store' | 'warc';
   /** The strategy checkpoint kept, by the id of the last page it reflects; undefined: none. */
   checkpointAfterPage?: number;
   labels: number;
@@ -183,6 +185,16 @@ export async function rebuildStore(dir: string, options: RebuildStoreOptions = {
       );
     }
     const meta = salvage?.meta ?? new Map<string, string>();
+    // A meta table lost with the old file: the config the crawl started with is in the WARC.
+    const info = warc?.records[0]?.type === 'warcinfo' ? warc.records[0] : undefined;
+    const infoConfig =
+      info && readWarcinfoFields(paths.warc, info.start, info.end).get(WARCINFO_CONFIG_FIELD);
+    const configFrom = meta.has('config')
+      ? 'store'
+      : infoConfig && parseJson(infoConfig)
+        ? 'warc'
+        : undefined;
+    if (configFrom === 'warc') meta.set('config', infoConfig as string);
     const configText = meta.get('config');
     const config = configText === undefined ? undefined : (JSON.parse(configText) as Record<string, unknown>);
     const rereader = await options.rereaderFor?.(config);
@@ -229,6 +241,7 @@ export async function rebuildStore(dir: string, options: RebuildStoreOptions = {
       seeds: seeds.length,
       seedsFrom: salvage?.seeds ? 'store' : 'pages',
       hasConfig: config !== undefined,
+      ...(configFrom ? { configFrom } : {}),
       ...(checkpoint ? { checkpointAfterPage: checkpoint.after_page } : {}),
       labels: labels.length,
       tornBytes: { jsonl: lines.tornBytes, warc: warc ? warc.size - warc.validEnd : 0 },
@@ -301,13 +314,18 @@ function salvageDatabase(sqlite: string): Salvage {
   // made, so its other pages sit near the end of the file a truncation takes): read the file
   // again under the schema page of a new store, whose tables have the same root pages.
   const patched = salvageCopy((copy) => writeFileSync(copy, withFreshSchema(sqlite, copy)));
-  if (patched.meta.size === 0) {
-    patched.close();
-    return plain;
-  }
+  // Each part from whichever read gives it; rows are checked against pages.jsonl either way.
+  const pick = <T>(a: T | undefined, b: T | undefined) => a ?? b;
+  const seeds = pick(plain.seeds, patched.seeds);
+  const checkpoint = pick(plain.checkpoint, patched.checkpoint);
+  const pageCount = pick(plain.pageCount, patched.pageCount);
   return {
-    ...patched,
-    ...(plain.damage === undefined ? {} : { damage: plain.damage }),
+    meta: patched.meta,
+    labels: plain.labels.length > 0 ? plain.labels : patched.labels,
+    ...(seeds === undefined ? {} : { seeds }),
+    ...(checkpoint === undefined ? {} : { checkpoint }),
+    ...(pageCount === undefined ? {} : { pageCount }),
+    damage: plain.damage ?? 'the meta table is lost',
     rowOf: (id) => plain.rowOf(id) ?? patched.rowOf(id),
     close: () => {
       plain.close();
@@ -378,11 +396,18 @@ function salvageCopy(make: (copy: string) => void): Salvage {
     () => open.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[],
   );
   if (metaRows === undefined || metaRows.length === 0) note(new Error('the meta table is lost'));
-  for (const { key, value } of metaRows ?? []) if (!DERIVED_META.has(key)) salvage.meta.set(key, value);
+  // Values that do not parse are damage, not meta (a page read under the wrong schema).
+  for (const { key, value } of metaRows ?? [])
+    if (!DERIVED_META.has(key) && typeof key === 'string' && parseJson(value) !== undefined)
+      salvage.meta.set(key, value);
   const seeds = attempt(() =>
     open.prepare('SELECT url, host, domain, added_at FROM seeds ORDER BY rowid').all(),
   );
-  if (seeds !== undefined) salvage.seeds = seeds as NonNullable<Salvage['seeds']>;
+  if (seeds !== undefined) {
+    salvage.seeds = (seeds as NonNullable<Salvage['seeds']>).filter(
+      (seed) => typeof seed.url === 'string' && normalizeUrl(seed.url) === seed.url,
+    );
+  }
   salvage.labels =
     attempt(
       () =>

@@ -108,3 +108,26 @@ function isTornTail(path: string, start: number, end: number): boolean {
     return (error as { code?: unknown }).code === 'Z_BUF_ERROR';
   }
 }
+
+/** The warcinfo field that holds the crawl's config as JSON (written when a crawl is created). */
+export const WARCINFO_CONFIG_FIELD = 'tres-config';
+
+/**
+ * The fields (`name: value` lines) of the warcinfo record at bytes `[start, end)` of `path`;
+ * an empty map when they cannot be read.
+ */
+export function readWarcinfoFields(path: string, start: number, end: number): Map<string, string> {
+  const fields = new Map<string, string>();
+  let text: string;
+  try {
+    text = gunzipSync(readRange(path, start, end)).toString('utf8');
+  } catch {
+    return fields;
+  }
+  const block = text.slice(text.indexOf('\r\n\r\n') + 4);
+  for (const line of block.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) fields.set(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  return fields;
+}

@@ -186,6 +186,24 @@ describe('tres repair', () => {
     }
   }, 120_000);
 
+  it('takes the configuration from the WARC when the first pages (the schema and the meta table) are overwritten', async () => {
+    const { dir } = damagedCopy('no-meta', (path) => {
+      const bytes = readFileSync(path);
+      for (let i = 0; i < 2 * 4096; i++) bytes[i] = (i * 31) & 0xff;
+      writeFileSync(path, bytes);
+    });
+    const repaired = await runMain(['repair', dir]);
+    expect(repaired.code).toBe(0);
+    expect(repaired.stderr).toContain('(file is not a database)');
+    expect(repaired.stderr).toContain('configuration taken from the WARC');
+    expect(readRows(dir).map((r) => [r.url, r.warc_end, r.jsonl_end])).toEqual(
+      originalRows.map((r) => [r.url, r.warc_end, r.jsonl_end]),
+    );
+    const resumed = await runMain(['crawl', '--resume', dir, '--max-pages', String(PAGES + 20), ...common]);
+    expect(resumed.code).toBe(0);
+    expect(readRows(dir)).toHaveLength(PAGES + 20);
+  }, 120_000);
+
   it('leaves a whole store alone, and refuses without pages.jsonl or with a WARC damaged mid-file', async () => {
     const healthy = damagedCopy('healthy', () => {});
     const before = sha1(join(healthy.dir, 'crawl.sqlite'));

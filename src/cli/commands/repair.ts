@@ -80,7 +80,7 @@ function report(dir: string, r: RebuildResult): string[] {
       ? `${dir}/crawl.sqlite was missing`
       : `${dir}/crawl.sqlite was damaged${r.damage ? ` (${r.damage})` : ''}; kept as ${r.keptAs}`,
     `rebuilt ${dir}/crawl.sqlite: ${n(r.pages)} pages (${n(r.salvagedRows)} rows read back from the old file, ${n(r.rebuiltRows)} rebuilt from pages.jsonl and pages.warc.gz, ${n(r.rereadRows)} of them with their outlinks read again)`,
-    `  seeds ${n(r.seeds)} (${r.seedsFrom === 'store' ? 'kept' : 'lost: the fetched seeds taken from the pages'}), configuration ${r.hasConfig ? 'kept' : 'lost'}, strategy checkpoint ${r.checkpointAfterPage === undefined ? 'lost or none: a resume learns again from the pages' : `kept (after page ${n(r.checkpointAfterPage)})`}, labels ${n(r.labels)}`,
+    `  seeds ${n(r.seeds)} (${r.seedsFrom === 'store' ? 'kept' : 'lost: the fetched seeds taken from the pages'}), configuration ${r.configFrom === 'warc' ? 'taken from the WARC (as the crawl started)' : r.hasConfig ? 'kept' : 'lost'}, strategy checkpoint ${r.checkpointAfterPage === undefined ? 'lost or none: a resume learns again from the pages' : `kept (after page ${n(r.checkpointAfterPage)})`}, labels ${n(r.labels)}`,
   ];
   if (r.tornBytes.jsonl > 0 || r.tornBytes.warc > 0) {
     lines.push(
