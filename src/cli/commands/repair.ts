@@ -78,7 +78,9 @@ function report(dir: string, r: RebuildResult): string[] {
   const lines = [
     r.keptAs === undefined
       ? `${dir}/crawl.sqlite was missing`
-      : `${dir}/crawl.sqlite was damaged${r.damage ? ` (${r.damage})` : ''}; kept as ${r.keptAs}`,
+      : r.damage === undefined
+        ? `${dir}/crawl.sqlite read back whole and was rebuilt as asked (--force); kept as ${r.keptAs}`
+        : `${dir}/crawl.sqlite was damaged (${r.damage}); kept as ${r.keptAs}`,
     `rebuilt ${dir}/crawl.sqlite: ${n(r.pages)} pages (${n(r.salvagedRows)} rows read back from the old file, ${n(r.rebuiltRows)} rebuilt from pages.jsonl and pages.warc.gz, ${n(r.rereadRows)} of them with their outlinks read again)`,
     `  seeds ${n(r.seeds)} (${r.seedsFrom === 'store' ? 'kept' : 'lost: the fetched seeds taken from the pages'}), configuration ${r.configFrom === 'warc' ? 'taken from the WARC (as the crawl started)' : r.hasConfig ? 'kept' : 'lost'}, strategy checkpoint ${r.checkpointAfterPage === undefined ? 'lost or none: a resume learns again from the pages' : `kept (after page ${n(r.checkpointAfterPage)})`}, labels ${n(r.labels)}`,
   ];
