@@ -16,12 +16,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createSyntheticWeb,
+  keywordsOf,
   type ReplayServer,
   sandboxResolveRules,
   startReplayServer,
 } from '../../sandbox/index.js';
-import { keywordsOf } from '../../sandbox/vocabulary.js';
-import { STORAGE_EXIT_CODES } from '../../store/storage-fault.js';
+import { STORAGE_EXIT_CODES } from '../../store/index.js';
 import { spawnCli, TRES_BIN } from '../test-cli.js';
 
 const TOPIC = 'computer hardware';

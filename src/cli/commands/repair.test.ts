@@ -22,14 +22,12 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createSyntheticWeb,
+  keywordsOf,
   type ReplayServer,
   sandboxResolveRules,
   startReplayServer,
 } from '../../sandbox/index.js';
-import { keywordsOf } from '../../sandbox/vocabulary.js';
-import { decodeOutlinks } from '../../store/outlinks-codec.js';
-import { REPAIR_EXIT_CODES } from '../../store/rebuild-store.js';
-import { STORAGE_EXIT_CODES } from '../../store/storage-fault.js';
+import { decodeOutlinks, REPAIR_EXIT_CODES, STORAGE_EXIT_CODES } from '../../store/index.js';
 import { runMain } from '../test-cli.js';
 
 const TOPIC = 'computer hardware';
