@@ -6,9 +6,14 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../../common/index.js';
-import type { CrawlerOptions, PageJudge } from '../../crawl/index.js';
-import { createPageRereader } from '../../crawl/index.js';
+import {
+  type CrawlerOptions,
+  createPageRereader,
+  DEFAULT_CRAWLER_OPTIONS,
+  type PageJudge,
+} from '../../crawl/index.js';
 import { indexOutlinks, type RebuildResult, rebuildStore } from '../../store/index.js';
+import { DEFAULT_STRATEGY, strategyForCrawl } from '../../strategies/index.js';
 
 const EXAMPLES = `
 Examples:
@@ -55,7 +60,14 @@ export function registerRepairCommand(program: Command): void {
 /** The crawl's options from its stored config, as `--resume` reads them (crawl-plan.ts). */
 function storedOptions(dir: string, config: Record<string, unknown>): CrawlerOptions {
   const { judge: _j, outDir: _o, isResume: _r, ...rest } = config;
-  return { ...rest, outDir: dir, isResume: true } as CrawlerOptions;
+  const o = { ...rest, outDir: dir, isResume: true } as CrawlerOptions;
+  // The stored name becomes the strategy as `tres crawl` makes it (the crawl loop takes objects).
+  const strategy = strategyForCrawl(o.strategy ?? DEFAULT_STRATEGY, {
+    seed: o.seed ?? DEFAULT_CRAWLER_OPTIONS.seed,
+    ...(o.keywords ? { keywords: o.keywords } : {}),
+    ...(o.keyphrases ? { keyphrases: o.keyphrases } : {}),
+  });
+  return { ...o, strategy };
 }
 
 /** Loads the crawl's model judge when its folder is still there (for anchor scores). */
