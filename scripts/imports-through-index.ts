@@ -118,7 +118,7 @@ for (const file of sources) {
           moduleExports(f.fileName).get(name)?.declarations?.[0]?.getSourceFile() === f,
       );
       if (!owner) throw new Error(`${from}: no file of ${room}/ exports ${name}`);
-      // From a nested folder's index.ts when it exports the name (sandbox/docweb/index.ts).
+      // From a nested folder's index.ts when it exports the name (a nested folder of a room).
       const nested = join(dirname(owner.fileName), 'index.ts');
       const via =
         dirname(nested) !== join(SRC, room) && moduleExports(nested).has(name) ? nested : owner.fileName;

@@ -18,9 +18,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMain, TRES_BIN } from '../src/cli/test-cli.js';
-import { defaultCacheDir } from '../src/sandbox/docweb/index.js';
+import { defaultCacheDir } from '../src/docweb/index.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * `npm run lab -- ARGS` as a child in the README's folder: the harness entry from the sources
+ * through vite-node (`npm run lab` builds dist-bench/ and runs in the repository's folder).
+ */
+const LAB = `node '${join(ROOT, 'node_modules', 'vite-node', 'vite-node.mjs')}' --script '${join(ROOT, 'src', 'cli', 'lab.ts')}'`;
 /** Flags that send the README's crawls to the loopback web (PORT is filled in) and keep them fast. */
 const LOOPBACK = `--resolve 'www.debian.org=127.0.0.1:PORT,*=none' --https-as-http --allow-loopback`;
 const FAST = `${LOOPBACK} --min-delay-ms 0 --quiet`;
@@ -55,15 +60,16 @@ const CHECKS: Record<string, Check> = {
     exitCode: 130,
   },
   'npx tres ui crawl1': { how: 'serve', append: '--port UI_PORT', exitCode: 0 },
-  'npx tres docweb build --cache docweb': {
+  'npm run lab -- docweb build --cache docweb': {
     how: 'by hand',
     reason: 'downloads 1.2 GB of Debian packages; a built DocWeb found on this machine stands in for it',
   },
-  'npx tres docweb sample --cache docweb --topic data/topics/hardware.yaml --out sample1 --relevant 100': {
-    how: 'docweb',
-    exitCode: 0,
-    creates: 'sample1/keywords.txt',
-  },
+  'npm run lab -- docweb sample --cache docweb --topic data/topics/hardware.yaml --out sample1 --relevant 100':
+    {
+      how: 'docweb',
+      exitCode: 0,
+      creates: 'sample1/keywords.txt',
+    },
   'npx tres train --relevant sample1/relevant --irrelevant sample1/irrelevant --out model1': {
     how: 'docweb',
     exitCode: 0,
@@ -252,7 +258,7 @@ describe('README', () => {
     it.skipIf(check.how === 'docweb' && !hasDocweb)(`runs: ${command}`, { timeout: 120_000 }, async () => {
       const port = String((web.address() as AddressInfo).port);
       const line = `${command} ${check.append ?? ''}`.replace(/\bPORT\b/, port);
-      if (!command.startsWith('npx tres ')) {
+      if (!command.startsWith('npx tres ') && check.how !== 'docweb') {
         execFileSync('bash', ['-c', line], { cwd: workDir });
       } else if (check.how === 'serve') {
         const uiPort = await freePort();
@@ -262,7 +268,10 @@ describe('README', () => {
         expect(code).toBe(check.exitCode);
       } else if (check.how === 'docweb') {
         // Long and CPU-bound: in a child process (the built command), so this worker stays responsive.
-        const { code, output } = await runChild(`node '${TRES_BIN}' ${line.slice('npx tres '.length)}`);
+        const child = command.startsWith('npm run lab -- ')
+          ? `${LAB} ${line.slice('npm run lab -- '.length)}`
+          : `node '${TRES_BIN}' ${line.slice('npx tres '.length)}`;
+        const { code, output } = await runChild(child);
         expect(code, output).toBe(check.exitCode);
       } else {
         const { code, stdout, stderr } = await runMain(shellWords(line).slice(2));

@@ -1,5 +1,5 @@
 /**
- * The benchmark harness as the `tres bench crawl` command uses it: the crawl benchmark and its
+ * The benchmark harness as the `npm run lab -- bench crawl` command uses it: the crawl benchmark and its
  * summary report. The other benchmarks run from `npm run bench` (main.ts), built apart from the
  * product (tsconfig.bench.json, dist-bench/).
  */

@@ -3,7 +3,7 @@
  * Parts: `engine` (throughput and memory against Crawlee; `--strategies a,b`: only those rows, no Crawlee; `--out DIR`), `memory` (bytes per frontier URL of
  * every strategy at 100k, 500k and 1M frontier samples; `--strategies a,b` to choose, `--time-limit S`
  * per strategy, default 180, `--links-per-page N` outlinks per page, default 50), `relevance` (Table-1 metrics and
- * throughput of the five classifiers; `--cache` is the DocWeb cache, as `tres docweb --cache`,
+ * throughput of the five classifiers; `--cache` is the DocWeb cache, as `npm run lab -- docweb --cache`,
  * default `$TRES_CACHE_DIR/docweb`), `crawl` (the oracle and every strategy x the paper's five
  * domain limits x 5 single-seed runs of 3,000 pages on the five DocWeb topics, each with an SVM
  * reward trained once on a sample of the web and kept in `--models DIR`, default
@@ -21,7 +21,7 @@
  * in DIR/quick. A report is committed on purpose: `--out results`, or copy it there.
  */
 import { join, resolve } from 'node:path';
-import { defaultCacheDir } from '../sandbox/index.js';
+import { defaultCacheDir } from '../docweb/index.js';
 import { strategyNames } from '../strategies/index.js';
 import { runCrawlBench } from './crawl/crawl-bench.js';
 import { PAPER_DOMAIN_LIMITS } from './crawl/crawl-bench-options.js';
@@ -115,7 +115,7 @@ Parts:
 
 Flags:
   --quick               a small budget, results in OUT/quick/
-  --cache DIR           the DocWeb cache, as tres docweb --cache (default: $TRES_CACHE_DIR/docweb)
+  --cache DIR           the DocWeb cache, as npm run lab -- docweb --cache (default: $TRES_CACHE_DIR/docweb)
   --models DIR          crawl: trained reward models (default: <cache>/bench-models)
   --strategies a,b      memory: the strategies to measure (default: all)
   --time-limit S        memory: seconds per strategy (default 180)

@@ -3,14 +3,14 @@
  * on the commander program; user errors (ConfigError and friends) print one clear line and exit
  * with code 2, anything else is a bug and prints its stack. A command may ask for another exit
  * code (exit-code.ts), e.g. `tres crawl`: 1 when nothing could be fetched, 130 when interrupted.
+ * The research harness's commands (benchmarks, the DocWeb builder) are not here: they are
+ * `npm run lab -- ...` (lab.ts), built only into dist-bench/.
  */
 import { Command, CommanderError } from 'commander';
 import { ConfigError, TresError } from '../common/index.js';
 import { RepairError, StorageFaultError } from '../store/index.js';
-import { registerBenchCommand } from './commands/bench.js';
 import { registerCrawlCommand } from './commands/crawl.js';
 import { registerDemoCommand } from './commands/demo.js';
-import { registerDocwebCommand } from './commands/docweb.js';
 import { registerEvaluateCommand } from './commands/evaluate.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerKeywordsCommand } from './commands/keywords.js';
@@ -29,11 +29,9 @@ const commands: RegisterCommand[] = [
   registerCrawlCommand,
   registerSandboxCommand,
   registerExportCommand,
-  registerDocwebCommand,
   registerKeywordsCommand,
   registerTrainCommand,
   registerEvaluateCommand,
-  registerBenchCommand,
   registerUiCommand,
   registerRepairCommand,
   registerWorkerCommand,
@@ -51,8 +49,15 @@ export function buildProgram(): Command {
 }
 
 /** Runs the command line; resolves to the exit code. */
-export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+export function main(argv: string[]): Promise<number> {
+  return runProgram(buildProgram(), argv);
+}
+
+/**
+ * Runs a commander program (the `tres` command, or the harness's in lab.ts) on the command line
+ * with the exit codes described above; resolves to the exit code.
+ */
+export async function runProgram(program: Command, argv: string[]): Promise<number> {
   takeExitCode(); // a code left by an earlier in-process run is not this one's
   try {
     await program.parseAsync(argv);

@@ -101,7 +101,7 @@ export const ERROR_CODES = {
   TRES_TREE_BAD_VECTOR: ['bug', 'A feature vector has the wrong length or a NaN, or a reward is not finite.'],
   TRES_TREE_NO_RNG: ['bug', 'The Tree-Frontier was asked to draw without an rng.'],
   TRES_TREE_INVARIANT: ['bug', 'A Tree-Frontier invariant is broken.'],
-  // The DocWeb builder (`tres docweb build`).
+  // The DocWeb builder (`npm run lab -- docweb build`).
   TRES_DOCWEB_APT: ['fail', 'apt-get, apt-cache or apt-helper failed; the message has its last lines.'],
   TRES_DOCWEB_COMMAND: ['fail', 'A command the DocWeb builder needs is missing or failed to start.'],
   TRES_DOCWEB_CONTENTS: ['fail', 'No Debian Contents index: run apt-get update with Contents enabled.'],

@@ -4,26 +4,6 @@
  * misbehave, and a seeded procedural synthetic web with ground-truth labels.
  */
 
-export { describeCandidate, growDocweb } from './docweb/grow.js';
-export {
-  buildDocweb,
-  cacheLayout,
-  DEFAULT_TOPICS_DIR,
-  type DocwebBuildSummary,
-  DocwebDb,
-  defaultCacheDir,
-  formatTopicReport,
-  loadTopic,
-  readHubIndex,
-  SAMPLE_DEFAULTS,
-  SAMPLE_DRAWS,
-  type SampleDraw,
-  sampleTrainingData,
-  startDocweb,
-  topicReport,
-} from './docweb/index.js';
-export { countLinkGraph, formatLinkGraph, servedPageLookup, writeLinkGraph } from './docweb/link-graph.js';
-export { parseTopic } from './docweb/topic.js';
 export {
   CHARSET_PAGES,
   type CharsetPage,
@@ -50,6 +30,7 @@ export {
   type ReplayServerStats,
   startReplayServer,
 } from './replay/replay-server.js';
+export { sendStatus } from './replay/responses.js';
 export { sandboxResolveRules } from './replay/sandbox-rules.js';
 export { type Route, SiteRouter } from './replay/site-router.js';
 export type { FolderSite, HandlerSite, SiteHandler, SiteSource } from './replay/site-source.js';

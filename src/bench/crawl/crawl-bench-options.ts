@@ -1,5 +1,5 @@
 /**
- * Options of the crawl benchmark (`tres bench crawl`), their defaults in one constant, and the
+ * Options of the crawl benchmark (`npm run lab -- bench crawl`), their defaults in one constant, and the
  * one place they are checked. The setting follows section 3 of the TRES paper: single-seed runs,
  * the sequential MDP (K = 1), domain limits none / 100 / 10 / 5 / 5_2.
  */

@@ -3,7 +3,7 @@
  * field, so adding a topic (or a web) needs no code change:
  *
  * ```yaml
- * web: docweb            # the default: a DocWeb topic (src/sandbox/docweb/topic.ts), labels from its rules
+ * web: docweb            # the default: a DocWeb topic (src/docweb/topic.ts), labels from its rules
  * ---
  * name: synthetic-hardware
  * web:
@@ -18,18 +18,20 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../../common/index.js';
-import type { WebClientOptions } from '../../net/index.js';
 import {
   DocwebDb,
   defaultCacheDir,
-  keywordsOf,
   parseTopic,
   readHubIndex,
+  servedPageLookup,
+  startDocweb,
+} from '../../docweb/index.js';
+import type { WebClientOptions } from '../../net/index.js';
+import {
+  keywordsOf,
   type SyntheticWebOptions,
   sandboxResolveRules,
-  servedPageLookup,
   serveSandbox,
-  startDocweb,
 } from '../../sandbox/index.js';
 import type { UrlFilterOptions } from '../../url/index.js';
 

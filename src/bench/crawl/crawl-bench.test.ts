@@ -33,7 +33,7 @@ const base = {
   runs: 2,
   domainLimits: ['none', '5_2'],
   outDir,
-  command: 'tres bench crawl (test)',
+  command: 'npm run lab -- bench crawl (test)',
   log: (line: string) => void lines.push(line),
 };
 
@@ -141,7 +141,7 @@ describe('runCrawlBench end to end on a small synthetic web (2 strategies x 2 li
     expect(report).toContain(
       `| bfs | ${bfs.map((r) => `${(Number(r.harvest_rate) * 100).toFixed(1)} / ${r.steps}`).join(' | ')} |`,
     );
-    expect(report).toContain('tres bench crawl (test)');
+    expect(report).toContain('npm run lab -- bench crawl (test)');
     expect(report).toMatch(/commit \S+/);
     expect(report).toContain(`0: ${result.runs[0]!.seedUrl}`);
     expect(report).not.toContain('Incomplete');
@@ -337,7 +337,7 @@ describe('runCrawlBench with a trained model as the judge', () => {
 });
 
 describe('modelProvenance', () => {
-  it('says how the reward model was trained and on which sample, from the files tres train and tres docweb sample write', () => {
+  it('says how the reward model was trained and on which sample, from the files tres train and npm run lab -- docweb sample write', () => {
     const root = join(dir, 'provenance');
     mkdirSync(join(root, 'sample', 'relevant'), { recursive: true });
     mkdirSync(join(root, 'model'), { recursive: true });
@@ -363,7 +363,7 @@ describe('modelProvenance', () => {
       }),
     );
     expect(modelProvenance(join(root, 'model'))).toBe(
-      ', trained by `tres train --model svm --out M` on a sample drawn by `tres docweb sample --topic t.yaml --cache /c --relevant 500 --ratio 9 --seed 1 --from all --draw by-page --max-site-share 0.05`',
+      ', trained by `tres train --model svm --out M` on a sample drawn by `npm run lab -- docweb sample --topic t.yaml --cache /c --relevant 500 --ratio 9 --seed 1 --from all --draw by-page --max-site-share 0.05`',
     );
     expect(modelProvenance(join(root, 'nothing'))).toBe('');
   });

@@ -1,5 +1,5 @@
 /**
- * The crawl benchmark (`tres bench crawl`, `npm run bench -- crawl`): every strategy x domain
+ * The crawl benchmark (`npm run lab -- bench crawl`, `npm run bench -- crawl`): every strategy x domain
  * limit x single-seed run on a topic's web, measured by ground truth and by the crawler's own
  * classifier, written as JSON, CSV, SVG plots and a Markdown report in the paper's Table 3
  * layout. Runs are taken run index first (run 0 of every configuration, then run 1, ...) so a
@@ -87,7 +87,7 @@ async function makeJudge(o: ResolvedCrawlBenchOptions, topic: BenchTopic) {
 
 /**
  * How a model folder was made, from the `training.json` that `tres train` writes and the
- * `sample.json` of a `tres docweb sample` folder it trained on, so that the report says how to
+ * `sample.json` of a `npm run lab -- docweb sample` folder it trained on, so that the report says how to
  * make the reward again; empty when the files are not there.
  */
 export function modelProvenance(modelDir: string): string {
@@ -118,7 +118,7 @@ export function modelProvenance(modelDir: string): string {
       `--draw ${String(sample.draw ?? 'by-site')}`,
       ...flag('max-site-share', 'maxSiteShare'),
     ];
-    text += ` on a sample drawn by \`tres docweb sample --topic ${sample.topicFile} --cache ${String(sample.cacheDir)} ${flags.join(' ')}\``;
+    text += ` on a sample drawn by \`npm run lab -- docweb sample --topic ${sample.topicFile} --cache ${String(sample.cacheDir)} ${flags.join(' ')}\``;
   }
   return text;
 }
@@ -153,7 +153,7 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
       o.log(
         `run ${run}: ${runs.length} stored runs started from ${runs[0]!.result.seedUrl}, the topic now gives ${seedOfRun(topic.seeds, run)}: they run again`,
       );
-    // The command as the user ran it (`tres bench crawl ...`): benchEnv's `npm run bench -- ARGV`
+    // The command as the user ran it (`npm run lab -- bench crawl ...`): benchEnv's `npm run bench -- ARGV`
     // does not run for a CLI invocation.
     const env = { ...benchEnv(), version: packageVersion(), ...(o.command ? { command: o.command } : {}) };
     const total = o.strategies.length * o.domainLimits.length * o.runs;

@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { DocwebDb, defaultCacheDir, loadTopic, readHubIndex } from '../../sandbox/index.js';
+import { DocwebDb, defaultCacheDir, loadTopic, readHubIndex } from '../../docweb/index.js';
 import { hostSite } from '../../url/index.js';
 import { runCrawlBench } from './crawl-bench.js';
 import type { RunResult } from './crawl-bench-run.js';

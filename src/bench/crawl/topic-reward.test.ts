@@ -1,13 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDocweb } from '../../docweb/index.js';
+import { type DocwebFixture, fixtureBuildOptions, makeDocwebFixture } from '../../docweb/test-fixture.js';
 import { loadModel } from '../../relevance/index.js';
-import {
-  type DocwebFixture,
-  fixtureBuildOptions,
-  makeDocwebFixture,
-} from '../../sandbox/docweb/test-fixture.js';
-import { buildDocweb } from '../../sandbox/index.js';
 import { ensureTopicReward } from './topic-reward.js';
 
 let fx: DocwebFixture;

@@ -1,14 +1,14 @@
 /**
  * The reward model of a DocWeb topic for the crawl benchmark, made once and kept: a training
- * sample drawn from the built web as a crawl meets its pages (`tres docweb sample` with its
+ * sample drawn from the built web as a crawl meets its pages (`npm run lab -- docweb sample` with its
  * defaults) and a model trained on it (`tres train --model svm` with the topic's keywords). The
  * folder's `training.json` records both commands, and the benchmark report quotes them.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { defaultCacheDir, loadTopic, readHubIndex, sampleTrainingData } from '../../docweb/index.js';
 import type { ModelName } from '../../relevance/index.js';
 import { trainToFolder } from '../../relevance/index.js';
-import { defaultCacheDir, loadTopic, readHubIndex, sampleTrainingData } from '../../sandbox/index.js';
 
 /** Inputs of {@link ensureTopicReward}. */
 export interface TopicRewardOptions {

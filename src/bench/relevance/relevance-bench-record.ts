@@ -24,7 +24,7 @@ export interface RelevanceBenchOptions {
   relevantPages: number;
   /** Relevant pages per DocWeb dataset (irrelevant: nine times as many). @default 100 */
   docwebRelevantPages: number;
-  /** DocWeb cache folder (`tres docweb build --cache`); DocWeb datasets are skipped without a build. @default `defaultCacheDir()` */
+  /** DocWeb cache folder (`npm run lab -- docweb build --cache`); DocWeb datasets are skipped without a build. @default `defaultCacheDir()` */
   docwebCacheDir: string;
   /** Cross-validation folds. @default 5 */
   folds: number;

@@ -17,7 +17,7 @@ export function relevanceMarkdown(record: RelevanceBenchRecord): string {
     `${options.folds}-fold stratified cross-validation, mean ± standard deviation over folds, precision and recall of the ` +
       `relevant class; ${options.relevantPages} relevant and ${options.relevantPages * 9} irrelevant pages per synthetic ` +
       `dataset, ${options.docwebRelevantPages} and ${options.docwebRelevantPages * 9} per DocWeb dataset ` +
-      `(\`tres docweb sample\` with seed ${options.seed}). Config overrides: \`${JSON.stringify(options.config)}\`.`,
+      `(\`npm run lab -- docweb sample\` with seed ${options.seed}). Config overrides: \`${JSON.stringify(options.config)}\`.`,
     '',
     `Throughput: each model of the first fold, saved and loaded; pages/s over up to ${options.throughputPages} sampled ` +
       `pages (batched), anchors/s and anchor F-macro (against the labels of the link targets) over up to ` +

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../../common/index.js';
+import { defaultCacheDir } from '../../docweb/index.js';
 import {
   crossValidate,
   DEFAULT_ANCHOR_MODEL,
@@ -19,7 +20,6 @@ import {
   type RelevanceConfigInput,
   resolveRelevanceConfig,
 } from '../../relevance/index.js';
-import { defaultCacheDir } from '../../sandbox/index.js';
 import type { WordVectors } from '../../text/index.js';
 import { loadWordVectors } from '../../text/index.js';
 import { benchEnv, writeResults } from '../bench-env.js';

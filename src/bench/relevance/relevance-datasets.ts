@@ -12,17 +12,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../../common/index.js';
+import { cacheLayout, DEFAULT_TOPICS_DIR, loadTopic, sampleTrainingData } from '../../docweb/index.js';
 import { parseHtml } from '../../html/index.js';
 import type { AnchorInput, LabeledDocument } from '../../relevance/index.js';
-import {
-  cacheLayout,
-  createSyntheticWeb,
-  DEFAULT_TOPICS_DIR,
-  keywordsOf,
-  loadTopic,
-  SYNTHETIC_WEB_DEFAULTS,
-  sampleTrainingData,
-} from '../../sandbox/index.js';
+import { createSyntheticWeb, keywordsOf, SYNTHETIC_WEB_DEFAULTS } from '../../sandbox/index.js';
 import type { WordVectors } from '../../text/index.js';
 import { isStopword } from '../../text/index.js';
 
@@ -165,7 +158,7 @@ export function cutSyntheticDataset(
 export function docwebUnavailable(cacheDir: string): string | undefined {
   const { dbPath } = cacheLayout(cacheDir);
   if (existsSync(dbPath)) return undefined;
-  return `no DocWeb build in ${cacheDir} (${dbPath} missing): build it with \`tres docweb build\` or pass --cache DIR`;
+  return `no DocWeb build in ${cacheDir} (${dbPath} missing): build it with \`npm run lab -- docweb build\` or pass --cache DIR`;
 }
 
 /**

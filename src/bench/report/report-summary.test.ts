@@ -176,8 +176,8 @@ describe('summaryReport and readTopicResults', () => {
     // bfs at no limit on beta ran dry after 20 pages: shown, marked, never bold.
     expect(md).toMatch(/\| bfs \| [^|]+ \| 100\.0 ± 0\.0 \(unranked\) \|/);
     expect(md).not.toContain('Written by');
-    expect(summaryReport(topics, 'tres', 'tres bench summary a b')).toContain(
-      'Written by `tres bench summary a b` from',
+    expect(summaryReport(topics, 'tres', 'npm run lab -- bench summary a b')).toContain(
+      'Written by `npm run lab -- bench summary a b` from',
     );
   });
 
@@ -205,11 +205,13 @@ describe('summaryReport and readTopicResults', () => {
 
   it('says which file is wrong when a folder holds no crawl results', () => {
     expect(() => readTopicResults(join(root, 'missing'))).toThrow(
-      /missing\/results\.json.*tres bench crawl --out/,
+      /missing\/results\.json.*npm run lab -- bench crawl --out/,
     );
     const bad = join(root, 'bad');
     mkdirSync(bad);
     writeFileSync(join(bad, 'results.json'), '{"rows": 3}');
-    expect(() => readTopicResults(bad)).toThrow(/bad\/results\.json is not the results of tres bench crawl/);
+    expect(() => readTopicResults(bad)).toThrow(
+      /bad\/results\.json is not the results of npm run lab -- bench crawl/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * One report over several crawl benchmarks, one per topic (`tres bench summary DIR...`): whether
+ * One report over several crawl benchmarks, one per topic (`npm run lab -- bench summary DIR...`): whether
  * a strategy (tres unless told otherwise) earns the TRES paper's claim on each topic, and the
  * harvest rate and relevant domains of every strategy at every domain limit side by side.
  *
@@ -68,7 +68,7 @@ export interface ClaimCheck {
 }
 
 /**
- * Reads `DIR/results.json` of a `tres bench crawl` run.
+ * Reads `DIR/results.json` of a `npm run lab -- bench crawl` run.
  * @throws ConfigError naming the file when it is missing or not a crawl benchmark's results
  */
 export function readTopicResults(dir: string): TopicResults {
@@ -82,12 +82,12 @@ export function readTopicResults(dir: string): TopicResults {
     data = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new ConfigError(
-      `cannot read ${file}: ${(error as Error).message}; pass folders written by tres bench crawl --out`,
+      `cannot read ${file}: ${(error as Error).message}; pass folders written by npm run lab -- bench crawl --out`,
       { context: { file } },
     );
   }
   if (!Array.isArray(data.rows) || typeof data.topic?.name !== 'string')
-    throw new ConfigError(`${file} is not the results of tres bench crawl (no topic or rows)`, {
+    throw new ConfigError(`${file} is not the results of npm run lab -- bench crawl (no topic or rows)`, {
       context: { file },
     });
   return {

@@ -2,12 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  type DocwebFixture,
-  fixtureBuildOptions,
-  makeDocwebFixture,
-} from '../../sandbox/docweb/test-fixture.js';
-import { buildDocweb } from '../../sandbox/index.js';
+import { buildDocweb } from '../../docweb/index.js';
+import { type DocwebFixture, fixtureBuildOptions, makeDocwebFixture } from '../../docweb/test-fixture.js';
 import { registerBenchCommand, splitStrategies } from './bench.js';
 
 let fx: DocwebFixture;
@@ -31,7 +27,7 @@ async function run(args: string[]): Promise<string> {
   return out.join('\n');
 }
 
-describe('tres bench crawl', () => {
+describe('npm run lab -- bench crawl', () => {
   it('benchmarks strategies on a DocWeb topic and writes the report, one line per finished run', async () => {
     const out = join(fx.root, 'bench-out');
     const text = await run([

@@ -1,8 +1,8 @@
 /**
- * `tres bench crawl`: the crawl benchmark of the TRES papers on a topic's web (DocWeb or a
+ * `npm run lab -- bench crawl`: the crawl benchmark of the TRES papers on a topic's web (DocWeb or a
  * synthetic web): every strategy x domain limit x single-seed run, reported in the Table 3 layout
  * with plots. Finished runs are kept in the out folder; running the command again resumes.
- * `tres bench summary`: one report over several topics' results (does tres earn the claim).
+ * `npm run lab -- bench summary`: one report over several topics' results (does tres earn the claim).
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -16,7 +16,7 @@ import {
 import { ConfigError } from '../../common/index.js';
 import { strategyNames } from '../../strategies/index.js';
 
-/** Flags of `tres bench crawl` as commander gives them. */
+/** Flags of `npm run lab -- bench crawl` as commander gives them. */
 export interface BenchCrawlFlags {
   topic: string;
   strategies?: string[];
@@ -130,9 +130,9 @@ export function registerBenchCommand(program: Command): void {
       'after',
       `
 Examples:
-  tres bench crawl --topic data/topics/hardware.yaml --cache ~/.cache/tres/docweb \\
+  npm run lab -- bench crawl --topic data/topics/hardware.yaml --cache ~/.cache/tres/docweb \\
       --strategies bfs,random,best-first --pages 3000 --runs 5 --domain-limit none,100,10,5,5_2
-  tres bench crawl --topic my-synthetic-topic.yaml --pages 500 --runs 3
+  npm run lab -- bench crawl --topic my-synthetic-topic.yaml --pages 500 --runs 3
 
 Run i starts from the topic's seed i mod (number of seeds) and uses i as its random seed.
 Harvest rate is judged by the topic's ground-truth labels, and again by the crawler's classifier.
@@ -155,7 +155,7 @@ finished run: a killed benchmark keeps them, and the same command resumes).`,
         isOpenWorld: Boolean(flags.openWorld),
         isTruthReward: Boolean(flags.truthReward),
         ...(flags.keepStores ? { keepStoresDir: flags.keepStores } : {}),
-        command: `tres ${process.argv.slice(2).map(shellQuote).join(' ')}`,
+        command: `npm run lab -- ${process.argv.slice(2).map(shellQuote).join(' ')}`,
         log: flags.quiet ? false : (line) => console.log(line),
       });
       console.log(`${result.runs.length} runs (${result.newRuns} new); report: ${result.outDir}/report.md`);
@@ -166,16 +166,16 @@ finished run: a killed benchmark keeps them, and the same command resumes).`,
     .description(
       'one report over several topics’ crawl benchmarks: does a strategy earn the paper’s claim on each (Pareto front, dominates every other strategy, harvest rate >= 85% of the oracle’s), and every strategy side by side per domain limit',
     )
-    .argument('<dirs...>', 'results folders written by tres bench crawl --out')
+    .argument('<dirs...>', 'results folders written by npm run lab -- bench crawl --out')
     .option('--strategy <name>', 'the strategy whose claim is checked (default tres)', 'tres')
     .option('--out <file>', 'write the Markdown there instead of printing it')
     .addHelpText(
       'after',
-      '\nExample:\n  tres bench summary bench-out/crawl-docweb-* --out bench-out/crawl-docweb-summary.md',
+      '\nExample:\n  npm run lab -- bench summary bench-out/crawl-docweb-* --out bench-out/crawl-docweb-summary.md',
     )
     .action((dirs: string[], flags: { strategy: string; out?: string }) => {
       const command = [
-        'tres bench summary',
+        'npm run lab -- bench summary',
         ...dirs,
         ...(flags.strategy === 'tres' ? [] : ['--strategy', flags.strategy]),
         ...(flags.out ? ['--out', flags.out] : []),

@@ -2,12 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  type DocwebFixture,
-  fixtureBuildOptions,
-  makeDocwebFixture,
-} from '../../sandbox/docweb/test-fixture.js';
-import { buildDocweb } from '../../sandbox/index.js';
+import { buildDocweb } from '../../docweb/index.js';
+import { type DocwebFixture, fixtureBuildOptions, makeDocwebFixture } from '../../docweb/test-fixture.js';
 import { formatBuildSummary, registerDocwebCommand } from './docweb.js';
 
 let fx: DocwebFixture;
@@ -32,7 +28,7 @@ async function run(args: string[]): Promise<string> {
   return out.join('\n');
 }
 
-describe('tres docweb', () => {
+describe('npm run lab -- docweb', () => {
   it('topic: prints relevant pages per site and rule and the seed check', async () => {
     const text = await run([
       'docweb',
@@ -76,6 +72,6 @@ describe('tres docweb', () => {
         '--cache',
         join(fx.root, 'none'),
       ]),
-    ).rejects.toThrow(/run `tres docweb build --cache/);
+    ).rejects.toThrow(/run `npm run lab -- docweb build --cache/);
   });
 });

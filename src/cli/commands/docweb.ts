@@ -1,5 +1,5 @@
 /**
- * `tres docweb`: the DocWeb, a real web of documentation sites built from Debian packages, plus a
+ * `npm run lab -- docweb`: the DocWeb, a real web of documentation sites built from Debian packages, plus a
  * directory hub built from apt's metadata. Sub-commands: `build` (download, extract, index),
  * `links` (count the link graph), `grow` (add the packages the links point at), `serve` (replay
  * server on loopback), `topic` (what a topic file labels, and its seed check), `sample` (training
@@ -26,7 +26,7 @@ import {
   startDocweb,
   topicReport,
   writeLinkGraph,
-} from '../../sandbox/index.js';
+} from '../../docweb/index.js';
 
 const wholeNumber = (name: string, min: number) => (value: string) => {
   const n = Number(value);
@@ -43,7 +43,7 @@ const positive = (name: string) => (value: string) => {
 
 const CACHE_HELP = 'DocWeb cache folder (default $TRES_CACHE_DIR/docweb or ~/.cache/tres/docweb)';
 
-/** Adds `tres docweb build|serve|topic|sample` to the program. */
+/** Adds `npm run lab -- docweb build|serve|topic|sample` to the program. */
 export function registerDocwebCommand(program: Command): void {
   const docweb = program
     .command('docweb')
@@ -64,11 +64,11 @@ export function registerDocwebCommand(program: Command): void {
     .addHelpText(
       'after',
       '\nNeeds about 0.85 GB of downloads and 4.8 GB on disk for the first 75 sites (3.1 GB with\n' +
-        '--exclude-heavy); sites added by `tres docweb grow` are in the manifest and come with it.\n' +
+        '--exclude-heavy); sites added by `npm run lab -- docweb grow` are in the manifest and come with it.\n' +
         'Run as root or with apt access; runs `apt-get update` first when the package lists are missing.\n\n' +
         'Examples:\n' +
-        '  tres docweb build --cache /work/cache/docweb\n' +
-        '  tres docweb build --exclude-heavy --no-hub',
+        '  npm run lab -- docweb build --cache /work/cache/docweb\n' +
+        '  npm run lab -- docweb build --exclude-heavy --no-hub',
     )
     .action(
       async (flags: {
@@ -101,7 +101,7 @@ export function registerDocwebCommand(program: Command): void {
     .option('--top <n>', 'hosts not served to list (default 30)', wholeNumber('top', 1))
     .addHelpText(
       'after',
-      '\nExample:\n  tres docweb links --cache /work/cache/docweb --out links.json --top 50',
+      '\nExample:\n  npm run lab -- docweb links --cache /work/cache/docweb --out links.json --top 50',
     )
     .action((flags: { cache?: string; out?: string; top?: number }) => {
       const db = new DocwebDb(flags.cache ?? defaultCacheDir());
@@ -143,8 +143,8 @@ export function registerDocwebCommand(program: Command): void {
       'after',
       '\nNeeds apt Contents indexes (apt-get install apt-file && apt-file update).\n' +
         'Examples:\n' +
-        '  tres docweb grow --cache /work/cache/docweb --dry-run\n' +
-        '  tres docweb grow --cache /work/cache/docweb --budget-gb 4 --rounds 2',
+        '  npm run lab -- docweb grow --cache /work/cache/docweb --dry-run\n' +
+        '  npm run lab -- docweb grow --cache /work/cache/docweb --budget-gb 4 --rounds 2',
     )
     .action(
       async (flags: {
@@ -188,7 +188,7 @@ export function registerDocwebCommand(program: Command): void {
     .description('serve a built DocWeb on 127.0.0.1 (sites by Host header); Ctrl-C stops')
     .option('--cache <dir>', CACHE_HELP)
     .option('--port <n>', 'TCP port (default 0: any free port)', wholeNumber('port', 0))
-    .addHelpText('after', '\nExample:\n  tres docweb serve --cache /work/cache/docweb --port 8080')
+    .addHelpText('after', '\nExample:\n  npm run lab -- docweb serve --cache /work/cache/docweb --port 8080')
     .action(async (flags: { cache?: string; port?: number }) => {
       const server = await startDocweb({ cacheDir: flags.cache, port: flags.port ?? 0 });
       console.log(
@@ -218,7 +218,7 @@ export function registerDocwebCommand(program: Command): void {
     .option('--cache <dir>', CACHE_HELP)
     .addHelpText(
       'after',
-      '\nExample:\n  tres docweb topic --topic data/topics/hardware.yaml --cache /work/cache/docweb',
+      '\nExample:\n  npm run lab -- docweb topic --topic data/topics/hardware.yaml --cache /work/cache/docweb',
     )
     .action((flags: { topic: string; cache?: string }) => {
       const topic = loadTopic(flags.topic, readHubIndex(flags.cache ?? defaultCacheDir()));
@@ -269,7 +269,7 @@ export function registerDocwebCommand(program: Command): void {
     .option('--force', 'replace an existing sample in --out')
     .addHelpText(
       'after',
-      '\nExample:\n  tres docweb sample --topic data/topics/statistics.yaml --out /tmp/stats-sample --relevant 500\n' +
+      '\nExample:\n  npm run lab -- docweb sample --topic data/topics/statistics.yaml --out /tmp/stats-sample --relevant 500\n' +
         'Then: tres train --relevant OUT/relevant --irrelevant OUT/irrelevant --keywords OUT/keywords.txt ...',
     )
     .action(
@@ -306,7 +306,7 @@ export function registerDocwebCommand(program: Command): void {
     );
 }
 
-/** Lines printed at the end of `tres docweb build`. */
+/** Lines printed at the end of `npm run lab -- docweb build`. */
 export function formatBuildSummary(s: DocwebBuildSummary): string[] {
   const f = s.fetch;
   const lines = [

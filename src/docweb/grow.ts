@@ -1,5 +1,5 @@
 /**
- * `tres docweb grow`: closes the DocWeb's link graph round by round. Each round counts the links
+ * `npm run lab -- docweb grow`: closes the DocWeb's link graph round by round. Each round counts the links
  * of the built pages, plans the packages whose HTML the most-linked missing hosts point at
  * ({@link planGrowth}), appends them to the manifest, builds, and counts again. The download
  * budget covers all rounds.

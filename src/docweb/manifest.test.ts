@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../common/index.js';
+import { ConfigError } from '../common/index.js';
 import { DEFAULT_MANIFEST_PATH, loadManifest, selectSites } from './manifest.js';
 
 let dir: string;

@@ -20,10 +20,10 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, createRng, type Rng } from '../../common/index.js';
-import { parseHtml } from '../../html/index.js';
-import { decodeText, detectCharset } from '../../net/index.js';
-import { detectLanguage, pageTokens } from '../../text/index.js';
+import { ConfigError, createRng, type Rng } from '../common/index.js';
+import { parseHtml } from '../html/index.js';
+import { decodeText, detectCharset } from '../net/index.js';
+import { detectLanguage, pageTokens } from '../text/index.js';
 import { defaultCacheDir } from './cache-layout.js';
 import { DocwebDb, type DocwebPageRow, type DocwebSiteRow } from './docweb-db.js';
 import type { Topic } from './topic.js';

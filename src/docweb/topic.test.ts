@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../common/index.js';
+import { ConfigError } from '../common/index.js';
 import { DEFAULT_TOPICS_DIR } from './manifest.js';
 import { loadTopic, loadTopics, parseTopic } from './topic.js';
 

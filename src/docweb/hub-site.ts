@@ -1,5 +1,5 @@
 /**
- * The hub as a site of the DocWeb: built from apt's metadata during `tres docweb build` into
+ * The hub as a site of the DocWeb: built from apt's metadata during `npm run lab -- docweb build` into
  * `CACHE/hub/`, and served by a handler that speaks the real site's URL patterns:
  * `/bookworm/<package>` is a page, `/<package>` and `/<other suite>/<package>` answer 301 to it,
  * `/bookworm/<section>/` is a section index, `/` answers 301 to `/bookworm/`.
@@ -7,8 +7,8 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, relative } from 'node:path';
-import { normalizeUrl } from '../../url/index.js';
-import { sendStatus } from '../replay/responses.js';
+import { sendStatus } from '../sandbox/index.js';
+import { normalizeUrl } from '../url/index.js';
 import type { CommandRunner } from './apt.js';
 import { type CacheLayout, packageDir } from './cache-layout.js';
 import { HOMEPAGES_DIR, type HomepageSite, homepageKey, homepageSites, writeHomepages } from './homepages.js';

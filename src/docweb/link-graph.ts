@@ -4,10 +4,10 @@
  * host, no such page" and "host not served", following the redirects the DocWeb server answers
  * (`www.` spellings, version segments, folder and root redirects: `../site-aliases.ts`) as a
  * crawler would. Hosts that are not served are ranked by how many
- * links (and from how many sites) point at them: that ranking is what `tres docweb grow` closes.
+ * links (and from how many sites) point at them: that ranking is what `npm run lab -- docweb grow` closes.
  */
 import { writeFileSync } from 'node:fs';
-import { SiteRouter } from '../replay/site-router.js';
+import { SiteRouter } from '../sandbox/index.js';
 import type { DocwebDb } from './docweb-db.js';
 import { docwebSiteSources } from './docweb-server.js';
 import { HUB_HOST } from './hub.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, TresError } from '../../common/index.js';
+import { ConfigError, TresError } from '../common/index.js';
 import type { CommandRunner } from './apt.js';
 import { cacheLayout } from './cache-layout.js';
 import { fetchPackages, isExtracted } from './fetch-packages.js';

@@ -1,5 +1,5 @@
 /**
- * `tres docweb build`: manifest -> downloaded debs -> extracted packages -> site, page and label
+ * `npm run lab -- docweb build`: manifest -> downloaded debs -> extracted packages -> site, page and label
  * tables. Every step is skipped when already done (markers, and a fingerprint of the manifest,
  * topics and extracted packages stored with the tables), so running it again is cheap and an
  * interrupted build resumes.

@@ -12,7 +12,7 @@
  * directory hub links each documentation package to its site. Documentation packages only
  * (section doc or a -doc/-docs/-html/-manual name), English only, no code-hosting platforms.
  */
-import { registrableDomain } from '../../url/index.js';
+import { registrableDomain } from '../url/index.js';
 import type { HtmlContents } from './contents-index.js';
 import type { UnservedHost } from './link-graph.js';
 import type { ManifestSite } from './manifest.js';

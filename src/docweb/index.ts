@@ -44,7 +44,13 @@ export {
   startDocweb,
 } from './docweb-server.js';
 export { type FetchPackagesOptions, type FetchReport, fetchPackages, isExtracted } from './fetch-packages.js';
-export { appendToManifest, type GrowOptions, type GrowReport, growDocweb } from './grow.js';
+export {
+  appendToManifest,
+  describeCandidate,
+  type GrowOptions,
+  type GrowReport,
+  growDocweb,
+} from './grow.js';
 export {
   GROW_PLAN_DEFAULTS,
   type GrowCandidate,
@@ -54,7 +60,14 @@ export {
 } from './grow-plan.js';
 export { HUB_DEFAULT_SECTIONS, HUB_HOST, type HubOptions, type HubPage, writeHub } from './hub.js';
 export { buildHub, type HubBuild, hubHandler, readHubIndex } from './hub-site.js';
-export { countLinkGraph, formatLinkGraph, type LinkGraphCounts, type UnservedHost } from './link-graph.js';
+export {
+  countLinkGraph,
+  formatLinkGraph,
+  type LinkGraphCounts,
+  servedPageLookup,
+  type UnservedHost,
+  writeLinkGraph,
+} from './link-graph.js';
 export {
   DEFAULT_MANIFEST_PATH,
   DEFAULT_TOPICS_DIR,

@@ -15,7 +15,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ConfigError } from '../../common/index.js';
+import { ConfigError } from '../common/index.js';
 import { DOCWEB_DB_FILE } from './cache-layout.js';
 
 /** One row of the site table. */
@@ -149,12 +149,12 @@ export class DocwebDb {
 
   /**
    * Opens `CACHE/docweb.sqlite` read-only.
-   * @throws ConfigError if the cache holds no finished build (run `tres docweb build`).
+   * @throws ConfigError if the cache holds no finished build (run `npm run lab -- docweb build`).
    */
   constructor(cacheDir: string, dbPath = join(cacheDir, DOCWEB_DB_FILE)) {
     if (!existsSync(dbPath)) {
       throw new ConfigError(
-        `no DocWeb build in ${cacheDir} (missing ${dbPath}); run \`tres docweb build --cache ${cacheDir}\` first`,
+        `no DocWeb build in ${cacheDir} (missing ${dbPath}); run \`npm run lab -- docweb build --cache ${cacheDir}\` first`,
         { context: { file: dbPath } },
       );
     }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '../../common/index.js';
+import { ConfigError } from '../common/index.js';
 
 /** One site of the manifest: a package and where its pages live on the (real) web. */
 export interface ManifestSite {
@@ -49,7 +49,6 @@ export interface Manifest {
 /** The manifest shipped with the project: `data/docweb/sites.json` at the package root. */
 export const DEFAULT_MANIFEST_PATH = resolve(
   dirname(fileURLToPath(import.meta.url)),
-  '..',
   '..',
   '..',
   'data',

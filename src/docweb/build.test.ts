@@ -1,7 +1,7 @@
 import { existsSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../common/index.js';
+import { ConfigError } from '../common/index.js';
 import { buildDocweb, type DocwebBuildOptions } from './build.js';
 import { cacheLayout, EXTRACTED_MARKER, packageDir } from './cache-layout.js';
 import { DocwebDb } from './docweb-db.js';

@@ -13,7 +13,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { hostSite, normalizeUrl } from '../../url/index.js';
+import { hostSite, normalizeUrl } from '../url/index.js';
 import { descriptionHtml, esc } from './hub.js';
 import type { PackageInfo } from './package-lists.js';
 import { pageUrl } from './page-scan.js';

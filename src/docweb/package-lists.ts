@@ -7,7 +7,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { TresError } from '../../common/index.js';
+import { TresError } from '../common/index.js';
 import { type CommandRunner, runCommand } from './apt.js';
 import { compareDebianVersions } from './debian-version.js';
 

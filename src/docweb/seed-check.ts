@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseHtml } from '../../html/index.js';
-import { decodeText, detectCharset } from '../../net/index.js';
-import { normalizeUrl } from '../../url/index.js';
+import { parseHtml } from '../html/index.js';
+import { decodeText, detectCharset } from '../net/index.js';
+import { normalizeUrl } from '../url/index.js';
 import type { DocwebDb, DocwebPageRow, DocwebSiteRow } from './docweb-db.js';
 
 /** One link from a seed to another seed. */

@@ -20,7 +20,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from '../../common/index.js';
+import { ConfigError } from '../common/index.js';
 import { homepageKeyOf } from './homepages.js';
 
 /** One ground-truth rule: every URL on `host` whose path starts with `prefix` (and matches `pattern`). */

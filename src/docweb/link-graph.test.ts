@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SiteRouter } from '../replay/site-router.js';
+import { SiteRouter } from '../sandbox/index.js';
 import { buildDocweb } from './build.js';
 import { DocwebDb } from './docweb-db.js';
 import { countLinkGraph, formatLinkGraph, landingUrl, servedPageLookup } from './link-graph.js';

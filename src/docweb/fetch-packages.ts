@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, TresError } from '../../common/index.js';
+import { ConfigError, TresError } from '../common/index.js';
 import {
   type CommandRunner,
   type DebDownload,

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { ConfigError, TresError } from '../../common/index.js';
+import { ConfigError, TresError } from '../common/index.js';
 
 /** What a finished command gave back. */
 export interface CommandResult {

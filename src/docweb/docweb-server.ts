@@ -1,5 +1,5 @@
 /**
- * `tres docweb serve`: the replay server over a built DocWeb. Each site of the table becomes a
+ * `npm run lab -- docweb serve`: the replay server over a built DocWeb. Each site of the table becomes a
  * folder site (Host header + longest prefix; a folder URL serves its index.html; `/` redirects
  * to the host's first prefix; `www.` spellings and version segments redirect as on the real sites,
  * see `../site-aliases.ts`; unknown hosts are reset at once, like dead sites). Every host is
@@ -8,11 +8,9 @@
  * server and the page table agree on what exists.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ConfigError } from '../../common/index.js';
-import { type ReplayServer, startReplayServer } from '../replay/replay-server.js';
-import { sendStatus } from '../replay/responses.js';
-import { sandboxResolveRules } from '../replay/sandbox-rules.js';
-import type { SiteSource } from '../replay/site-source.js';
+import { ConfigError } from '../common/index.js';
+import type { SiteSource } from '../sandbox/index.js';
+import { type ReplayServer, sandboxResolveRules, sendStatus, startReplayServer } from '../sandbox/index.js';
 import { defaultCacheDir } from './cache-layout.js';
 import { DocwebDb } from './docweb-db.js';
 import { HUB_PACKAGE } from './hub.js';

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { TresError } from '../../common/index.js';
+import { TresError } from '../common/index.js';
 import { aptListFiles } from './package-lists.js';
 
 /** HTML files per package: paths relative to `/`, without the leading slash. */

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../../common/index.js';
+import { createRng } from '../common/index.js';
 import { buildDocweb } from './build.js';
 import type { DocwebPageRow } from './docweb-db.js';
 import { drawByPage, type SampleOptions, sampleTrainingData } from './sample.js';

@@ -5,7 +5,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { normalizeUrl } from '../../url/index.js';
+import { normalizeUrl } from '../url/index.js';
 
 /** Extensions of the files that count as pages (what the replay server sends as HTML). */
 export const PAGE_EXTENSIONS: ReadonlySet<string> = new Set(['.html', '.htm', '.xhtml', '.shtml']);
