@@ -14,6 +14,7 @@ import {
 import type { ChartFile } from './report-crawl-charts.js';
 import { lossSection } from './report-loss.js';
 import { wilcoxonSection } from './report-wilcoxon.js';
+import { fillTemplate } from './template.js';
 
 /** Everything the report says. */
 export interface CrawlReportInput {
@@ -159,7 +160,10 @@ function runsTable(runs: readonly RunResult[]): string {
   ].join('\n');
 }
 
-/** The whole report as Markdown (charts referenced by file name, next to the report). */
+/**
+ * The whole report as Markdown (charts referenced by file name, next to the report): the prose in
+ * templates/crawl-report.md, the figures and tables filled in here.
+ */
 export function crawlReport(input: CrawlReportInput): string {
   const i = input;
   const total = i.strategies.length * i.domainLimits.length * i.runsPerConfig;
@@ -170,50 +174,44 @@ export function crawlReport(input: CrawlReportInput): string {
     .map((limit) => ({ limit, charts: i.charts.filter((c) => c.domainLimit === limit) }))
     .filter((s) => s.charts.length > 0)
     .map((s) => `### Domain limit ${s.limit}\n\n${s.charts.map(figure).join('\n')}`);
-  return `# Crawl benchmark: ${i.topic}
-
-${isComplete ? '' : `> **Incomplete:** ${i.runs.length} of ${total} runs have finished; the numbers below cover those.\n\n`}Every strategy crawled ${i.webDescription} from one seed URL per run (run *i* starts from seed *i* mod ${i.seeds.length} and uses *i* as its random seed), ${i.maxPages.toLocaleString('en-US')} fetch attempts per run, K = ${i.concurrency} fetch${i.concurrency === 1 ? ' (the papers\u2019 sequential MDP; runs repeat exactly)' : 'es in flight'}, ${i.runsPerConfig} runs per strategy and domain limit; robots.txt obeyed, no delay between requests (the server is local), no retries, links addressed by IP left out, a web site = a host without \`www.\` (as the TRES authors' code counts domains). Strategies: ${i.strategies.join(', ')}. Domain limits: ${i.domainLimits.join(', ')}. The crawler's reward came from: ${i.judgeDescription}.
-
-## Outcome
-
-${outcomeSentences(i.rows, i.runs)
-  .map((s) => `- ${s}`)
-  .join('\n')}
-
-## Table 3 layout
-
-Harvest rate (HR) = pages relevant by the topic's ground-truth labels / fetch attempts (failures count, as every attempt spends budget; "failed" is their share: links that leave the web, 404s, robots.txt refusals); relevant domains = sites (hosts without \`www.\`) with at least one ground-truth relevant page. Mean ± sample standard deviation over the runs that did not run dry before ${Math.round(RANKED_BUDGET_SHARE * 100)}% of the page budget (such a run is counted in "ran dry" and left out, as the paper leaves out crawls that ran out of URLs; a row whose runs all ran dry that early shows them all; a run that ran dry later, as every run does at a small limit on a small web, is counted). \`crawler_b\` is the crawler at domain limit b (\`5_2\`: 5 pages per domain, halved at T/3 and 2T/3, never below 2). "classifier" columns judge the same pages by the crawler's own relevance judge (its reward), as the paper reports both; precision / recall compare it with the ground truth over all fetched pages of the row. "ran dry": runs whose frontier emptied before the budget; rows whose runs spent less than ${Math.round(RANKED_BUDGET_SHARE * 100)}% of the budget on average are "unranked". "HR / oracle" and "domains / oracle": the row's harvest rate and relevant domains as % of the oracle's (best-first on the ground truth) from the same seed and domain limit, mean ± std over the seeds where neither the row's run nor the oracle's ran dry early (ranking pages, the oracle can spend a limit of 10 on its seed's own pages and lose the links out that another crawler kept; 10 relevant pages of 10 attempts is no harvest rate to compare). "links off the web": share of distinct discovered links that point at hosts the web does not serve, or (DocWeb) at pages of a served host the mirror does not have (dropped unattempted in the closed world, the default; attempted with \`--open-world\`). "duplicates": share of attempts that fetched a page already held (the same page under another address, or a copy by content); each page counts once, so duplicates never add to the harvest rate. Bold: the best ranked row in the column and every row tied with it (runs share seeds across rows, so differences are paired by seed: a row beats another only when the mean of the per-seed differences, over seeds where neither ran dry early, exceeds their standard deviation; otherwise it is a tie, not a win); ★: on the Pareto front of the ranked rows, where a row is dominated only by one at least as good in both and better in one by that paired test. "HR % of HTML pages" leaves failed attempts out of the denominator.
-
-${i.rows.length > 0 ? table3(i.rows) : '(no finished runs)'}
-
-### Harvest rate by seed
-
-Ground-truth harvest rate % / fetch attempts of each run of the ranked rows: the spread over runs is mostly the seeds' doing (a seed whose site links to little else runs dry).
-
-${seedTable(i.rows, i.runs)}
-
-${wilcoxonSection(i.runs)}
-${lossSection(i.runs)}
-## Plots
-
-${pareto.map(figure).join('\n')}
-${sections.join('\n')}
-## Every run
-
-<details><summary>${i.runs.length} runs (also in runs.csv; curves in curves.csv)</summary>
-
-${runsTable(i.runs)}
-
-</details>
-
-## How to repeat
-
-\`\`\`
-${i.command}
-\`\`\`
-
-- topic file: \`${i.topicFile}\`; seed URLs: ${i.seeds.map((s, n) => `${n}: ${s}`).join(', ')}
-- tres ${i.env.version}, commit ${i.env.commit}${i.runCommits.length > 1 || (i.runCommits[0] && i.runCommits[0] !== i.env.commit) ? ` (runs made at ${i.runCommits.join(', ')})` : ''}, Node ${i.env.node}, ${i.env.cores} x ${i.env.cpu}, report written ${i.env.date}
-- files: \`results.json\` (setting, rows, every run with its curve), \`runs.csv\`, \`curves.csv\`, \`table.csv\`, \`runs/\` (one file per finished run; a restarted benchmark skips them)
-`;
+  const isRunCommitsOther =
+    i.runCommits.length > 1 || (i.runCommits[0] !== undefined && i.runCommits[0] !== i.env.commit);
+  return fillTemplate('crawl-report.md', {
+    topic: i.topic,
+    incomplete: isComplete
+      ? ''
+      : `> **Incomplete:** ${i.runs.length} of ${total} runs have finished; the numbers below cover those.\n\n`,
+    web: i.webDescription,
+    seedCount: i.seeds.length,
+    maxPages: i.maxPages.toLocaleString('en-US'),
+    concurrency: i.concurrency,
+    concurrencyNote:
+      i.concurrency === 1 ? ' (the papers\u2019 sequential MDP; runs repeat exactly)' : 'es in flight',
+    runsPerConfig: i.runsPerConfig,
+    strategies: i.strategies.join(', '),
+    domainLimits: i.domainLimits.join(', '),
+    judge: i.judgeDescription,
+    outcome: outcomeSentences(i.rows, i.runs)
+      .map((s) => `- ${s}`)
+      .join('\n'),
+    rankedShare: Math.round(RANKED_BUDGET_SHARE * 100),
+    table3: i.rows.length > 0 ? table3(i.rows) : '(no finished runs)',
+    seedTable: seedTable(i.rows, i.runs),
+    wilcoxon: wilcoxonSection(i.runs),
+    loss: lossSection(i.runs),
+    pareto: pareto.map(figure).join('\n'),
+    limitSections: sections.join('\n'),
+    runCount: i.runs.length,
+    runsTable: runsTable(i.runs),
+    command: i.command,
+    topicFile: i.topicFile,
+    seedList: i.seeds.map((s, n) => `${n}: ${s}`).join(', '),
+    version: i.env.version,
+    commit: i.env.commit,
+    runCommitsNote: isRunCommitsOther ? ` (runs made at ${i.runCommits.join(', ')})` : '',
+    node: i.env.node,
+    cores: i.env.cores,
+    cpu: i.env.cpu,
+    date: i.env.date,
+  });
 }

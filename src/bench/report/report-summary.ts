@@ -29,6 +29,7 @@ import {
   type Spread,
 } from '../crawl/crawl-bench-stats.js';
 import { num, pct } from './report-crawl.js';
+import { fillTemplate } from './template.js';
 
 /** Harvest rate at no limit, as a share of the oracle's, that the claim asks for. */
 export const ORACLE_SHARE_GOAL = 0.85;
@@ -149,29 +150,28 @@ export function summaryReport(topics: readonly TopicResults[], subject = 'tres',
   const met = checks.filter((c) => c.isMet).length;
   const limits = [...new Set(topics.flatMap((t) => t.rows.map((r) => r.domainLimit)))];
   const strategies = [...new Set(topics.flatMap((t) => t.rows.map((r) => r.strategy)))];
-  const lines = [
-    `# Crawl benchmark summary: ${topics.length} topic${topics.length === 1 ? '' : 's'}`,
-    '',
-    `Folders: ${topics.map((t) => `\`${t.dir}\``).join(', ')}. Each topic's report.md has the full Table 3, the plots and the command. Harvest rate (HR) is judged by each topic's ground truth, each page counted once; mean ± standard deviation over single-seed runs.`,
-    '',
-    `## The claim for ${subject}`,
-    '',
-    `On each topic: some ${subject} row on the Pareto front of harvest rate against relevant domains; every row of every rival dominated by some ${subject} row (no worse in either axis and better in one, paired by seed: the mean per-seed difference, over seeds where neither run ran dry before a third of the budget, larger than its standard deviation); harvest rate at no limit at least ${(ORACLE_SHARE_GOAL * 100).toFixed(0)}% of the oracle's from the same seeds. Runs that ran dry before a third of the budget are left out of a row's figures, and rows whose runs did so on average are left out. Rivals are the other crawlers; ${isTresFamily(subject) ? `TRES with a part removed or changed (tres-nh, tres-async, synchronous, spec variants) is the journal's ablation study (Table 4, below), listed in the last column but not counted` : `specs of ${subject} are not counted`}. **Met on ${met} of ${checks.length} topic${checks.length === 1 ? '' : 's'}.**`,
-    '',
-    `| topic | runs × pages | ${subject} rows on the Pareto front | rival rows no ${subject} row dominates | ${subject} HR / oracle's at no limit | claim | ablation rows no ${subject} row dominates (not counted) |`,
-    '|---|---|---|---|---:|:-:|---|',
-    ...checks.map((c, i) => {
-      const t = topics[i] as TopicResults;
-      return `| ${c.topic} | ${t.runs} × ${t.maxPages} | ${c.onFront.join(', ') || 'none'} | ${c.undominated.join(', ') || 'none'} | ${c.oracleShare ? pct(c.oracleShare) : 'n/a'}% | ${c.isMet ? 'met' : 'not met'} | ${c.undominatedAblations.join(', ') || 'none'} |`;
-    }),
-    '',
-    ...ablationTable(topics, strategies, limits, subject),
-    ...limits.flatMap((limit) => limitTables(topics, strategies, limit)),
-    'Bold: the best ranked row of the topic at that domain limit and every row tied with it (not beaten by the paired test above). ★: on the topic\'s Pareto front (over all domain limits). "k dry": k runs emptied their frontier before the budget (from a seed whose first pages link nowhere, a domain limit ends the crawl after a few pages, and the spread is large); "unranked": on average the runs spent less than a third of the budget.',
-    '',
-    ...(command ? [`Written by \`${command}\` from the folders' results.json.`, ''] : []),
-  ];
-  return lines.join('\n');
+  const asLines = (lines: readonly string[]) => lines.map((line) => `${line}\n`).join('');
+  return fillTemplate('summary-report.md', {
+    topicCount: `${topics.length} topic${topics.length === 1 ? '' : 's'}`,
+    folders: topics.map((t) => `\`${t.dir}\``).join(', '),
+    subject,
+    oracleGoal: (ORACLE_SHARE_GOAL * 100).toFixed(0),
+    ablationNote: isTresFamily(subject)
+      ? "TRES with a part removed or changed (tres-nh, tres-async, synchronous, spec variants) is the journal's ablation study (Table 4, below), listed in the last column but not counted"
+      : `specs of ${subject} are not counted`,
+    met: `${met} of ${checks.length} topic${checks.length === 1 ? '' : 's'}`,
+    claimRows: asLines(
+      checks.map((c, i) => {
+        const t = topics[i] as TopicResults;
+        return `| ${c.topic} | ${t.runs} × ${t.maxPages} | ${c.onFront.join(', ') || 'none'} | ${c.undominated.join(', ') || 'none'} | ${c.oracleShare ? pct(c.oracleShare) : 'n/a'}% | ${c.isMet ? 'met' : 'not met'} | ${c.undominatedAblations.join(', ') || 'none'} |`;
+      }),
+    ),
+    tables: asLines([
+      ...ablationTable(topics, strategies, limits, subject),
+      ...limits.flatMap((limit) => limitTables(topics, strategies, limit)),
+    ]),
+    writtenBy: command ? `\nWritten by \`${command}\` from the folders' results.json.\n` : '',
+  });
 }
 
 /**
