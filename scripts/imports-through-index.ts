@@ -1,6 +1,9 @@
 /**
  * Codemod of issue 24: every import from one room (a folder directly under src/) into another
- * goes through that room's index.ts. For each import that reaches past an index.ts it adds the
+ * goes through that room's index.ts; then (a second pass, `--folders`, which the first starts by
+ * itself) every import inside a room into a subfolder from outside that subfolder goes through
+ * the subfolder's index.ts (sandbox/index.ts imports ./replay/index.js, not ./replay/site-router.js;
+ * a file may import its own folder's and its ancestors' files directly). For each import that reaches past an index.ts it adds the
  * names to the room's index.ts (creating the file if the room has none) and points the import at
  * the index; then it writes the library entry (src/index.ts) as explicit lists, so the package's
  * public API does not grow with the rooms' indexes. Test support (test-*.ts, *-test-utils.ts,
@@ -11,18 +14,37 @@
  * lacks (a merge of main's `import { X } from '../room/file.js'` into a rewritten import line
  * leaves that, without a conflict). It stops, changing nothing, if an index would export two things by one name.
  *
- *   npx vite-node scripts/imports-through-index.ts [-- --dry-run]
+ *   npx vite-node scripts/imports-through-index.ts [-- --dry-run]   (both passes)
+ *   npx vite-node scripts/imports-through-index.ts -- --folders     (the second pass only)
  * (then runs `biome check --write` on the files it wrote: it merges and sorts their imports)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { isTestSupport, roomOf } from '../test/import-graph.js';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const SRC = join(ROOT, 'src');
 const isDryRun = process.argv.includes('--dry-run');
+/** The second pass: subfolders inside a room instead of rooms. */
+const isFolderPass = process.argv.includes('--folders');
+
+/**
+ * The folder (relative to src/) whose index.ts an import from `from` of `to` must name, or
+ * undefined when it may name the file. First pass: the target's room, for an import from another
+ * room. Second pass: the target's folder, for an import from the same room but outside that
+ * folder (not from the folder itself or below it; files directly in src/ are the library entry).
+ */
+function boundaryOf(from: string, to: string): string | undefined {
+  if (isTestSupport(to)) return undefined;
+  const room = roomOf(to);
+  if (!isFolderPass) return room === '' || roomOf(from) === room ? undefined : room;
+  const folder = to.includes('/') ? to.slice(0, to.lastIndexOf('/')) : '';
+  if (folder === '' || roomOf(from) !== room || from.startsWith(`${folder}/`)) return undefined;
+  return folder;
+}
 
 const rel = (abs: string) => relative(SRC, abs).split(sep).join('/');
 const specifierFrom = (fromFile: string, toFile: string) => {
@@ -51,6 +73,7 @@ interface Bypass {
   node: ts.ImportDeclaration | ts.ExportDeclaration;
   /** The imported file, absolute. */
   target: string;
+  /** The folder whose index.ts the import must name (a room in the first pass). */
   room: string;
   /** Names as the target file exports them. */
   names: string[];
@@ -87,8 +110,8 @@ for (const file of sources) {
     if (!spec || !ts.isStringLiteral(spec) || !spec.text.startsWith('.')) continue;
     const target = resolve(dirname(file.fileName), spec.text).replace(/\.js$/, '.ts');
     const to = rel(target);
-    const room = roomOf(to);
-    if (room === '' || roomOf(from) === room || isTestSupport(to)) continue;
+    const room = boundaryOf(from, to);
+    if (room === undefined) continue;
     const names: string[] = [];
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
@@ -113,7 +136,7 @@ for (const file of sources) {
     for (const name of names.filter((n) => !exported.has(n))) {
       const owner = sources.find(
         (f) =>
-          roomOf(rel(f.fileName)) === room &&
+          (isFolderPass ? dirname(rel(f.fileName)) === room : roomOf(rel(f.fileName)) === room) &&
           !isTestSupport(rel(f.fileName)) &&
           moduleExports(f.fileName).get(name)?.declarations?.[0]?.getSourceFile() === f,
       );
@@ -121,7 +144,9 @@ for (const file of sources) {
       // From a nested folder's index.ts when it exports the name (a nested folder of a room).
       const nested = join(dirname(owner.fileName), 'index.ts');
       const via =
-        dirname(nested) !== join(SRC, room) && moduleExports(nested).has(name) ? nested : owner.fileName;
+        !isFolderPass && dirname(nested) !== join(SRC, room) && moduleExports(nested).has(name)
+          ? nested
+          : owner.fileName;
       bypasses.push({ file, node, target: via, room, names: [name], isRewrite: false });
     }
   }
@@ -197,7 +222,10 @@ for (const [room, names] of wanted) {
   if (names.size === 0) continue;
   const index = join(SRC, room, 'index.ts');
   let text = textOf(index);
-  if (text === '') text = `/** The ${room} room's public API: what other rooms import from it. */\n`;
+  if (text === '')
+    text = isFolderPass
+      ? `/** ${room}/: what the rest of the ${roomOf(room)} room imports from this folder. */\n`
+      : `/** The ${room} room's public API: what other rooms import from it. */\n`;
   const byFile = new Map<string, string[]>();
   for (const [name, { file }] of names) byFile.set(file, [...(byFile.get(file) ?? []), name]);
   for (const [file, list] of [...byFile].sort(([a], [b]) => a.localeCompare(b))) {
@@ -260,5 +288,19 @@ if (!isDryRun && written.length > 0) {
   });
 }
 console.log(
-  `${bypasses.filter((b) => b.isRewrite).length} imports now go through an index.ts; ${[...wanted.values()].reduce((n, m) => n + m.size, 0)} names added to the rooms' index.ts files`,
+  `${isFolderPass ? 'folders' : 'rooms'}: ${bypasses.filter((b) => b.isRewrite).length} imports now go through an index.ts; ${[...wanted.values()].reduce((n, m) => n + m.size, 0)} names added to the ${isFolderPass ? 'folders' : 'rooms'}' index.ts files`,
 );
+// The second pass sees the first one's files: a fresh program, in a process of its own.
+if (!isFolderPass) {
+  execFileSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules', 'vite-node', 'vite-node.mjs'),
+      fileURLToPath(import.meta.url),
+      '--',
+      '--folders',
+      ...(isDryRun ? ['--dry-run'] : []),
+    ],
+    { stdio: 'inherit' },
+  );
+}

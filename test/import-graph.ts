@@ -90,10 +90,26 @@ export function roomBypasses(edges: readonly ImportEdge[]): ImportEdge[] {
   });
 }
 
-/** Imports between folders (any depth) that do not name the target folder's index.ts. */
+/**
+ * Imports between folders (any depth), and those of them that reach into a folder from outside it
+ * without naming that folder's index.ts. A file may import its own folder's and its ancestors'
+ * files directly (strategies/tres/ uses strategies/strategy.ts), and test support from anywhere;
+ * files directly in src/ are the library's entry.
+ */
 export function folderBypasses(edges: readonly ImportEdge[]): { between: number; bypass: ImportEdge[] } {
   const between = edges.filter((e) => dirname(e.from) !== dirname(e.to));
-  return { between: between.length, bypass: between.filter((e) => !e.to.endsWith('/index.ts')) };
+  return {
+    between: between.length,
+    bypass: between.filter((e) => {
+      const folder = dirname(e.to);
+      return (
+        folder !== '.' &&
+        !e.to.endsWith('/index.ts') &&
+        !e.from.startsWith(`${folder}/`) &&
+        !isTestSupport(e.to)
+      );
+    }),
+  };
 }
 
 /** Two-file cycles: A imports B and B imports A (type-only imports included). */

@@ -25,7 +25,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
  * `npm run lab -- ARGS` as a child in the README's folder: the harness entry from the sources
  * through vite-node (`npm run lab` builds dist-bench/ and runs in the repository's folder).
  */
-const LAB = `node '${join(ROOT, 'node_modules', 'vite-node', 'vite-node.mjs')}' --script '${join(ROOT, 'src', 'cli', 'lab.ts')}'`;
+const LAB = `node '${join(ROOT, 'node_modules', 'vite-node', 'vite-node.mjs')}' --script '${join(ROOT, 'src', 'cli', 'lab', 'lab.ts')}'`;
 /** Flags that send the README's crawls to the loopback web (PORT is filled in) and keep them fast. */
 const LOOPBACK = `--resolve 'www.debian.org=127.0.0.1:PORT,*=none' --https-as-http --allow-loopback`;
 const FAST = `${LOOPBACK} --min-delay-ms 0 --quiet`;

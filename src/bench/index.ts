@@ -3,6 +3,5 @@
  * summary report. The other benchmarks run from `npm run bench` (main.ts), built apart from the
  * product (tsconfig.bench.json, dist-bench/).
  */
-export { runCrawlBench } from './crawl/crawl-bench.js';
-export { DEFAULT_CRAWL_BENCH_OPTIONS, PAPER_DOMAIN_LIMITS } from './crawl/crawl-bench-options.js';
-export { readTopicResults, summaryReport } from './report/report-summary.js';
+export { DEFAULT_CRAWL_BENCH_OPTIONS, PAPER_DOMAIN_LIMITS, runCrawlBench } from './crawl/index.js';
+export { readTopicResults, summaryReport } from './report/index.js';

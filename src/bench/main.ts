@@ -23,24 +23,32 @@
 import { join, resolve } from 'node:path';
 import { defaultCacheDir } from '../docweb/index.js';
 import { strategyNames } from '../strategies/index.js';
-import { runCrawlBench } from './crawl/crawl-bench.js';
-import { PAPER_DOMAIN_LIMITS } from './crawl/crawl-bench-options.js';
-import { runOracleReach } from './crawl/oracle-reach.js';
-import { ORACLE_STRATEGY } from './crawl/oracle-strategy.js';
-import { type ResumeVariant, runResumeBench } from './crawl/resume-bench.js';
-import { ensureTopicReward } from './crawl/topic-reward.js';
-import { DEFAULT_DECISION_BENCH_OPTIONS, runDecisionBench } from './decision/decision-bench.js';
-import { runRlBench } from './decision/rl-bench.js';
-import { runTreeFrontierBench } from './decision/tree-frontier-bench.js';
-import { runClusterBench } from './engine/cluster-bench.js';
-import { DEFAULT_ENGINE_BENCH_OPTIONS, runEngineBench } from './engine/engine-bench.js';
-import { runPdfBench } from './engine/pdf-bench.js';
-import { runRenderBench } from './engine/render-bench.js';
-import { runUiCostBench } from './engine/ui-cost-bench.js';
-import { runFuzzBench } from './fuzz/fuzz-bench.js';
-import { DEFAULT_MEMORY_BENCH_OPTIONS, runMemoryBench } from './memory/memory-bench.js';
-import { runFeedbackBench } from './relevance/feedback-bench.js';
-import { runRelevanceBench } from './relevance/relevance-bench.js';
+import {
+  ensureTopicReward,
+  ORACLE_STRATEGY,
+  PAPER_DOMAIN_LIMITS,
+  type ResumeVariant,
+  runCrawlBench,
+  runOracleReach,
+  runResumeBench,
+} from './crawl/index.js';
+import {
+  DEFAULT_DECISION_BENCH_OPTIONS,
+  runDecisionBench,
+  runRlBench,
+  runTreeFrontierBench,
+} from './decision/index.js';
+import {
+  DEFAULT_ENGINE_BENCH_OPTIONS,
+  runClusterBench,
+  runEngineBench,
+  runPdfBench,
+  runRenderBench,
+  runUiCostBench,
+} from './engine/index.js';
+import { runFuzzBench } from './fuzz/index.js';
+import { DEFAULT_MEMORY_BENCH_OPTIONS, runMemoryBench } from './memory/index.js';
+import { runFeedbackBench, runRelevanceBench } from './relevance/index.js';
 
 /** The visible DocWeb topics (data/topics). */
 const DOCWEB_TOPICS = [

@@ -4,21 +4,23 @@
  * with code 2, anything else is a bug and prints its stack. A command may ask for another exit
  * code (exit-code.ts), e.g. `tres crawl`: 1 when nothing could be fetched, 130 when interrupted.
  * The research harness's commands (benchmarks, the DocWeb builder) are not here: they are
- * `npm run lab -- ...` (lab.ts), built only into dist-bench/.
+ * `npm run lab -- ...` (lab/lab.ts), built only into dist-bench/.
  */
 import { Command, CommanderError } from 'commander';
 import { ConfigError, TresError } from '../common/index.js';
 import { RepairError, StorageFaultError } from '../store/index.js';
-import { registerCrawlCommand } from './commands/crawl.js';
-import { registerDemoCommand } from './commands/demo.js';
-import { registerEvaluateCommand } from './commands/evaluate.js';
-import { registerExportCommand } from './commands/export.js';
-import { registerKeywordsCommand } from './commands/keywords.js';
-import { registerRepairCommand } from './commands/repair.js';
-import { registerSandboxCommand } from './commands/sandbox.js';
-import { registerTrainCommand } from './commands/train.js';
-import { registerUiCommand } from './commands/ui.js';
-import { registerWorkerCommand } from './commands/worker.js';
+import {
+  registerCrawlCommand,
+  registerDemoCommand,
+  registerEvaluateCommand,
+  registerExportCommand,
+  registerKeywordsCommand,
+  registerRepairCommand,
+  registerSandboxCommand,
+  registerTrainCommand,
+  registerUiCommand,
+  registerWorkerCommand,
+} from './commands/index.js';
 import { takeExitCode } from './exit-code.js';
 
 /** A sub-command module: adds itself to the program. */

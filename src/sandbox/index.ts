@@ -5,53 +5,54 @@
  */
 
 export {
+  BROKEN_HTML_PAGES,
+  type BrokenHtmlPage,
   CHARSET_PAGES,
   type CharsetPage,
   decodeWindows1252,
   encodeWindows1252,
-} from './faults/charset-pages.js';
-export {
-  BROKEN_HTML_PAGES,
-  type BrokenHtmlPage,
+  FAULT_INDEX_URL,
   FAULT_ROBOTS_TXT,
+  FAULT_SITES_DEFAULTS,
+  type FaultSitesOptions,
+  faultSites,
+  gzipBomb,
   ROBOTS_VIOLATION_MARKER,
+  scriptSiteHandler,
   TINY_PDF,
   TINY_PNG,
-} from './faults/fault-content.js';
-export { FAULT_SITES_DEFAULTS, type FaultSitesOptions } from './faults/fault-page.js';
-export { FAULT_INDEX_URL, faultSites } from './faults/fault-sites.js';
-export { gzipBomb } from './faults/gzip-bomb.js';
-export { scriptSiteHandler } from './faults/script-site.js';
-export { contentTypeOf } from './replay/content-type.js';
+} from './faults/index.js';
+export type { FolderSite, HandlerSite, SiteHandler, SiteSource } from './replay/index.js';
 export {
+  contentTypeOf,
   REPLAY_SERVER_DEFAULTS,
   type ReplayServer,
   type ReplayServerOptions,
   type ReplayServerStats,
+  type Route,
+  SiteRouter,
+  sandboxResolveRules,
+  sendStatus,
   startReplayServer,
-} from './replay/replay-server.js';
-export { sendStatus } from './replay/responses.js';
-export { sandboxResolveRules } from './replay/sandbox-rules.js';
-export { type Route, SiteRouter } from './replay/site-router.js';
-export type { FolderSite, HandlerSite, SiteHandler, SiteSource } from './replay/site-source.js';
+} from './replay/index.js';
 export { type Sandbox, type ServeSandboxOptions, serveSandbox } from './serve-sandbox.js';
-export type { HostTable } from './synthetic/host-table.js';
-export type { LinkTarget } from './synthetic/page-links.js';
+export type { HostTable, LinkTarget, PageRef } from './synthetic/index.js';
 export {
+  createSyntheticWeb,
+  keywordsOf,
   LABELS_TSV,
+  loadSyntheticWeb,
   type MaterializeOptions,
+  materializedSites,
   materializeWeb,
+  type PageLabel,
+  resolveSyntheticOptions,
   SITES_DIR,
+  SYNTHETIC_WEB_DEFAULTS,
+  type SyntheticWeb,
+  type SyntheticWebOptions,
+  type SyntheticWebStats,
+  syntheticWebStats,
   WEB_JSON,
   writeLabelsFile,
-} from './synthetic/synthetic-files.js';
-export { loadSyntheticWeb, materializedSites } from './synthetic/synthetic-load.js';
-export {
-  resolveSyntheticOptions,
-  SYNTHETIC_WEB_DEFAULTS,
-  type SyntheticWebOptions,
-} from './synthetic/synthetic-options.js';
-export { type SyntheticWebStats, syntheticWebStats } from './synthetic/synthetic-stats.js';
-export { createSyntheticWeb, type PageLabel, type SyntheticWeb } from './synthetic/synthetic-web.js';
-export { keywordsOf } from './synthetic/vocabulary.js';
-export type { PageRef } from './synthetic/web-model.js';
+} from './synthetic/index.js';

@@ -4,13 +4,17 @@
  * `tres sandbox serve` runs.
  */
 import { ConfigError } from '../common/index.js';
-import type { FaultSitesOptions } from './faults/fault-page.js';
-import { FAULT_INDEX_URL, faultSites } from './faults/fault-sites.js';
-import { type ReplayServer, type ReplayServerOptions, startReplayServer } from './replay/replay-server.js';
-import type { SiteSource } from './replay/site-source.js';
-import { loadSyntheticWeb, materializedSites } from './synthetic/synthetic-load.js';
-import type { SyntheticWebOptions } from './synthetic/synthetic-options.js';
-import { createSyntheticWeb, type SyntheticWeb } from './synthetic/synthetic-web.js';
+import type { FaultSitesOptions } from './faults/index.js';
+import { FAULT_INDEX_URL, faultSites } from './faults/index.js';
+import type { SiteSource } from './replay/index.js';
+import { type ReplayServer, type ReplayServerOptions, startReplayServer } from './replay/index.js';
+import type { SyntheticWebOptions } from './synthetic/index.js';
+import {
+  createSyntheticWeb,
+  loadSyntheticWeb,
+  materializedSites,
+  type SyntheticWeb,
+} from './synthetic/index.js';
 
 /** Options of {@link serveSandbox}. */
 export interface ServeSandboxOptions {

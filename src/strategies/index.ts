@@ -13,9 +13,12 @@ export {
 } from './registry.js';
 export type * from './strategy.js';
 export { defineStrategy } from './strategy-entry.js';
-export { DdqnAgent } from './tres/ddqn.js';
-export type { DdqnConfig } from './tres/ddqn-config.js';
-export { type PhaseTimer, TRES_PHASES, type TresPhase } from './tres/decision-phases.js';
-export { TreeFrontier } from './tres/tree-frontier.js';
-export type { TreeFrontierOptions } from './tres/tree-types.js';
-export { TresStrategy } from './tres/tres-strategy.js';
+export type { DdqnConfig, TreeFrontierOptions } from './tres/index.js';
+export {
+  DdqnAgent,
+  type PhaseTimer,
+  TRES_PHASES,
+  TreeFrontier,
+  type TresPhase,
+  TresStrategy,
+} from './tres/index.js';

@@ -9,9 +9,7 @@ import { KeywordSet } from '../text/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
 import { QueueStrategy } from './queue-strategy.js';
 import type { Strategy } from './strategy.js';
-import { DomainStats, withNewSiteBonus } from './tres/state-features.js';
-import { TresAsyncStrategy } from './tres/tres-async-strategy.js';
-import { TresStrategy } from './tres/tres-strategy.js';
+import { DomainStats, TresAsyncStrategy, TresStrategy, withNewSiteBonus } from './tres/index.js';
 
 function link(url: string, anchorText = '', depth = 1): DiscoveredLink {
   const host = new URL(url).hostname;

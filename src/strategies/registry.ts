@@ -12,16 +12,16 @@ import {
   parseSettingValue,
   type SettingValue,
 } from '../config/index.js';
-import { ACHE_ENTRY } from './ache/ache-entry.js';
-import { APPRENTICE_ENTRY } from './apprentice/apprentice-entry.js';
-import { HAN_ASYNC_ENTRY } from './han-async/han-async-entry.js';
-import { LIM_ENTRIES } from './lim/lim-entries.js';
+import { ACHE_ENTRY } from './ache/index.js';
+import { APPRENTICE_ENTRY } from './apprentice/index.js';
+import { HAN_ASYNC_ENTRY } from './han-async/index.js';
+import { LIM_ENTRIES } from './lim/index.js';
 import { QUEUE_ENTRIES } from './queue-entries.js';
-import { RLWCS_ENTRIES } from './rlwcs/rlwcs-entries.js';
-import { COVERAGE_ENTRY } from './site-coverage/coverage-entry.js';
+import { RLWCS_ENTRIES } from './rlwcs/index.js';
+import { COVERAGE_ENTRY } from './site-coverage/index.js';
 import type { Strategy } from './strategy.js';
 import type { StrategyContext, StrategyEntry } from './strategy-entry.js';
-import { TRES_ENTRIES } from './tres/tres-entries.js';
+import { TRES_ENTRIES } from './tres/index.js';
 
 export type { StrategyContext, StrategyEntry } from './strategy-entry.js';
 

@@ -6,9 +6,9 @@
 import type { Rng } from '../common/index.js';
 import type { SettingAlias, SettingsOf, SettingsSchema } from '../config/index.js';
 import type { KeywordSet } from '../text/index.js';
-import type { WordVectorLookup } from './lim/lim-relevance.js';
+import type { WordVectorLookup } from './lim/index.js';
 import type { Strategy } from './strategy.js';
-import type { DdqnConfig } from './tres/ddqn-config.js';
+import type { DdqnConfig } from './tres/index.js';
 
 /** What every strategy factory receives. */
 export interface StrategyContext {

@@ -4,7 +4,7 @@
 // results.json (not kept in git: run the folder's benchmark command again to regenerate it).
 // npx vite-node src/bench/analysis/claim-tie-rule.ts -- tres results/crawl-docweb-hardware ...
 import { readFileSync } from 'node:fs';
-import { type ConfigRow, isBetter, pairedDifference } from '../crawl/crawl-bench-stats.js';
+import { type ConfigRow, isBetter, pairedDifference } from '../crawl/index.js';
 
 type Objective = 'harvestRate' | 'relevantDomains';
 

@@ -4,7 +4,7 @@
 // npx vite-node src/bench/analysis/front-svg.ts -- RUNS_FOLDER TITLE > out.svg
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ScatterPoint, scatterChart } from '../report/svg-chart.js';
+import { type ScatterPoint, scatterChart } from '../report/index.js';
 
 interface Run {
   strategy: string;

@@ -9,7 +9,7 @@
 // the ground truth.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { wilcoxonSignedRank } from '../report/wilcoxon.js';
+import { wilcoxonSignedRank } from '../report/index.js';
 
 const isJudge = process.argv.includes('--judge');
 const args = process.argv.slice(2).filter((a) => a !== '--' && a !== '--judge');

@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { decodeOutlinks } from '../../store/index.js';
-import { openBenchWeb } from '../crawl/crawl-bench-topic.js';
+import { openBenchWeb } from '../crawl/index.js';
 
 const [
   storesDir = '.tmp/sites-diag/stores',

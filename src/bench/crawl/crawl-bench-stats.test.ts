@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeSentences } from '../report/report-crawl.js';
+import { outcomeSentences } from '../report/index.js';
 import type { RunResult } from './crawl-bench-run.js';
 import { pageIdentity } from './crawl-bench-run.js';
 import {

@@ -11,8 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PageJudge } from '../../crawl/index.js';
 import { benchEnv } from '../bench-env.js';
-import { crawlReport } from '../report/report-crawl.js';
-import { crawlCharts } from '../report/report-crawl-charts.js';
+import { crawlCharts, crawlReport } from '../report/index.js';
 import {
   clearRunFiles,
   curvesCsv,

@@ -21,7 +21,7 @@ import {
 import { TresStrategy } from '../../strategies/index.js';
 import { KeywordSet } from '../../text/index.js';
 import { benchEnv, writeResults } from '../bench-env.js';
-import { lineChart } from '../report/svg-chart.js';
+import { lineChart } from '../report/index.js';
 import { decisionTail, type GcPause, tailMarkdown, watchGc } from './decision-tail.js';
 import { type DecisionRecord, TimedStrategy } from './timed-strategy.js';
 

@@ -13,8 +13,7 @@
 import { pathToFileURL } from 'node:url';
 import { createRng } from '../../common/index.js';
 import { growableBytes, SampleTable, StringIds } from '../../frontier/index.js';
-import { type GcPause, watchGc } from '../decision/decision-tail.js';
-import { ThreadSchedstat } from '../decision/thread-schedstat.js';
+import { type GcPause, ThreadSchedstat, watchGc } from '../decision/index.js';
 
 /** Options of {@link runFrontierGrowthBench}. */
 export interface FrontierGrowthBenchOptions {

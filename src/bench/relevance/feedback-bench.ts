@@ -30,8 +30,7 @@ import {
   startDashboard,
 } from '../../ui/index.js';
 import { benchEnv } from '../bench-env.js';
-import { openBenchWeb } from '../crawl/crawl-bench-topic.js';
-import { WebScopeStrategy } from '../crawl/web-scope.js';
+import { openBenchWeb, WebScopeStrategy } from '../crawl/index.js';
 
 /** Options of {@link runFeedbackBench}. */
 export interface FeedbackBenchOptions {

@@ -8,9 +8,9 @@
  * - `frontier-<b>.svg`: frontier size and, for strategies that report them, Tree-Frontier leaves
  *   over pages fetched, log scale (the paper's Figure 4).
  */
-import { configLabel } from '../crawl/crawl-bench-options.js';
-import type { RunResult } from '../crawl/crawl-bench-run.js';
-import { type ConfigRow, meanCurve } from '../crawl/crawl-bench-stats.js';
+
+import type { RunResult } from '../crawl/index.js';
+import { type ConfigRow, configLabel, meanCurve } from '../crawl/index.js';
 import { CHART_PALETTE, type ChartSeries, lineChart, scatterChart } from './svg-chart.js';
 
 /** What the charts are drawn from. */

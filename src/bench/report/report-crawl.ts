@@ -4,13 +4,8 @@
  * mean ± standard deviation over single-seed runs, plus the classifier-judged harvest rate), the
  * plots, every run, and how to repeat it (command, versions, commit, seeds).
  */
-import type { RunResult } from '../crawl/crawl-bench-run.js';
-import {
-  bestRowsWithTies,
-  type ConfigRow,
-  RANKED_BUDGET_SHARE,
-  type Spread,
-} from '../crawl/crawl-bench-stats.js';
+import type { RunResult } from '../crawl/index.js';
+import { bestRowsWithTies, type ConfigRow, RANKED_BUDGET_SHARE, type Spread } from '../crawl/index.js';
 import type { ChartFile } from './report-crawl-charts.js';
 import { lossSection } from './report-loss.js';
 import { wilcoxonSection } from './report-wilcoxon.js';

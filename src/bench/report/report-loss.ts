@@ -3,7 +3,7 @@
  * goal"): the loss, irrelevant pages fetched by step t, of the apprentice against its baseline
  * critic (`apprentice:learn=0`, best-first on the linking page's relevance) and best-first.
  */
-import type { RunResult } from '../crawl/crawl-bench-run.js';
+import type { RunResult } from '../crawl/index.js';
 
 /** A multiple of the 200-page points every run's curve has (see `WILCOXON_EVERY`). */
 const EVERY = 600;

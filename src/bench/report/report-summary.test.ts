@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../crawl/crawl-bench-run.js';
-import { summarizeRuns } from '../crawl/crawl-bench-stats.js';
+import type { RunResult } from '../crawl/index.js';
+import { summarizeRuns } from '../crawl/index.js';
 import { checkClaim, readTopicResults, summaryReport, type TopicResults } from './report-summary.js';
 
 /** Five runs of a strategy at a limit with the given harvest rates and relevant domains. */

@@ -27,7 +27,7 @@ import {
   rowDominates,
   rowParetoFront,
   type Spread,
-} from '../crawl/crawl-bench-stats.js';
+} from '../crawl/index.js';
 import { num, pct } from './report-crawl.js';
 import { fillTemplate } from './template.js';
 

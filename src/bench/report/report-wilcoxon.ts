@@ -3,11 +3,10 @@
  * 200 pages, a Wilcoxon signed-rank test of tres's harvest rate against each other strategy's,
  * paired by run (same seed URL, same random seed), at each domain limit.
  */
-import { type RunResult, WILCOXON_EVERY } from '../crawl/crawl-bench-run.js';
-import { ORACLE_STRATEGY } from '../crawl/oracle-strategy.js';
+import { ORACLE_STRATEGY, type RunResult, WILCOXON_EVERY } from '../crawl/index.js';
 import { smallestWilcoxonP, wilcoxonSignedRank } from './wilcoxon.js';
 
-export { WILCOXON_EVERY } from '../crawl/crawl-bench-run.js';
+export { WILCOXON_EVERY } from '../crawl/index.js';
 
 /** Significance level of the tests (RLwCS: 95% confidence). */
 const ALPHA = 0.05;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../crawl/crawl-bench-run.js';
+import type { RunResult } from '../crawl/index.js';
 import { lossSection } from './report-loss.js';
 import { wilcoxonSection } from './report-wilcoxon.js';
 import { smallestWilcoxonP, wilcoxonSignedRank } from './wilcoxon.js';

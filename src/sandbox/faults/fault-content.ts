@@ -3,8 +3,8 @@
  * content. See the table in `fault-sites.ts`.
  */
 
-import { sendBody, sendHtml, sendStatus } from '../replay/responses.js';
-import type { HandlerSite } from '../replay/site-source.js';
+import type { HandlerSite } from '../replay/index.js';
+import { sendBody, sendHtml, sendStatus } from '../replay/index.js';
 import { CHARSET_PAGES } from './charset-pages.js';
 import { okPageHtml, sendFaultIndex } from './fault-page.js';
 

@@ -3,8 +3,8 @@
  * counters, rate limits and redirect loops and chains. See the table in `fault-sites.ts`.
  */
 
-import { sendHtml, sendRedirect, sendStatus } from '../replay/responses.js';
-import type { HandlerSite } from '../replay/site-source.js';
+import type { HandlerSite } from '../replay/index.js';
+import { sendHtml, sendRedirect, sendStatus } from '../replay/index.js';
 import { okPageHtml, sendFaultIndex } from './fault-page.js';
 
 /** Per-path request counts, bounded so a long crawl cannot grow them without limit. */

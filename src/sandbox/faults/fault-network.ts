@@ -4,8 +4,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { onGone, queryParam, resetSocket, sendBody, sendHtml, sendStatus } from '../replay/responses.js';
-import type { HandlerSite } from '../replay/site-source.js';
+import type { HandlerSite } from '../replay/index.js';
+import { onGone, queryParam, resetSocket, sendBody, sendHtml, sendStatus } from '../replay/index.js';
 import { type FaultSitesOptions, okPageHtml, sendFaultIndex } from './fault-page.js';
 import { gzipBomb } from './gzip-bomb.js';
 

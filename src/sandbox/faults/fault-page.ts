@@ -2,7 +2,7 @@
  * Shared pieces of the fault sites: their options and the index page each one serves at `/`.
  */
 import type { ServerResponse } from 'node:http';
-import { escapeHtml, htmlDocument, sendHtml } from '../replay/responses.js';
+import { escapeHtml, htmlDocument, sendHtml } from '../replay/index.js';
 
 /** Options of {@link faultSites}; sizes are small enough by default for tests to use as-is. */
 export interface FaultSitesOptions {

@@ -1,7 +1,7 @@
 import { type IncomingMessage, request } from 'node:http';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ReplayServer, startReplayServer } from '../replay/replay-server.js';
+import { type ReplayServer, startReplayServer } from '../replay/index.js';
 import { fetchVia } from '../replay/test-client.js';
 import { CHARSET_PAGES, decodeWindows1252, encodeWindows1252 } from './charset-pages.js';
 import { BROKEN_HTML_PAGES, FAULT_ROBOTS_TXT, ROBOTS_VIOLATION_MARKER } from './fault-content.js';

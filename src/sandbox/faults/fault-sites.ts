@@ -26,8 +26,8 @@
  * All hosts share the registrable domain `fault.test`, so per-domain limits treat them as one site.
  */
 
-import { sendStatus } from '../replay/responses.js';
-import type { HandlerSite } from '../replay/site-source.js';
+import type { HandlerSite } from '../replay/index.js';
+import { sendStatus } from '../replay/index.js';
 import { binarySite, brokenHtmlSite, charsetSite, robotsSite } from './fault-content.js';
 import {
   error500Site,

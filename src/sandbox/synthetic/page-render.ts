@@ -5,7 +5,7 @@
  * a list of related links. Hubs list their links as a directory.
  */
 import type { Rng } from '../../common/index.js';
-import { escapeHtml } from '../replay/responses.js';
+import { escapeHtml } from '../replay/index.js';
 import { logNormalInt, zipfRank } from './distributions.js';
 import { type LinkTarget, outLinks } from './page-links.js';
 import type { WebModel } from './web-model.js';

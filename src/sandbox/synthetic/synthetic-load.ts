@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../common/index.js';
-import type { FolderSite } from '../replay/site-source.js';
+import type { FolderSite } from '../replay/index.js';
 import { SITES_DIR, WEB_JSON } from './synthetic-files.js';
 import { resolveSyntheticOptions, type SyntheticWebOptions } from './synthetic-options.js';
 import { createSyntheticWeb, type SyntheticWeb } from './synthetic-web.js';

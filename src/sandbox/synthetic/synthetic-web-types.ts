@@ -3,7 +3,7 @@
  * (synthetic-files.ts), so that neither of those two imports the other's types.
  */
 
-import type { HandlerSite } from '../replay/site-source.js';
+import type { HandlerSite } from '../replay/index.js';
 import type { HostTable } from './host-table.js';
 import type { LinkTarget } from './page-links.js';
 import type { SyntheticWebOptions } from './synthetic-options.js';

@@ -9,8 +9,8 @@
  * links are broken (404 or dead host); every page reachable from any home page.
  */
 import { createRng } from '../../common/index.js';
-import { htmlDocument, sendHtml, sendStatus } from '../replay/responses.js';
-import type { HandlerSite } from '../replay/site-source.js';
+import type { HandlerSite } from '../replay/index.js';
+import { htmlDocument, sendHtml, sendStatus } from '../replay/index.js';
 import { buildHostTable, type HostTable, hostTableBytes } from './host-table.js';
 import { type LinkTarget, outLinks } from './page-links.js';
 import { renderPageHtml } from './page-render.js';

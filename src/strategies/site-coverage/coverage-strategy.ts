@@ -39,8 +39,7 @@
 import { ConfigError } from '../../common/index.js';
 import { IndexedPriorityFrontier } from '../../frontier/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
-import { FieldWords } from '../ache/link-features.js';
-import { QueuedLinks } from '../ache/queued-links.js';
+import { FieldWords, QueuedLinks } from '../ache/index.js';
 import type { Strategy, StrategyStats } from '../strategy.js';
 import { type CoverageConfig, resolveCoverageConfig } from './coverage-config.js';
 import { logit, OnlineLinkModel, type OnlineLinkModelState } from './online-link-model.js';

@@ -9,9 +9,9 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { registerBenchCommand } from './commands/bench.js';
-import { registerDocwebCommand } from './commands/docweb.js';
-import { runProgram } from './main.js';
+import { runProgram } from '../main.js';
+import { registerBenchCommand } from './bench.js';
+import { registerDocwebCommand } from './docweb.js';
 
 /** How the harness is started (its help and messages name it so). */
 export const LAB_COMMAND = 'npm run lab --';
@@ -34,7 +34,7 @@ export function main(argv: string[]): Promise<number> {
   return runProgram(buildLabProgram(), argv);
 }
 
-// Run as a program (`node dist-bench/cli/lab.js ...`), not when imported by a test.
+// Run as a program (`node dist-bench/cli/lab/lab.js ...`), not when imported by a test.
 if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main(process.argv).then(
     (code) => {
