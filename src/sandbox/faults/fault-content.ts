@@ -6,28 +6,22 @@
 import type { HandlerSite } from '../replay/index.js';
 import { sendBody, sendHtml, sendStatus } from '../replay/index.js';
 import { CHARSET_PAGES } from './charset-pages.js';
-import { okPageHtml, sendFaultIndex } from './fault-page.js';
+import { faultSite, okPageHtml } from './fault-page.js';
 
 /** `charset.fault.test`: the pages of {@link CHARSET_PAGES}. */
 export function charsetSite(): HandlerSite {
   const host = 'charset.fault.test';
   const byPath = new Map(CHARSET_PAGES.map((p) => [p.path.slice(1), p]));
-  return {
+  return faultSite({
     host,
+    description: 'Known text in legacy encodings.',
+    links: CHARSET_PAGES.map((p) => [p.path, `${p.encoding} declared in ${p.declaredIn}`] as const),
     handle: (req, res, rel) => {
-      if (rel === '') {
-        return sendFaultIndex(
-          res,
-          host,
-          'Known text in legacy encodings.',
-          CHARSET_PAGES.map((p) => [p.path, `${p.encoding} declared in ${p.declaredIn}`] as const),
-        );
-      }
       const page = byPath.get(rel);
       if (!page) return sendStatus(req, res, 404);
       sendBody(res, 200, page.contentType, page.body);
     },
-  };
+  });
 }
 
 /** One page of `broken-html.fault.test` and the links a forgiving parser should find in it. */
@@ -83,24 +77,18 @@ export const BROKEN_HTML_PAGES: readonly BrokenHtmlPage[] = [
 export function brokenHtmlSite(): HandlerSite {
   const host = 'broken-html.fault.test';
   const byPath = new Map(BROKEN_HTML_PAGES.map((p) => [p.path.slice(1), p]));
-  return {
+  return faultSite({
     host,
+    description: 'Malformed HTML that browsers still read.',
+    links: BROKEN_HTML_PAGES.map((p) => [p.path, p.path.slice(1, -5)] as const),
     handle: (req, res, rel) => {
-      if (rel === '') {
-        return sendFaultIndex(
-          res,
-          host,
-          'Malformed HTML that browsers still read.',
-          BROKEN_HTML_PAGES.map((p) => [p.path, p.path.slice(1, -5)] as const),
-        );
-      }
       const page = byPath.get(rel);
       if (page) return sendBody(res, 200, 'text/html; charset=utf-8', page.html);
       if (/^t\/\d+\.html$/.test(rel))
         return sendHtml(res, 200, okPageHtml(host, `/${rel}`, `Target ${rel}.`));
       sendStatus(req, res, 404);
     },
-  };
+  });
 }
 
 /** Marker text of pages a crawler must not fetch: finding it in a crawl means robots.txt was ignored. */
@@ -118,17 +106,16 @@ export function robotsSite(): HandlerSite {
       '<p><a href="/private/secret.html">secret</a> <a href="/private/deep/x.html">x</a> ' +
         '<a href="/public/a.html">a</a> <a href="/public/b.html">b</a></p></body>',
     );
-  return {
+  return faultSite({
     host,
     robotsTxt: FAULT_ROBOTS_TXT,
+    description: 'robots.txt disallows /private/ and asks for Crawl-delay: 1.',
+    links: [
+      ['/public/a.html', 'public a'],
+      ['/public/b.html', 'public b'],
+      ['/private/secret.html', 'private (disallowed)'],
+    ],
     handle: (req, res, rel) => {
-      if (rel === '') {
-        return sendFaultIndex(res, host, 'robots.txt disallows /private/ and asks for Crawl-delay: 1.', [
-          ['/public/a.html', 'public a'],
-          ['/public/b.html', 'public b'],
-          ['/private/secret.html', 'private (disallowed)'],
-        ]);
-      }
       if (rel.startsWith('private/')) {
         return sendHtml(
           res,
@@ -140,7 +127,7 @@ export function robotsSite(): HandlerSite {
         return sendHtml(res, 200, publicPage(rel.slice(7)));
       sendStatus(req, res, 404);
     },
-  };
+  });
 }
 
 /** A valid 1x1 PNG. */
@@ -161,20 +148,19 @@ export const TINY_PDF = Buffer.from(
 /** `binary.fault.test`: a PNG, a PDF, and PNG bytes mislabelled as text/html. */
 export function binarySite(): HandlerSite {
   const host = 'binary.fault.test';
-  return {
+  return faultSite({
     host,
+    description: 'Binary content behind ordinary links.',
+    links: [
+      ['/image.png', 'an image/png'],
+      ['/paper.pdf', 'an application/pdf'],
+      ['/mislabelled.html', 'PNG bytes sent as text/html'],
+    ],
     handle: (req, res, rel) => {
-      if (rel === '') {
-        return sendFaultIndex(res, host, 'Binary content behind ordinary links.', [
-          ['/image.png', 'an image/png'],
-          ['/paper.pdf', 'an application/pdf'],
-          ['/mislabelled.html', 'PNG bytes sent as text/html'],
-        ]);
-      }
       if (rel === 'image.png') return sendBody(res, 200, 'image/png', TINY_PNG);
       if (rel === 'paper.pdf') return sendBody(res, 200, 'application/pdf', TINY_PDF);
       if (rel === 'mislabelled.html') return sendBody(res, 200, 'text/html', TINY_PNG);
       sendStatus(req, res, 404);
     },
-  };
+  });
 }

@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { HandlerSite } from '../replay/index.js';
 import { onGone, queryParam, resetSocket, sendBody, sendHtml, sendStatus } from '../replay/index.js';
-import { type FaultSitesOptions, okPageHtml, sendFaultIndex } from './fault-page.js';
+import { type FaultSitesOptions, faultSite, okPageHtml } from './fault-page.js';
 import { gzipBomb } from './gzip-bomb.js';
 
 type Resolved = Required<FaultSitesOptions>;
@@ -14,18 +14,17 @@ type Resolved = Required<FaultSitesOptions>;
 /** `slow.fault.test`: `/page?ms=N` answers after N milliseconds. */
 export function slowSite(o: Resolved): HandlerSite {
   const host = 'slow.fault.test';
-  return {
+  return faultSite({
     host,
-    handle: (req, res, rel) => {
-      if (rel === '') {
-        return sendFaultIndex(res, host, 'Pages that answer after a delay given by ?ms=.', [
-          ['/page?ms=200', 'after 0.2 s'],
-          ['/page?ms=3000', 'after 3 s'],
-          ['/page?ms=15000', 'after 15 s'],
-          ['/page?ms=60000', 'after 60 s'],
-          ['/page', `after the default ${o.defaultSlowMs} ms`],
-        ]);
-      }
+    description: 'Pages that answer after a delay given by ?ms=.',
+    links: [
+      ['/page?ms=200', 'after 0.2 s'],
+      ['/page?ms=3000', 'after 3 s'],
+      ['/page?ms=15000', 'after 15 s'],
+      ['/page?ms=60000', 'after 60 s'],
+      ['/page', `after the default ${o.defaultSlowMs} ms`],
+    ],
+    handle: (req, res) => {
       const asked = Number(queryParam(req, 'ms') ?? o.defaultSlowMs);
       const delayMs = Math.min(Math.max(Number.isFinite(asked) ? asked : o.defaultSlowMs, 0), o.maxSlowMs);
       const timer = setTimeout(
@@ -34,57 +33,52 @@ export function slowSite(o: Resolved): HandlerSite {
       );
       onGone(res, () => clearTimeout(timer));
     },
-  };
+  });
 }
 
 /** `stall-headers.fault.test`: accepts the request and never answers. */
 export function stallHeadersSite(): HandlerSite {
   const host = 'stall-headers.fault.test';
-  return {
+  return faultSite({
     host,
-    handle: (_req, res, rel) => {
-      if (rel === '') {
-        return sendFaultIndex(res, host, 'Every other page never sends its status line and headers.', [
-          ['/stall.html', 'a page that never starts'],
-          ['/also/stall.html', 'another one'],
-        ]);
-      }
+    description: 'Every other page never sends its status line and headers.',
+    links: [
+      ['/stall.html', 'a page that never starts'],
+      ['/also/stall.html', 'another one'],
+    ],
+    handle: () => {
       // Nothing: the connection stays open until the client or server.close() ends it.
     },
-  };
+  });
 }
 
 /** `stall-body.fault.test`: sends headers and a first chunk, then one byte every few seconds, forever. */
 export function stallBodySite(o: Resolved): HandlerSite {
   const host = 'stall-body.fault.test';
-  return {
+  return faultSite({
     host,
-    handle: (_req, res, rel) => {
-      if (rel === '') {
-        return sendFaultIndex(res, host, `Pages that drip one byte every ${o.dripIntervalMs} ms, forever.`, [
-          ['/drip.html', 'a page that never ends'],
-        ]);
-      }
+    description: `Pages that drip one byte every ${o.dripIntervalMs} ms, forever.`,
+    links: [['/drip.html', 'a page that never ends']],
+    handle: (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }); // chunked: no length to reach
       res.write('<!DOCTYPE html>\n<html><head><title>Dripping page</title></head><body><p>');
       const timer = setInterval(() => res.write('.'), o.dripIntervalMs);
       onGone(res, () => clearInterval(timer));
     },
-  };
+  });
 }
 
 /** `reset.fault.test`: destroys the connection before the headers or in the middle of the body. */
 export function resetSite(): HandlerSite {
   const host = 'reset.fault.test';
-  return {
+  return faultSite({
     host,
+    description: 'Connections reset before the headers or mid-body.',
+    links: [
+      ['/before-headers.html', 'reset before any byte'],
+      ['/mid-body.html', 'reset after headers and 1 kB of a 100 kB body'],
+    ],
     handle: (req, res, rel) => {
-      if (rel === '') {
-        return sendFaultIndex(res, host, 'Connections reset before the headers or mid-body.', [
-          ['/before-headers.html', 'reset before any byte'],
-          ['/mid-body.html', 'reset after headers and 1 kB of a 100 kB body'],
-        ]);
-      }
       if (rel === 'mid-body.html') {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': 100_000 });
         res.write(`<!DOCTYPE html>\n<html><head><title>Cut short</title></head><body><p>${'x'.repeat(1000)}`);
@@ -95,7 +89,7 @@ export function resetSite(): HandlerSite {
       }
       resetSocket(req.socket);
     },
-  };
+  });
 }
 
 /** Writes `totalBytes` of HTML filler to `res`, respecting backpressure; stops if the client leaves. */
@@ -123,15 +117,14 @@ async function writeFiller(res: ServerResponse, totalBytes: number): Promise<voi
 /** `huge.fault.test`: a body of `hugeBodyBytes` with and without Content-Length. */
 export function hugeSite(o: Resolved): HandlerSite {
   const host = 'huge.fault.test';
-  return {
+  return faultSite({
     host,
+    description: `Pages of ${o.hugeBodyBytes} bytes.`,
+    links: [
+      ['/with-length.html', 'huge page with Content-Length'],
+      ['/chunked.html', 'huge page without Content-Length (chunked)'],
+    ],
     handle: async (req, res, rel) => {
-      if (rel === '') {
-        return sendFaultIndex(res, host, `Pages of ${o.hugeBodyBytes} bytes.`, [
-          ['/with-length.html', 'huge page with Content-Length'],
-          ['/chunked.html', 'huge page without Content-Length (chunked)'],
-        ]);
-      }
       if (rel !== 'with-length.html' && rel !== 'chunked.html') return sendStatus(req, res, 404);
       const headers: Record<string, string | number> = { 'Content-Type': 'text/html; charset=utf-8' };
       if (rel === 'with-length.html') headers['Content-Length'] = o.hugeBodyBytes;
@@ -139,26 +132,25 @@ export function hugeSite(o: Resolved): HandlerSite {
       if (req.method === 'HEAD') return void res.end();
       await writeFiller(res, o.hugeBodyBytes);
     },
-  };
+  });
 }
 
 /** `bomb.fault.test`: a gzip bomb and, for contrast, a well-behaved gzip page. */
 export function bombSite(o: Resolved): HandlerSite {
   const host = 'bomb.fault.test';
   const small = gzipSync(okPageHtml(host, '/small-gzip.html', 'A normal page sent gzip-encoded.'));
-  return {
+  return faultSite({
     host,
+    description: `A gzip body that inflates to ${o.bombBytes} zero bytes.`,
+    links: [
+      ['/bomb.html', 'gzip bomb'],
+      ['/small-gzip.html', 'a normal gzip-encoded page'],
+    ],
     handle: async (req, res, rel) => {
-      if (rel === '') {
-        return sendFaultIndex(res, host, `A gzip body that inflates to ${o.bombBytes} zero bytes.`, [
-          ['/bomb.html', 'gzip bomb'],
-          ['/small-gzip.html', 'a normal gzip-encoded page'],
-        ]);
-      }
       const headers = { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' };
       if (rel === 'small-gzip.html') return sendBody(res, 200, 'text/html; charset=utf-8', small, headers);
       if (rel !== 'bomb.html') return sendStatus(req, res, 404);
       sendBody(res, 200, 'text/html', await gzipBomb(o.bombBytes), headers);
     },
-  };
+  });
 }

@@ -2,6 +2,7 @@
  * Shared pieces of the fault sites: their options and the index page each one serves at `/`.
  */
 import type { ServerResponse } from 'node:http';
+import type { HandlerSite, SiteHandler } from '../replay/index.js';
 import { escapeHtml, htmlDocument, sendHtml } from '../replay/index.js';
 
 /** Options of {@link faultSites}; sizes are small enough by default for tests to use as-is. */
@@ -48,6 +49,26 @@ export function sendFaultIndex(
   links: readonly FaultLink[],
 ): void {
   sendHtml(res, 200, faultIndexHtml(host, description, links));
+}
+
+/** What a fault site is: its host, its index page, and how it answers every other path. */
+export interface FaultSiteSpec extends Omit<HandlerSite, 'handle'> {
+  /** One sentence on the index page: what the fault is. */
+  description: string;
+  /** Links of the index page that trigger the fault. */
+  links: readonly FaultLink[];
+  /** Answers every path but the index (`rel` without its leading '/'), a 404 included. */
+  handle: SiteHandler;
+}
+
+/** A fault site: its index page at `/` ({@link faultIndexHtml}), every other path to `spec.handle`. */
+export function faultSite(spec: FaultSiteSpec): HandlerSite {
+  const { description, links, handle, ...site } = spec;
+  return {
+    ...site,
+    handle: (req, res, rel) =>
+      rel === '' ? sendFaultIndex(res, site.host, description, links) : handle(req, res, rel),
+  };
 }
 
 /** A plain, valid page (the "good" answer of flaky or rate-limited sites). */
