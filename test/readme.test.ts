@@ -22,10 +22,14 @@ import { defaultCacheDir } from '../src/docweb/index.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /**
- * `npm run lab -- ARGS` as a child in the README's folder: the harness entry from the sources
- * through vite-node (`npm run lab` builds dist-bench/ and runs in the repository's folder).
+ * `npm run lab -- ARGS` as a child in the README's folder: the harness as `npm run lab` builds
+ * and runs it (dist-bench/), built here once by tsc alone (`npm run build` would empty the dist/
+ * that other test files are running) before the DocWeb steps.
  */
-const LAB = `node '${join(ROOT, 'node_modules', 'vite-node', 'vite-node.mjs')}' --script '${join(ROOT, 'src', 'cli', 'lab', 'lab.ts')}'`;
+function labCommand(args: string): string {
+  return `node '${join(ROOT, 'dist-bench', 'cli', 'lab', 'lab.js')}' ${args}`;
+}
+
 /** Flags that send the README's crawls to the loopback web (PORT is filled in) and keep them fast. */
 const LOOPBACK = `--resolve 'www.debian.org=127.0.0.1:PORT,*=none' --https-as-http --allow-loopback`;
 const FAST = `${LOOPBACK} --min-delay-ms 0 --quiet`;
@@ -212,7 +216,11 @@ let web: Server;
 beforeAll(async () => {
   web = await startDebianLookalike();
   process.chdir(workDir);
-});
+  if (hasDocweb) {
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.bench.json'], { cwd: ROOT, stdio: 'inherit' });
+  }
+}, 600_000);
 
 afterAll(async () => {
   process.chdir(savedCwd);
@@ -269,7 +277,7 @@ describe('README', () => {
       } else if (check.how === 'docweb') {
         // Long and CPU-bound: in a child process (the built command), so this worker stays responsive.
         const child = command.startsWith('npm run lab -- ')
-          ? `${LAB} ${line.slice('npm run lab -- '.length)}`
+          ? labCommand(line.slice('npm run lab -- '.length))
           : `node '${TRES_BIN}' ${line.slice('npx tres '.length)}`;
         const { code, output } = await runChild(child);
         expect(code, output).toBe(check.exitCode);
