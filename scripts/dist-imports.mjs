@@ -14,17 +14,22 @@ const deps = new Set([
 const builtins = new Set(builtinModules);
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+/** @type {Map<string, string[]>} dist file -> the packages it imports that are not dependencies */
 const bad = new Map();
+/** @type {Set<string>} */
 const used = new Set();
+/** @param {string} dir */
 function walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) walk(path);
     else if (name.endsWith('.js')) {
       for (const m of readFileSync(path, 'utf8').matchAll(IMPORT)) {
-        const spec = m[1] ?? m[2];
+        const spec = m[1] ?? m[2] ?? '';
         if (spec.startsWith('.') || spec.startsWith('node:')) continue;
-        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+        const name = spec.startsWith('@')
+          ? spec.split('/').slice(0, 2).join('/')
+          : (spec.split('/')[0] ?? spec);
         if (builtins.has(name)) continue;
         used.add(name);
         if (!deps.has(name)) bad.set(path, [...(bad.get(path) ?? []), name]);
