@@ -63,7 +63,7 @@ const CHECKS: Record<string, Check> = {
     append: `${LOOPBACK} --quiet --ui-port UI_PORT`,
     exitCode: 130,
   },
-  'npx tres ui crawl1': { how: 'serve', append: '--port UI_PORT', exitCode: 0 },
+  'npx tres ui crawl1': { how: 'serve', append: '--ui-port UI_PORT', exitCode: 0 },
   'npm run lab -- docweb build --cache docweb': {
     how: 'by hand',
     reason: 'downloads 1.2 GB of Debian packages; a built DocWeb found on this machine stands in for it',
