@@ -99,6 +99,9 @@ describe.skipIf(!hasChromium)(`dashboard in chromium (${CHROMIUM})`, () => {
     const during = (await page.locator('#summary').textContent()) ?? '';
     expect(during).toMatch(/\d+ \/ 120 fetched \(\d+%/); // the budget, not only a count
     expect(during).toMatch(/harvest \d+\.\d%/); // as the CLI prints it, not 0.626
+    expect(await page.locator('#frontier-caption').textContent()).toBe(
+      'Frontier size and Tree-Frontier leaves',
+    );
     await page.waitForTimeout(2500); // a poll or two draws the charts
     await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-during.png'), fullPage: true });
     await page.close();
@@ -119,6 +122,8 @@ describe.skipIf(!hasChromium)(`dashboard in chromium (${CHROMIUM})`, () => {
       expect(await view.locator('#seeds-submit').isDisabled()).toBe(true);
       expect(await view.locator('#pause').isDisabled()).toBe(true);
       expect(await view.locator('#strategy tbody').textContent()).toContain('not recorded');
+      // Its frontier chart is rebuilt from the store, and says so (the live one does not).
+      expect(await view.locator('#frontier-caption').textContent()).toContain('URLs discovered, not fetched');
       // The frontier chart has data, and pages/s stays near what the crawl averaged (no spike).
       const metrics = (await (await fetch(`${ro.url}api/metrics`)).json()) as {
         samples: { frontierSize: number | null; pagesPerSec: number }[];

@@ -302,6 +302,11 @@
       for (const id of ['seeds', 'seeds-submit']) $(id).disabled = !status.isLive;
       if (!status.isLive)
         $('seeds-result').textContent = 'Read-only: seeds are added to a running crawl (tres crawl --ui).';
+      // A stored crawl keeps no frontier: the read-only view draws the URLs discovered and not fetched.
+      $('frontier-caption').textContent =
+        status.state === 'read-only'
+          ? 'Frontier: URLs discovered, not fetched (read-only view)'
+          : 'Frontier size and Tree-Frontier leaves';
       $('pause').hidden = status.state === 'paused';
       $('resume').hidden = status.state !== 'paused';
       drawCharts(metrics.samples);
