@@ -4,12 +4,12 @@
  * as GitHub renders it. Links into the web (`https:`, `mailto:`) are not followed: tests reach no
  * network.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoFiles } from './repo-files.js';
 
-const tracked = execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8' }).split('\0').filter(Boolean);
+const tracked = repoFiles();
 const trackedSet = new Set(tracked);
 const trackedDirs = new Set(
   tracked.flatMap((f) =>

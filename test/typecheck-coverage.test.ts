@@ -4,17 +4,14 @@
  * under results/, say) would go unchecked. The only exception is bin/tres.js, which loads the
  * built dist/ (lint checks it; every CLI test runs it).
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { repoFiles } from './repo-files.js';
 
-const scripts = execFileSync('git', ['ls-files', '-z', '*.ts', '*.mts', '*.cts', '*.mjs', '*.cjs', '*.js'], {
-  encoding: 'utf8',
-})
-  .split('\0')
-  .filter(Boolean)
+const scripts = repoFiles()
+  .filter((f) => /\.(ts|mts|cts|mjs|cjs|js)$/.test(f))
   // Browser code of the dashboard: linted, served as written, driven by the browser test.
   .filter((f) => !f.startsWith('src/ui/static/'));
 
