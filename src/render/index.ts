@@ -3,4 +3,4 @@
  * every browser request going through the crawl's politeness, robots.txt and address guard.
  */
 export { DEFAULT_RENDER_OPTIONS, type RenderOptions, resolveRenderOptions } from './render-options.js';
-export { Renderer, type RendererDeps, type RenderStats } from './renderer.js';
+export { Renderer, type RendererDeps, type RenderPhases, type RenderStats } from './renderer.js';

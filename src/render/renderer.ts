@@ -66,6 +66,26 @@ export interface RenderStats {
   refused: number;
   /** Renders in a tab reused from the host's previous page (`shouldReuseTabs`). */
   reusedTabs: number;
+  /** Time spent in each phase of a render, summed over renders, in ms (see {@link RenderPhases}). */
+  phaseMs: RenderPhases;
+}
+
+/** The phases of a render, for the benchmark's account of where the time goes. */
+export interface RenderPhases {
+  /** Waiting for a free tab slot (`maxPages` renders at once). */
+  queue: number;
+  /** Opening a browser context and tab (0 for a reused tab). */
+  open: number;
+  /** From navigation to the `load` event (the page's scripts fetched and run). */
+  load: number;
+  /** After `load`, until no request was pending for `settleMs`. */
+  settle: number;
+  /** Serialising the document. */
+  serialise: number;
+  /** Clearing the tab for the next page of its host, or closing it. */
+  clear: number;
+  /** Requests of the page served through the web client (politeness waits included); overlaps `load` and `settle`. */
+  subrequests: number;
 }
 
 /** What the crawl lets the browser request (the crawl's URL filter, file extensions aside). */
@@ -76,7 +96,15 @@ export interface RendererDeps {
 /** Renders pages; call {@link Renderer.close} when done. */
 export class Renderer {
   readonly options: Readonly<Required<RenderOptions>>;
-  readonly stats: RenderStats = { pages: 0, failures: 0, fetched: 0, cached: 0, refused: 0, reusedTabs: 0 };
+  readonly stats: RenderStats = {
+    pages: 0,
+    failures: 0,
+    fetched: 0,
+    cached: 0,
+    refused: 0,
+    reusedTabs: 0,
+    phaseMs: { queue: 0, open: 0, load: 0, settle: 0, serialise: 0, clear: 0, subrequests: 0 },
+  };
   private browser: Promise<Browser> | undefined;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -107,7 +135,10 @@ export class Renderer {
    */
   async render(fetched: PageFetch, signal?: AbortSignal): Promise<string> {
     const browser = await this.launch();
+    const phase = this.stats.phaseMs;
+    let at = performance.now();
     await this.acquire();
+    phase.queue += performance.now() - at;
     let tab: Tab | undefined;
     let isReusable = false;
     let isSettled = false;
@@ -115,7 +146,9 @@ export class Renderer {
     const url = fetched.finalUrl;
     try {
       const work = (async () => {
+        at = performance.now();
         const taken = await this.takeTab(browser, new URL(url).host);
+        phase.open += performance.now() - at;
         if (isSettled) {
           // Timed out while the tab opened: nobody will put it back.
           await taken.context.close().catch(() => {});
@@ -154,7 +187,9 @@ export class Renderer {
       isSettled = true;
       clearTimeout(timer);
       // A tab whose render failed or timed out may still be busy: never reused.
+      at = performance.now();
       if (tab) await this.putBack(tab, isReusable);
+      phase.clear += performance.now() - at;
       this.release();
     }
   }
@@ -271,6 +306,7 @@ export class Renderer {
         return route.fulfill({ status: cached.status, contentType: cached.contentType, body: cached.body });
       }
       job.pending++;
+      const startMs = performance.now();
       try {
         const page = await this.client.fetchPage(reqUrl, {
           isUrlAllowed: this.deps.isUrlAllowed,
@@ -287,6 +323,7 @@ export class Renderer {
       } finally {
         job.pending--;
         job.lastActivityMs = performance.now();
+        this.stats.phaseMs.subrequests += job.lastActivityMs - startMs;
       }
     });
   }
@@ -302,14 +339,22 @@ export class Renderer {
       ...(signal ? { signal } : {}),
     };
     tab.job = job;
+    const phase = this.stats.phaseMs;
+    let at = performance.now();
     await tab.page.goto(mainUrl, { waitUntil: 'load', timeout: this.options.timeoutMs });
+    phase.load += performance.now() - at;
+    at = performance.now();
     // Scripts often fetch their data after `load`: wait for a quiet spell.
     for (;;) {
       const quietMs = performance.now() - job.lastActivityMs;
       if (job.pending === 0 && quietMs >= this.options.settleMs) break;
       await new Promise((r) => setTimeout(r, Math.max(10, Math.min(50, this.options.settleMs - quietMs))));
     }
-    return tab.page.content();
+    phase.settle += performance.now() - at;
+    at = performance.now();
+    const html = await tab.page.content();
+    phase.serialise += performance.now() - at;
+    return html;
   }
 
   private remember(url: string, result: FetchResult): void {
