@@ -18,7 +18,11 @@ export interface RenderOptions {
   maxPages?: number;
   /** Time one render may take (load, scripts, settling), in ms; past it the page is parsed unrendered. @default 20_000 */
   timeoutMs?: number;
-  /** Quiet time (no request of the page pending) after `load` that ends a render, in ms. @default 300 */
+  /**
+   * Quiet time (no request of the page pending) after `load` that ends a render, in ms; then one
+   * round trip into the page checks it started no request meanwhile. A script that waits on a
+   * timer longer than this after its last request is read before the timer fires. @default 100
+   */
   settleMs?: number;
   /** Requests one render may make besides the page itself; more are refused. @default 64 */
   maxRequests?: number;
@@ -47,7 +51,7 @@ export const DEFAULT_RENDER_OPTIONS: Readonly<Required<RenderOptions>> = Object.
   executablePath: '/usr/bin/chromium',
   maxPages: Math.max(1, Math.min(2, availableParallelism())),
   timeoutMs: 20_000,
-  settleMs: 300,
+  settleMs: 100,
   maxRequests: 64,
   maxDomChars: 5 * 1024 * 1024,
   blockedResourceTypes: ['image', 'stylesheet', 'font', 'media'],

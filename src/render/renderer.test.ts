@@ -117,6 +117,44 @@ describe.skipIf(!hasChromium)('Renderer tab reuse', () => {
   }, 60_000);
 });
 
+/** A page whose load takes longer than settleMs, with no request, and whose data comes after load. */
+const LATE_PAGE = `<!doctype html><html><body><p id="out">waiting</p><script>
+const started = Date.now();
+while (Date.now() - started < 600) {}
+addEventListener('load', () => setTimeout(async () => {
+  const r = await fetch('/data');
+  document.getElementById('out').textContent = await r.text();
+}, 30));
+</script></body></html>`;
+
+describe.skipIf(!hasChromium)('Renderer settling', () => {
+  let server: TestServer;
+  let client: WebClient;
+  beforeAll(async () => {
+    server = await startServer((req, res) => {
+      if (req.url === '/robots.txt') return res.writeHead(404).end();
+      if (req.url === '/data') return res.writeHead(200, { 'content-type': 'text/plain' }).end('late data');
+      res.writeHead(200, { 'content-type': 'text/html' }).end(LATE_PAGE);
+    });
+    client = new WebClient({ minDelayMs: 0, resolveRules: [server.rule], allowLoopback: true });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+  });
+
+  it('counts the quiet spell from load: a page whose load took longer than settleMs still gets the data it fetches after load', async () => {
+    const renderer = new Renderer(client, { maxPages: 1, settleMs: 200 });
+    try {
+      expect(await renderer.render(await client.fetchPage('http://late.test/1'))).toContain(
+        '<p id="out">late data</p>',
+      );
+    } finally {
+      await renderer.close();
+    }
+  }, 60_000);
+});
+
 describe('Renderer options', () => {
   it('refuses a bad option, naming it, and says how to install a missing chromium', async () => {
     const client = new WebClient();
