@@ -7,6 +7,8 @@ import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
 import { startServer, type TestServer } from '../net/test-servers.js';
 import { scriptSiteHandler } from '../sandbox/index.js';
+import { CrawlReader, exportCrawl } from '../store/index.js';
+import { readWarc } from '../store/test-helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -62,5 +64,39 @@ describe.skipIf(!hasChromium)('Crawler with render', () => {
     const other = join(base, 'other-host');
     await new Crawler(options(other, { render: { hosts: ['elsewhere.test'] } })).run(['http://js.test/']);
     expect(urls(other)).toEqual(['http://js.test/']);
+  }, 120_000);
+
+  it("keeps each rendered document in the WARC file as a conversion record of the page's response, and exports its text", async () => {
+    const outDir = join(base, 'exported');
+    await new Crawler(options(outDir, { render: {}, maxPages: 2 })).run(['http://js.test/']);
+    const records = await readWarc(join(outDir, 'pages.warc.gz'));
+    const responses = records.filter((r) => r.type === 'response');
+    const conversions = records.filter((r) => r.type === 'conversion');
+    expect(conversions).toHaveLength(2);
+    for (const conversion of conversions) {
+      const uri = conversion.headers.get('warc-target-uri');
+      const response = responses.find((r) => r.headers.get('warc-target-uri') === uri);
+      // The response is the page as fetched (no link in it); the conversion its document after the script.
+      expect(conversion.headers.get('warc-refers-to')).toBe(response?.headers.get('warc-record-id'));
+      expect(conversion.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response?.payload.toString()).toContain('<p id="state">shell</p>');
+      expect(conversion.payload.toString()).toContain('<p id="state">rendered</p>');
+    }
+    const reader = CrawlReader.open(outDir);
+    let out = '';
+    try {
+      await exportCrawl(reader, { format: 'jsonl', withText: true, withOutlinks: false }, async (c) => {
+        out += c;
+      });
+    } finally {
+      reader.close();
+    }
+    const root = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { url: string; text: string })
+      .find((p) => p.url === 'http://js.test/');
+    expect(root?.text).toContain('crawling page /?p=1');
+    expect(root?.text).toContain('rendered');
   }, 120_000);
 });

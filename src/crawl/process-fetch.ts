@@ -96,8 +96,10 @@ export async function processFetch(
   let probability = 0;
   let links: DiscoveredLink[] = [];
   let fingerprint: ContentFingerprint | undefined;
+  let renderedHtml: string | undefined;
   if (isPage) {
-    const page = pdfPage ?? (await parseWithinBudget(fetched, o));
+    if (!pdfPage) renderedHtml = await rendered(fetched, o);
+    const page = pdfPage ?? (await parseWithinBudget(fetched, renderedHtml ?? result.text ?? '', o));
     title = page.title;
     text = page.text;
     // The main content's SimHash: a shared navigation sidebar does not make pages near-copies.
@@ -163,7 +165,10 @@ export async function processFetch(
     outcome.text = text;
   }
   if (record.errorCode !== undefined) outcome.errorCode = record.errorCode;
-  return { record, outcome, warc: { warc: toWarcPayload(result) } };
+  const warc = toWarcPayload(result);
+  // The WARC file keeps the document read (a conversion record) beside the response as fetched.
+  if (renderedHtml !== undefined) warc.renderedHtml = renderedHtml;
+  return { record, outcome, warc: { warc } };
 }
 
 /** A PDF's text, title and links in the shape of a parsed HTML page. */
@@ -190,9 +195,12 @@ async function rendered(fetched: PageFetch, o: ProcessFetchOptions): Promise<str
   }
 }
 
-async function parseWithinBudget(fetched: PageFetch, o: ProcessFetchOptions): Promise<ParsedPage> {
+async function parseWithinBudget(
+  fetched: PageFetch,
+  html: string,
+  o: ProcessFetchOptions,
+): Promise<ParsedPage> {
   const result = fetched.result;
-  const html = (await rendered(fetched, o)) ?? result.text ?? '';
   try {
     return await parseHtmlBounded(html, fetched.finalUrl, {
       withContext: o.withLinkContext,

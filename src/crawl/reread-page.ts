@@ -3,14 +3,14 @@
  * crawl read them when it fetched the page (processFetch): for `tres repair`, which rebuilds the
  * rows a damaged crawl.sqlite lost from pages.jsonl and pages.warc.gz.
  *
- * What cannot come back this way: links of a rendered page (the WARC holds the response as
- * fetched, before JavaScript ran) and of a PDF (not re-read; recorded without outlinks); anchor
- * scores only when the crawl's judge is given.
+ * A rendered page is read from its rendered document (the WARC `conversion` record beside its
+ * response). What cannot come back this way: links of a PDF (not re-read; recorded without
+ * outlinks); anchor scores only when the crawl's judge is given.
  */
 import { createRng } from '../common/index.js';
 import { parseHtml } from '../html/index.js';
-import { decodeText, detectCharset, looksBinary, parseContentType } from '../net/index.js';
-import type { PageRereader } from '../store/index.js';
+import { looksBinary, parseContentType } from '../net/index.js';
+import { type PageRereader, responseHtml } from '../store/index.js';
 import { createStrategy } from '../strategies/index.js';
 import { KeywordSet, pageFingerprint } from '../text/index.js';
 import { DEFAULT_EXCLUDED_EXTENSIONS } from '../url/index.js';
@@ -53,8 +53,7 @@ export async function createPageRereader(
     async reread(page, response, isKnown) {
       const type = parseContentType(response.headers.get('content-type'));
       if (type.mime === 'application/pdf' || looksBinary(response.body)) return { outlinks: [] };
-      const { charset } = detectCharset(response.body, type.charset, type.mime || 'text/html');
-      const parsed = parseHtml(decodeText(response.body, charset), page.finalUrl, {
+      const parsed = parseHtml(responseHtml(response), page.finalUrl, {
         withContext,
         maxTextChars: o.maxTextChars,
         maxLinks: o.maxLinksPerPage,

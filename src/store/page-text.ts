@@ -18,6 +18,11 @@ export interface WarcResponse {
   /** Response header lines, names lowercased (last value of repeated headers). */
   headers: Map<string, string>;
   body: Buffer;
+  /**
+   * The document after the page's scripts ran, when the crawl rendered it (`--render`): the
+   * `conversion` record that refers to this response.
+   */
+  rendered?: string;
 }
 
 const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
@@ -70,6 +75,7 @@ export function readWarcResponse(warcPath: string, start: number, end: number): 
     );
   }
   let found: WarcResponse | undefined;
+  let foundId: string | undefined;
   let at = 0;
   while (at < data.length) {
     const headEnd = data.indexOf(HEADER_END, at);
@@ -94,6 +100,14 @@ export function readWarcResponse(warcPath: string, start: number, end: number): 
         headers: parseHeaderBlock(head.slice(head.indexOf('\r\n') + 2)),
         body: httpEnd < 0 ? Buffer.alloc(0) : block.subarray(httpEnd + HEADER_END.length),
       };
+      foundId = warcHeaders.get('warc-record-id');
+    } else if (
+      found &&
+      warcHeaders.get('warc-type') === 'conversion' &&
+      foundId !== undefined &&
+      warcHeaders.get('warc-refers-to') === foundId
+    ) {
+      found.rendered = block.toString('utf8');
     }
     at = headEnd + HEADER_END.length + length + 4; // the record ends with CRLF CRLF
   }
@@ -101,16 +115,26 @@ export function readWarcResponse(warcPath: string, start: number, end: number): 
 }
 
 /**
+ * The HTML the crawl read for a stored HTML response: its rendered document when the crawl
+ * rendered it, else the body decoded with the crawler's charset rules.
+ */
+export function responseHtml(response: WarcResponse): string {
+  if (response.rendered !== undefined) return response.rendered;
+  const type = parseContentType(response.headers.get('content-type'));
+  const { charset } = detectCharset(response.body, type.charset, type.mime || 'text/html');
+  return decodeText(response.body, charset);
+}
+
+/**
  * The visible text (whitespace collapsed, scripts and styles left out) of the final response in
- * bytes `[start, end)` of `warcPath`; '' when there is none or it is not textual.
+ * bytes `[start, end)` of `warcPath` (of its rendered document, when the crawl rendered it); ''
+ * when there is none or it is not textual.
  * @throws TresError `TRES_STORE_CORRUPT` as {@link readWarcResponse}.
  */
 export function readPageText(warcPath: string, start: number, end: number): string {
   const response = readWarcResponse(warcPath, start, end);
   if (!response || response.body.length === 0) return '';
-  const type = parseContentType(response.headers.get('content-type'));
-  const { charset } = detectCharset(response.body, type.charset, type.mime || 'text/html');
-  return parseHtml(decodeText(response.body, charset), response.targetUri).text;
+  return parseHtml(responseHtml(response), response.targetUri).text;
 }
 
 /**
@@ -135,6 +159,5 @@ export async function readStoredText(
         () => '',
       );
   }
-  const { charset } = detectCharset(response.body, type.charset, type.mime || 'text/html');
-  return parseHtml(decodeText(response.body, charset), response.targetUri).text;
+  return parseHtml(responseHtml(response), response.targetUri).text;
 }

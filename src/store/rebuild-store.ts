@@ -307,6 +307,12 @@ async function buildRows(
       if (matches(r.targetUri, page)) {
         record = r;
         next = k + 1;
+        // A rendered page's document (its conversion record) follows its response: the page's too.
+        const after = records[next];
+        if (after?.type === 'conversion' && after.targetUri === r.targetUri) {
+          record = { ...r, end: after.end };
+          next++;
+        }
       }
       break; // a page's response of another URL belongs to a later row
     }

@@ -43,6 +43,12 @@ export interface WarcPayload {
   remoteIp?: string;
   /** When the response was received (WARC-Date): a Date or milliseconds since the epoch. */
   fetchDate: Date | number;
+  /**
+   * The document after the page's scripts ran (`--render`), serialised: written after the
+   * response as a `conversion` record (WARC 1.1, section 6.8: "an alternative version of another
+   * record's content") whose WARC-Refers-To names the response record. Undefined: none.
+   */
+  renderedHtml?: string;
 }
 
 const CRLF = '\r\n';
@@ -155,7 +161,8 @@ function headerBlock(firstLine: string, lines: Array<[string, string]>): string 
 const WIRE_HEADERS = new Set(['content-encoding', 'transfer-encoding', 'content-length']);
 
 /**
- * The request and response records of one exchange, concatenated (two gzip members).
+ * The request and response records of one exchange, concatenated (two gzip members; a third, the
+ * `conversion` record, when the payload has `renderedHtml`).
  *
  * The stored body is the decoded one, so the stored response headers are adjusted to describe it:
  * Content-Encoding, Transfer-Encoding and Content-Length are renamed with the `X-Archive-Orig-`
@@ -195,8 +202,8 @@ export class PreparedWarc {
   }
 }
 
-/** The request and response records of one exchange, uncompressed. */
-function exchangeRecords(payload: WarcPayload, relevance: number | undefined): [Buffer, Buffer] {
+/** The request and response records of one exchange (and its rendered document), uncompressed. */
+function exchangeRecords(payload: WarcPayload, relevance: number | undefined): Buffer[] {
   const date = warcDate(payload.fetchDate);
   const requestId = newRecordId();
   const responseId = newRecordId();
@@ -244,5 +251,23 @@ function exchangeRecords(payload: WarcPayload, relevance: number | undefined): [
   ];
   if (relevance !== undefined) responseHeaders.push(['WARC-Tres-Relevance', String(relevance)]);
   if (payload.truncated) responseHeaders.push(['WARC-Truncated', payload.truncated]);
-  return [request, rawRecord(responseHeaders, responseBlock)];
+  const records = [request, rawRecord(responseHeaders, responseBlock)];
+  if (payload.renderedHtml !== undefined) {
+    const html = Buffer.from(payload.renderedHtml, 'utf8');
+    records.push(
+      rawRecord(
+        [
+          ['WARC-Type', 'conversion'],
+          ['WARC-Record-ID', newRecordId()],
+          ['WARC-Date', date],
+          ['WARC-Target-URI', payload.url],
+          ['WARC-Refers-To', responseId],
+          ['Content-Type', 'text/html; charset=utf-8'],
+          ['WARC-Block-Digest', sha1Digest(html)],
+        ],
+        html,
+      ),
+    );
+  }
+  return records;
 }

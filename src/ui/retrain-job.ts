@@ -14,7 +14,6 @@ import { rmSync } from 'node:fs';
 import { createRng } from '../common/index.js';
 import { KeywordJudge } from '../crawl/index.js';
 import { parseHtml } from '../html/index.js';
-import { decodeText, detectCharset, parseContentType } from '../net/index.js';
 import {
   confusion,
   type DatasetSource,
@@ -28,7 +27,7 @@ import {
   type TopicSpec,
   trainModel,
 } from '../relevance/index.js';
-import { readWarcResponse } from '../store/index.js';
+import { readWarcResponse, responseHtml } from '../store/index.js';
 
 /** A page of the crawl to train on, located in the WARC file. */
 export interface JobPage {
@@ -175,9 +174,7 @@ function toDocument(warcPath: string, p: JobPage): LabeledDocument {
   let text = '';
   let title = p.title;
   if (response && response.body.length > 0) {
-    const type = parseContentType(response.headers.get('content-type'));
-    const { charset } = detectCharset(response.body, type.charset, type.mime || 'text/html');
-    const parsed = parseHtml(decodeText(response.body, charset), response.targetUri);
+    const parsed = parseHtml(responseHtml(response), response.targetUri);
     text = parsed.text;
     title = parsed.title || title;
   }
