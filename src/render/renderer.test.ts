@@ -133,7 +133,12 @@ describe.skipIf(!hasChromium)('Renderer settling', () => {
   beforeAll(async () => {
     server = await startServer((req, res) => {
       if (req.url === '/robots.txt') return res.writeHead(404).end();
-      if (req.url === '/data') return res.writeHead(200, { 'content-type': 'text/plain' }).end('late data');
+      // Slow data: a document read at load, not after the page's request, cannot have it.
+      if (req.url === '/data')
+        return void setTimeout(
+          () => res.writeHead(200, { 'content-type': 'text/plain' }).end('late data'),
+          1000,
+        );
       res.writeHead(200, { 'content-type': 'text/html' }).end(LATE_PAGE);
     });
     client = new WebClient({ minDelayMs: 0, resolveRules: [server.rule], allowLoopback: true });
