@@ -7,13 +7,30 @@ import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
 import { startServer, type TestServer } from '../net/test-servers.js';
 import { scriptSiteHandler } from '../sandbox/index.js';
-import { CrawlReader, exportCrawl } from '../store/index.js';
+import { CrawlReader, decodeOutlinks, exportCrawl, rebuildStore } from '../store/index.js';
 import { readWarc } from '../store/test-helpers.js';
+import { strategyForCrawl } from '../strategies/index.js';
+import { createPageRereader } from './reread-page.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`render crawl test skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+
+function rows(dir: string): { url: string; warc_end: number; links: string[] }[] {
+  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
+  try {
+    return (
+      db.prepare('SELECT url, warc_end, outlinks FROM pages ORDER BY id').all() as {
+        url: string;
+        warc_end: number;
+        outlinks: Buffer | null;
+      }[]
+    ).map((r) => ({ url: r.url, warc_end: r.warc_end, links: decodeOutlinks(r.outlinks).map((l) => l.url) }));
+  } finally {
+    db.close();
+  }
+}
 
 function urls(dir: string): string[] {
   const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
@@ -66,9 +83,10 @@ describe.skipIf(!hasChromium)('Crawler with render', () => {
     expect(urls(other)).toEqual(['http://js.test/']);
   }, 120_000);
 
-  it("keeps each rendered document in the WARC file as a conversion record of the page's response, and exports its text", async () => {
+  it("keeps each rendered document in the WARC file as a conversion record of the page's response, exports its text, and repair reads its links from it", async () => {
     const outDir = join(base, 'exported');
-    await new Crawler(options(outDir, { render: {}, maxPages: 2 })).run(['http://js.test/']);
+    const crawlOptions = options(outDir, { render: {}, maxPages: 2 });
+    await new Crawler(crawlOptions).run(['http://js.test/']);
     const records = await readWarc(join(outDir, 'pages.warc.gz'));
     const responses = records.filter((r) => r.type === 'response');
     const conversions = records.filter((r) => r.type === 'conversion');
@@ -98,5 +116,19 @@ describe.skipIf(!hasChromium)('Crawler with render', () => {
       .find((p) => p.url === 'http://js.test/');
     expect(root?.text).toContain('crawling page /?p=1');
     expect(root?.text).toContain('rendered');
+    // tres repair: each row's WARC range ends after its conversion record, its links come back.
+    const before = rows(outDir);
+    expect(before[0]?.links).toEqual(['http://js.test/?p=1', 'http://js.test/?p=2']);
+    for (const file of ['crawl.sqlite', 'crawl.sqlite-wal', 'crawl.sqlite-shm'])
+      rmSync(join(outDir, file), { force: true });
+    const result = await rebuildStore(outDir, {
+      rereaderFor: async () =>
+        createPageRereader({
+          ...crawlOptions,
+          strategy: strategyForCrawl('bfs', { seed: 0, keywords: ['crawling'] }),
+        }),
+    });
+    expect([result.status, result.rereadRows]).toEqual(['rebuilt', 2]);
+    expect(rows(outDir)).toEqual(before);
   }, 120_000);
 });
