@@ -51,6 +51,8 @@ interface WorkerResult {
   seconds: number;
   pagesPerSec: number;
   maxRssBytes: number;
+  /** User + system CPU time of the crawler's process (tres only: on a loaded machine, CPU per page compares strategies). */
+  cpuSeconds?: number;
   /** Relevant pages (keyword judge) and the frontier at the end; tres only. */
   relevant?: number;
   frontierSize?: number;
@@ -67,9 +69,15 @@ const TRES_ROWS: readonly { name: string; strategy: string; shouldWriteWarc: boo
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * Runs a crawler child process; with TRES_CPU_PROFILE_DIR set, under `node --cpu-prof` writing
+ * its profile there (Node refuses --cpu-prof in NODE_OPTIONS).
+ */
 function runWorker(script: string, args: unknown): Promise<WorkerResult> {
+  const profileDir = process.env.TRES_CPU_PROFILE_DIR;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, script), JSON.stringify(args)], {
+    const child = spawn(process.execPath, [...profile, join(here, script), JSON.stringify(args)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -108,7 +116,12 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
       keywords: keywordsOf(web.options.relevantTopic),
     };
     const only = o.strategies ?? [];
-    for (const row of TRES_ROWS.filter((r) => only.length === 0 || only.includes(r.strategy))) {
+    // A spec with settings (`coverage:context=0`) that is no row's gets a row of its own.
+    const extra = only
+      .filter((spec) => !TRES_ROWS.some((r) => r.strategy === spec))
+      .map((spec) => ({ name: `tres engine, ${spec} (WARC off)`, strategy: spec, shouldWriteWarc: false }));
+    const rows = [...TRES_ROWS.filter((r) => only.length === 0 || only.includes(r.strategy)), ...extra];
+    for (const row of rows) {
       console.log(`running ${row.name} ...`);
       results[row.name] = await runWorker('tres-worker.js', {
         ...common,
@@ -136,11 +149,11 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
     speedVsBestFirst: bestFirst ? r.pagesPerSec / bestFirst.pagesPerSec : Number.NaN,
   }));
   const table = [
-    '| crawler | pages | relevant | frontier at end | seconds | pages/s | peak RSS (MiB) | speed vs Crawlee | speed vs best-first |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| crawler | pages | relevant | frontier at end | seconds | pages/s | CPU ms/page | peak RSS (MiB) | speed vs Crawlee | speed vs best-first |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${r.pages} | ${r.relevant ?? '-'} | ${r.frontierSize ?? '-'} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(0)} | ${mib(r.maxRssBytes)} | ${r.speedVsCrawlee.toFixed(2)}x | ${r.speedVsBestFirst.toFixed(2)}x |`,
+        `| ${r.name} | ${r.pages} | ${r.relevant ?? '-'} | ${r.frontierSize ?? '-'} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(0)} | ${r.cpuSeconds === undefined ? '-' : ((1000 * r.cpuSeconds) / r.pages).toFixed(1)} | ${mib(r.maxRssBytes)} | ${r.speedVsCrawlee.toFixed(2)}x | ${r.speedVsBestFirst.toFixed(2)}x |`,
     ),
   ].join('\n');
   console.log(`\n${table}\n`);

@@ -1,8 +1,11 @@
 /**
  * Child process of the engine benchmark: tres crawling a sandbox web with a strategy (`bfs`,
  * `best-first`, `tres`, ...; default `bfs`), K fetches in flight and no politeness delay
- * (robots.txt still fetched and obeyed). With `cpuProfileDir`, run under `node --cpu-prof`.
- * Prints one JSON line: { pages, seconds, pagesPerSec, maxRssBytes, relevant, frontierSize }.
+ * (robots.txt still fetched and obeyed). The benchmark runs it under `node --cpu-prof` when
+ * TRES_CPU_PROFILE_DIR is set.
+ * Prints one JSON line: { pages, seconds, pagesPerSec, cpuSeconds, maxRssBytes, relevant, frontierSize }
+ * (cpuSeconds: user + system time of the whole process, every thread: on a loaded machine the
+ * CPU per page is the figure that compares strategies, pages/s depends on the load).
  */
 import { Crawler } from '../../index.js';
 
@@ -30,14 +33,17 @@ async function main(): Promise<void> {
     net: { minDelayMs: 0, resolveRules: args.resolveRules, allowLoopback: true },
   });
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const summary = await crawler.run(args.seeds);
   const seconds = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
   const maxRssBytes = process.resourceUsage().maxRSS * 1024;
   const pages = summary.steps;
   const line = {
     pages,
     seconds,
     pagesPerSec: pages / seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     maxRssBytes,
     relevant: summary.relevant,
     frontierSize: summary.frontierSize,

@@ -95,12 +95,12 @@ export class FieldWords {
     return this.names[id] as string;
   }
 
-  /** The sorted, distinct field-word ids of a link. */
-  encode(link: Pick<DiscoveredLink, 'url' | 'anchorText' | 'context'>): Int32Array {
+  /** The sorted, distinct field-word ids of a link (without its context's: `isContextUsed` false). */
+  encode(link: Pick<DiscoveredLink, 'url' | 'anchorText' | 'context'>, isContextUsed = true): Int32Array {
     const out = new Set<number>();
     for (const w of urlTokens(link.url)) out.add(this.idOf('url', w));
     for (const w of tokenize(link.anchorText)) out.add(this.idOf('anchor', w));
-    const context = link.context;
+    const context = isContextUsed ? link.context : undefined;
     if (context) {
       context.tokens.forEach((t, i) => {
         if (context.offsets[i] !== 0 && t.length >= 2 && !isStopword(t)) out.add(this.idOf('around', t));

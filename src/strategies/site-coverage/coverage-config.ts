@@ -36,6 +36,12 @@ export interface CoverageConfig {
   /** Learn the word features (URL, anchor and context words) of links. false: none. @default true */
   isWordUsed: boolean;
   /**
+   * Among the word features, the words around the link (ACHE's "around" field). false: URL and
+   * anchor words only; the crawl then neither extracts nor stores link contexts, the largest
+   * part of `coverage`'s cost per page. @default true
+   */
+  isContextUsed: boolean;
+  /**
    * Learn the link model online (one AdaGrad step per fetched link). false: it keeps its initial
    * weights, so the estimate is the parent page's P(relevant), as best-first's. @default true
    */
@@ -70,6 +76,7 @@ export const COVERAGE_SETTINGS = {
   isSiteYieldUsed: booleanSetting(true, "the link model sees the target site's yield"),
   isHubUsed: booleanSetting(true, "the link model sees the hub yield of an off-site link's parent"),
   isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),
+  isContextUsed: booleanSetting(true, 'the words around a link are among its features (false: URL and anchor)'),
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
   isSoftJudged: booleanSetting(false, "learn from the judge's P(relevant), not its 0/1 verdict"),
   learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),
@@ -88,6 +95,7 @@ export const COVERAGE_ALIASES = {
   siteYield: { to: 'isSiteYieldUsed', values: { 0: false, 1: true } },
   hubs: { to: 'isHubUsed', values: { 0: false, 1: true } },
   words: { to: 'isWordUsed', values: { 0: false, 1: true } },
+  context: { to: 'isContextUsed', values: { 0: false, 1: true } },
   learn: { to: 'isLinkLearning', values: { 0: false, 1: true } },
   soft: { to: 'isSoftJudged', values: { 0: false, 1: true } },
 };

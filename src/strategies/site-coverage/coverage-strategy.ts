@@ -42,7 +42,7 @@ import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../ty
 import { FieldWords, QueuedLinks } from '../ache/index.js';
 import type { Strategy, StrategyStats } from '../strategy.js';
 import { type CoverageConfig, resolveCoverageConfig } from './coverage-config.js';
-import { logit, OnlineLinkModel, type OnlineLinkModelState } from './online-link-model.js';
+import { logit, OnlineLinkModel, type OnlineLinkModelState, trainedOnly } from './online-link-model.js';
 import { SiteYields, shrunk, siteOf } from './site-yields.js';
 
 /** Real features of the link model (see `CoverageStrategy.realFeatures`). */
@@ -56,7 +56,10 @@ export interface CoverageOptions {
   name?: string;
 }
 
-/** What {@link CoverageStrategy.checkpoint} stores. */
+/**
+ * What {@link CoverageStrategy.checkpoint} stores: the words the model has a weight for (format
+ * 2; format 1 also held every word only seen in queued links) and the model indexed by them.
+ */
 export interface CoverageCheckpoint {
   format: number;
   words: string[];
@@ -73,7 +76,8 @@ interface CoverageData {
 
 export class CoverageStrategy implements Strategy {
   readonly name: string;
-  readonly needsLinkContext = true;
+  /** The words around links are features unless `isContextUsed` is false. */
+  readonly needsLinkContext: boolean;
   readonly config: Readonly<CoverageConfig>;
   private readonly words = new FieldWords();
   private readonly model: OnlineLinkModel;
@@ -97,11 +101,12 @@ export class CoverageStrategy implements Strategy {
     this.config = resolveCoverageConfig(options.overrides);
     this.name = options.name ?? 'coverage';
     this.model = new OnlineLinkModel(this.config.learningRate, REAL_FEATURES);
+    this.needsLinkContext = this.config.isWordUsed && this.config.isContextUsed;
   }
 
   seed(links: DiscoveredLink[]): void {
     for (const link of links) {
-      this.enqueue(link, { ids: this.words.encode(link), parent: -1, parentProbability: 1, isSeed: true });
+      this.enqueue(link, { ids: this.words.encode(link, this.needsLinkContext), parent: -1, parentProbability: 1, isSeed: true });
     }
   }
 
@@ -166,7 +171,7 @@ export class CoverageStrategy implements Strategy {
       for (const link of outcome.links) {
         if (this.fetched.has(link.url)) continue;
         this.enqueue(link, {
-          ids: this.words.encode(link),
+          ids: this.words.encode(link, this.needsLinkContext),
           parent,
           parentProbability: outcome.probability,
           isSeed: false,
@@ -182,13 +187,18 @@ export class CoverageStrategy implements Strategy {
    * by. The frontier, site yields and hub estimates come back by replaying the stored pages.
    */
   checkpoint(): CoverageCheckpoint {
-    return { format: 1, words: this.words.learnedState(), model: this.model.learnedState() };
+    // Only the words a link the model learned from had: a word seen only in queued links has no
+    // weight, and keeping every such word made the checkpoint (written every 500 pages) grow with
+    // the frontier. The kept words keep their order, so a restored model sums its weights in the
+    // same order.
+    const { state, ids } = trainedOnly(this.model.learnedState());
+    return { format: 2, words: ids.map((id) => this.words.nameOf(id)), model: state };
   }
 
   /** Loads a {@link CoverageStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
   restore(checkpoint: unknown): void {
     const c = checkpoint as CoverageCheckpoint;
-    if (c?.format !== 1) throw new ConfigError('not a coverage checkpoint of format 1');
+    if (c?.format !== 1 && c?.format !== 2) throw new ConfigError('not a coverage checkpoint of format 1 or 2');
     this.words.loadLearnedState(c.words);
     this.model.loadLearnedState(c.model);
   }

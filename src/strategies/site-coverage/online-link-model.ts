@@ -152,3 +152,19 @@ export class OnlineLinkModel {
     this.squares = s;
   }
 }
+
+/**
+ * `state` with only the word ids the model was updated on (a non-zero AdaGrad sum), renumbered
+ * 0.. in their order, and those ids: a word that never took part in an update has weight 0.
+ */
+export function trainedOnly(state: OnlineLinkModelState): { state: OnlineLinkModelState; ids: number[] } {
+  const ids: number[] = [];
+  for (let id = 0; id < state.squares.length; id++) if ((state.squares[id] as number) > 0) ids.push(id);
+  const weights = new Float64Array(ids.length);
+  const squares = new Float64Array(ids.length);
+  ids.forEach((id, i) => {
+    weights[i] = state.weights[id] as number;
+    squares[i] = state.squares[id] as number;
+  });
+  return { state: { ...state, weights, squares }, ids };
+}
