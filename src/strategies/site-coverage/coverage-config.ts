@@ -76,7 +76,7 @@ export const COVERAGE_SETTINGS = {
   isSiteYieldUsed: booleanSetting(true, "the link model sees the target site's yield"),
   isHubUsed: booleanSetting(true, "the link model sees the hub yield of an off-site link's parent"),
   isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),
-  isContextUsed: booleanSetting(true, 'the words around a link are among its features (false: URL and anchor)'),
+  isContextUsed: booleanSetting(true, 'the words around a link are features (false: URL and anchor only)'),
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
   isSoftJudged: booleanSetting(false, "learn from the judge's P(relevant), not its 0/1 verdict"),
   learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),

@@ -106,7 +106,12 @@ export class CoverageStrategy implements Strategy {
 
   seed(links: DiscoveredLink[]): void {
     for (const link of links) {
-      this.enqueue(link, { ids: this.words.encode(link, this.needsLinkContext), parent: -1, parentProbability: 1, isSeed: true });
+      this.enqueue(link, {
+        ids: this.words.encode(link, this.needsLinkContext),
+        parent: -1,
+        parentProbability: 1,
+        isSeed: true,
+      });
     }
   }
 
@@ -198,7 +203,8 @@ export class CoverageStrategy implements Strategy {
   /** Loads a {@link CoverageStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
   restore(checkpoint: unknown): void {
     const c = checkpoint as CoverageCheckpoint;
-    if (c?.format !== 1 && c?.format !== 2) throw new ConfigError('not a coverage checkpoint of format 1 or 2');
+    if (c?.format !== 1 && c?.format !== 2)
+      throw new ConfigError('not a coverage checkpoint of format 1 or 2');
     this.words.loadLearnedState(c.words);
     this.model.loadLearnedState(c.model);
   }
