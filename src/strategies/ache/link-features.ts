@@ -52,6 +52,8 @@ export class FieldWords {
     around: new Map(),
   };
   private readonly names: string[] = [];
+  /** Ids of the link being encoded. */
+  private scratch = new Int32Array(64);
 
   /** Number of distinct field-word pairs seen. */
   get size(): number {
@@ -97,16 +99,32 @@ export class FieldWords {
 
   /** The sorted, distinct field-word ids of a link (without its context's: `isContextUsed` false). */
   encode(link: Pick<DiscoveredLink, 'url' | 'anchorText' | 'context'>, isContextUsed = true): Int32Array {
-    const out = new Set<number>();
-    for (const w of urlTokens(link.url)) out.add(this.idOf('url', w));
-    for (const w of tokenize(link.anchorText)) out.add(this.idOf('anchor', w));
+    // Every discovered link of a crawl comes here: ids are gathered in a reused buffer, then
+    // sorted and deduplicated, instead of a Set per link (garbage on the engine benchmark).
+    let n = 0;
+    const add = (id: number): void => {
+      if (n === this.scratch.length) {
+        const grown = new Int32Array(n * 2);
+        grown.set(this.scratch);
+        this.scratch = grown;
+      }
+      this.scratch[n++] = id;
+    };
+    for (const w of urlTokens(link.url)) add(this.idOf('url', w));
+    for (const w of tokenize(link.anchorText)) add(this.idOf('anchor', w));
     const context = isContextUsed ? link.context : undefined;
     if (context) {
-      context.tokens.forEach((t, i) => {
-        if (context.offsets[i] !== 0 && t.length >= 2 && !isStopword(t)) out.add(this.idOf('around', t));
-      });
+      const { tokens, offsets } = context;
+      for (let i = 0; i < tokens.length; i++) {
+        const t = tokens[i] as string;
+        if (offsets[i] !== 0 && t.length >= 2 && !isStopword(t)) add(this.idOf('around', t));
+      }
     }
-    return Int32Array.from(out).sort();
+    const sorted = this.scratch.subarray(0, n).sort();
+    let distinct = 0;
+    for (let i = 0; i < n; i++)
+      if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i] as number;
+    return sorted.slice(0, distinct);
   }
 
   /** Field of an id. */

@@ -150,9 +150,11 @@ export class CoverageStrategy implements Strategy {
     const data: CoverageData | undefined =
       (action.data as CoverageData | undefined) ??
       (queuedId === undefined ? undefined : this.dataOf(queuedId));
-    for (const url of new Set([action.url, outcome.finalUrl])) {
-      this.fetched.add(url);
-      this.queued.delete(url);
+    this.fetched.add(action.url);
+    this.queued.delete(action.url);
+    if (outcome.finalUrl !== action.url) {
+      this.fetched.add(outcome.finalUrl);
+      this.queued.delete(outcome.finalUrl);
     }
     // The fetch's gain: judged relevant (1) or not (0), or soft, the judge's P(relevant), 0 for
     // a copy of a page fetched before (it adds nothing).
@@ -277,7 +279,12 @@ export class CoverageStrategy implements Strategy {
     // A URL found again replaces its queued link only if it is worth more from here.
     if (existing !== undefined && this.valueOf(existing) >= value) return;
     const serial = this.serial++;
-    const u = this.queued.set(link.url, serial, data.parent, { ...data, tier: 0 });
+    const u = this.queued.set(link.url, serial, data.parent, {
+      ids: data.ids,
+      tier: 0,
+      parentProbability: data.parentProbability,
+      isSeed: data.isSeed,
+    });
     this.ensure(u);
     this.siteOfQueued[u] = site;
     this.valueOfQueued[u] = value;
