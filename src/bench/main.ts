@@ -22,7 +22,7 @@
  */
 import { join, resolve } from 'node:path';
 import { defaultCacheDir } from '../docweb/index.js';
-import { strategyNames } from '../strategies/index.js';
+import { splitStrategySpecs, strategyNames } from '../strategies/index.js';
 import {
   ensureTopicReward,
   ORACLE_STRATEGY,
@@ -170,7 +170,7 @@ async function main(): Promise<void> {
   const isQuick = args.includes('--quick');
   const docwebCacheDir = takeValue(args, '--cache');
   const modelsArg = takeValue(args, '--models', 'a folder: npm run bench -- crawl --models DIR');
-  const strategyList = (takeValue(args, '--strategies') ?? '').split(',').filter(Boolean);
+  const strategyList = splitStrategySpecs(takeValue(args, '--strategies') ?? '');
   // memory: `--time-limit S` per strategy (default 180).
   const timeLimitArg = takeValue(args, '--time-limit', 'a number of seconds > 0');
   const timeLimitSec = timeLimitArg === undefined ? undefined : Number(timeLimitArg);

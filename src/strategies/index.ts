@@ -6,6 +6,7 @@ export {
   STRATEGIES,
   type StrategyContext,
   type StrategyEntry,
+  splitStrategySpecs,
   strategyEntry,
   strategyNames,
   strategyNeedsWordVectors,

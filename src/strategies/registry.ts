@@ -136,3 +136,20 @@ export function createStrategy(spec: string, ctx: StrategyContext): Strategy {
   checkSettings(entry.settings, settings, where);
   return entry.create({ ...ctx, name: spec }, settings);
 }
+
+/**
+ * Splits a comma-separated list of strategy specs, keeping the settings of a spec together:
+ * `bfs,tres:gamma=0.5,lr=0.001` is `bfs` and `tres:gamma=0.5,lr=0.001` (a part with `=` and no
+ * `:` continues the spec before it).
+ */
+export function splitStrategySpecs(value: string): string[] {
+  const specs: string[] = [];
+  for (const part of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    if (part.includes('=') && !part.includes(':') && specs.length > 0) specs[specs.length - 1] += `,${part}`;
+    else specs.push(part);
+  }
+  return specs;
+}

@@ -4,7 +4,8 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildDocweb } from '../../docweb/index.js';
 import { type DocwebFixture, fixtureBuildOptions, makeDocwebFixture } from '../../docweb/test-fixture.js';
-import { registerBenchCommand, splitStrategies } from './bench.js';
+import { splitStrategySpecs } from '../../strategies/index.js';
+import { registerBenchCommand } from './bench.js';
 
 let fx: DocwebFixture;
 
@@ -70,12 +71,11 @@ describe('npm run lab -- bench crawl', () => {
   });
 
   it('keeps the Double DQN overrides of a strategy spec together when splitting --strategies', () => {
-    expect(splitStrategies('bfs, tres:gamma=0.5,learningRate=0.001,random', undefined)).toEqual([
+    expect(splitStrategySpecs('bfs, tres:gamma=0.5,learningRate=0.001,random')).toEqual([
       'bfs',
       'tres:gamma=0.5,learningRate=0.001',
       'random',
     ]);
-    expect(splitStrategies('tres-nh', ['bfs'])).toEqual(['bfs', 'tres-nh']);
   });
 
   it('checks a strategy spec before the first run, naming the bad override', async () => {

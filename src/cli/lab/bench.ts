@@ -14,7 +14,7 @@ import {
   summaryReport,
 } from '../../bench/index.js';
 import { ConfigError } from '../../common/index.js';
-import { strategyNames } from '../../strategies/index.js';
+import { splitStrategySpecs, strategyNames } from '../../strategies/index.js';
 
 /** Flags of `npm run lab -- bench crawl` as commander gives them. */
 export interface BenchCrawlFlags {
@@ -41,23 +41,6 @@ const positive = (name: string) => (value: string) => {
     throw new ConfigError(`--${name} must be a whole number >= 1, got "${value}"`);
   return n;
 };
-
-/**
- * Splits `--strategies` on commas, keeping the overrides of a spec together:
- * `bfs,tres:gamma=0.5,lr=0.001` is `bfs` and `tres:gamma=0.5,lr=0.001` (a part with `=` and no
- * `:` continues the spec before it). Repeating the flag adds to the list.
- */
-export function splitStrategies(value: string, previous: string[] | undefined): string[] {
-  const fresh: string[] = [];
-  for (const part of value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    if (part.includes('=') && !part.includes(':') && fresh.length > 0) fresh[fresh.length - 1] += `,${part}`;
-    else fresh.push(part);
-  }
-  return [...(previous ?? []), ...fresh];
-}
 
 const list = (value: string, previous: string[] | undefined) => [
   ...(previous ?? []),
@@ -87,7 +70,7 @@ export function registerBenchCommand(program: Command): void {
       `comma-separated strategies or specs such as tres:gamma=0.5 (default: all registered: ${strategyNames()
         .map((s) => s.name)
         .join(', ')})`,
-      splitStrategies,
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), ...splitStrategySpecs(value)],
     )
     .option('--pages <n>', `page budget T of each run (default ${d.maxPages})`, positive('pages'))
     .option('--runs <r>', `single-seed runs per strategy and limit (default ${d.runs})`, positive('runs'))
