@@ -42,6 +42,11 @@ export interface CoverageConfig {
    */
   isContextUsed: boolean;
   /**
+   * Give the link model the logit of the judge's P(relevant) of the link's anchor and URL words
+   * (the crawl scores every new link's anchor, as for TRES). @default false
+   */
+  isAnchorScoreUsed: boolean;
+  /**
    * Learn the link model online (one AdaGrad step per fetched link). false: it keeps its initial
    * weights, so the estimate is the parent page's P(relevant), as best-first's. @default true
    */
@@ -77,6 +82,10 @@ export const COVERAGE_SETTINGS = {
   isHubUsed: booleanSetting(true, "the link model sees the hub yield of an off-site link's parent"),
   isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),
   isContextUsed: booleanSetting(true, 'the words around a link are features (false: URL and anchor only)'),
+  isAnchorScoreUsed: booleanSetting(
+    false,
+    "the link model sees the judge's score of the link's anchor and URL",
+  ),
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
   isSoftJudged: booleanSetting(false, "learn from the judge's P(relevant), not its 0/1 verdict"),
   learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),
@@ -96,6 +105,7 @@ export const COVERAGE_ALIASES = {
   hubs: { to: 'isHubUsed', values: { 0: false, 1: true } },
   words: { to: 'isWordUsed', values: { 0: false, 1: true } },
   context: { to: 'isContextUsed', values: { 0: false, 1: true } },
+  anchors: { to: 'isAnchorScoreUsed', values: { 0: false, 1: true } },
   learn: { to: 'isLinkLearning', values: { 0: false, 1: true } },
   soft: { to: 'isSoftJudged', values: { 0: false, 1: true } },
 };

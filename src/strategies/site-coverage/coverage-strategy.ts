@@ -45,7 +45,7 @@ import { type CoverageConfig, resolveCoverageConfig } from './coverage-config.js
 import { logit, OnlineLinkModel, type OnlineLinkModelState, trainedOnly } from './online-link-model.js';
 import { SiteYields, shrunk, siteOf } from './site-yields.js';
 
-/** Real features of the link model (see `CoverageStrategy.realFeatures`). */
+/** Real features of the link model (see `CoverageStrategy.realFeatures`), without the anchor score. */
 const REAL_FEATURES = 5;
 const NO_WORDS = new Int32Array(0);
 
@@ -71,6 +71,8 @@ interface CoverageData {
   ids: Int32Array;
   parent: number;
   parentProbability: number;
+  /** The judge's P(relevant) of the link's anchor and URL words (0.5 when not scored). */
+  anchorProbability: number;
   isSeed: boolean;
 }
 
@@ -78,18 +80,22 @@ export class CoverageStrategy implements Strategy {
   readonly name: string;
   /** The words around links are features unless `isContextUsed` is false. */
   readonly needsLinkContext: boolean;
+  /** The judge scores each new link's anchor and URL words when `isAnchorScoreUsed`. */
+  readonly needsAnchorScores: boolean;
   readonly config: Readonly<CoverageConfig>;
   private readonly words = new FieldWords();
   private readonly model: OnlineLinkModel;
   private readonly yields = new SiteYields();
   /** Scratch vector of the model's real features. */
-  private readonly real = new Float64Array(REAL_FEATURES);
+  private readonly real: Float64Array;
   private frontier = new IndexedPriorityFrontier();
   private readonly queued = new QueuedLinks();
   /** Site id of each queued URL id (by QueuedLinks' id). */
   private siteOfQueued = new Int32Array(1024);
   /** Value each queued URL id's live sample was keyed with. */
   private valueOfQueued = new Float64Array(1024);
+  /** Anchor score of each queued URL id (`isAnchorScoreUsed`). */
+  private anchorOfQueued = new Float32Array(1024);
   private serial = 0;
   private readonly parentUrls: string[] = [];
   private readonly fetched = new Set<string>();
@@ -100,8 +106,11 @@ export class CoverageStrategy implements Strategy {
   constructor(options: CoverageOptions = {}) {
     this.config = resolveCoverageConfig(options.overrides);
     this.name = options.name ?? 'coverage';
-    this.model = new OnlineLinkModel(this.config.learningRate, REAL_FEATURES);
+    const realCount = REAL_FEATURES + (this.config.isAnchorScoreUsed ? 1 : 0);
+    this.real = new Float64Array(realCount);
+    this.model = new OnlineLinkModel(this.config.learningRate, realCount);
     this.needsLinkContext = this.config.isWordUsed && this.config.isContextUsed;
+    this.needsAnchorScores = this.config.isAnchorScoreUsed;
   }
 
   seed(links: DiscoveredLink[]): void {
@@ -110,6 +119,7 @@ export class CoverageStrategy implements Strategy {
         ids: this.words.encode(link, this.needsLinkContext),
         parent: -1,
         parentProbability: 1,
+        anchorProbability: 0.5,
         isSeed: true,
       });
     }
@@ -168,7 +178,7 @@ export class CoverageStrategy implements Strategy {
     const site = this.yields.siteId(siteOf(action.host));
     // The model learns from the features as they were when the link was chosen (before this outcome).
     if (data !== undefined && !data.isSeed && this.config.isLinkLearning && outcome.isLearned !== true) {
-      const real = this.realFeatures(data.parentProbability, data.parent, site);
+      const real = this.realFeatures(data.parentProbability, data.parent, site, data.anchorProbability);
       this.model.update(this.config.isWordUsed ? data.ids : NO_WORDS, real, gain);
     }
     this.yields.record(site, gain, data?.parent ?? -1);
@@ -181,6 +191,7 @@ export class CoverageStrategy implements Strategy {
           ids: this.words.encode(link, this.needsLinkContext),
           parent,
           parentProbability: outcome.probability,
+          anchorProbability: link.anchorProbability ?? 0.5,
           isSeed: false,
         });
       }
@@ -228,6 +239,7 @@ export class CoverageStrategy implements Strategy {
       ids: q.ids(u).slice(),
       parent: q.parent(u),
       parentProbability: q.parentProbability(u),
+      anchorProbability: this.anchorOfQueued[u] as number,
       isSeed: q.isSeed(u),
     };
   }
@@ -236,7 +248,13 @@ export class CoverageStrategy implements Strategy {
   private valueOf(u: number): number {
     const q = this.queued;
     if (q.isSeed(u)) return Number.POSITIVE_INFINITY;
-    return this.linkValue(q.ids(u), q.parentProbability(u), q.parent(u), this.siteOfQueued[u] as number);
+    return this.linkValue(
+      q.ids(u),
+      q.parentProbability(u),
+      q.parent(u),
+      this.siteOfQueued[u] as number,
+      this.anchorOfQueued[u] as number,
+    );
   }
 
   /**
@@ -244,7 +262,12 @@ export class CoverageStrategy implements Strategy {
    * parent's P(relevant), of the site's yield, of the hub's yield, and the unvisited-site and
    * off-site indicators (0 where a part is turned off).
    */
-  private realFeatures(parentProbability: number, parent: number, site: number): Float64Array {
+  private realFeatures(
+    parentProbability: number,
+    parent: number,
+    site: number,
+    anchorProbability: number,
+  ): Float64Array {
     const x = this.real;
     const c = this.config;
     const y = this.yields;
@@ -255,15 +278,22 @@ export class CoverageStrategy implements Strategy {
     const isOffSite = parent >= 0 && y.siteOfParent(parent) !== site;
     x[3] = c.isHubUsed && isOffSite ? logit(y.hubEstimate(parent, 0.5, 1)) : 0;
     x[4] = c.isHubUsed && isOffSite ? 1 : 0;
+    if (c.isAnchorScoreUsed) x[5] = logit(anchorProbability);
     return x;
   }
 
   /** The value of a link with word ids `ids`, found on page `parent`, into site id `site`. */
-  private linkValue(ids: Int32Array, parentProbability: number, parent: number, site: number): number {
+  private linkValue(
+    ids: Int32Array,
+    parentProbability: number,
+    parent: number,
+    site: number,
+    anchorProbability: number,
+  ): number {
     const c = this.config;
     const p = this.model.probability(
       c.isWordUsed ? ids : NO_WORDS,
-      this.realFeatures(parentProbability, parent, site),
+      this.realFeatures(parentProbability, parent, site, anchorProbability),
     );
     const pageValue =
       c.siteSaturation === false ? 1 : 1 / (1 + this.yields.relevantOf(site) / c.siteSaturation);
@@ -274,7 +304,7 @@ export class CoverageStrategy implements Strategy {
     const site = this.yields.siteId(siteOf(link.host));
     const value = data.isSeed
       ? Number.POSITIVE_INFINITY
-      : this.linkValue(data.ids, data.parentProbability, data.parent, site);
+      : this.linkValue(data.ids, data.parentProbability, data.parent, site, data.anchorProbability);
     const existing = this.queued.idOf(link.url);
     // A URL found again replaces its queued link only if it is worth more from here.
     if (existing !== undefined && this.valueOf(existing) >= value) return;
@@ -288,6 +318,7 @@ export class CoverageStrategy implements Strategy {
     this.ensure(u);
     this.siteOfQueued[u] = site;
     this.valueOfQueued[u] = value;
+    this.anchorOfQueued[u] = data.anchorProbability;
     this.queued.setSample(u, this.frontier.addWithKey(link, serial, -value));
   }
 
@@ -328,5 +359,8 @@ export class CoverageStrategy implements Strategy {
     const v = new Float64Array(n);
     v.set(this.valueOfQueued);
     this.valueOfQueued = v;
+    const a = new Float32Array(n);
+    a.set(this.anchorOfQueued);
+    this.anchorOfQueued = a;
   }
 }
