@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../common/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import { FieldWords } from '../ache/link-features.js';
 import { resolveCoverageConfig } from './coverage-config.js';
 import { CoverageStrategy } from './coverage-strategy.js';
 import { OnlineLinkModel } from './online-link-model.js';
@@ -82,6 +83,63 @@ describe('coverage', () => {
       'http://a.test/3',
     ]);
     expect(() => resolveCoverageConfig({ siteSaturation: 0 })).toThrow(/siteSaturation/);
+  });
+
+  it('with context=0 asks for no link contexts and ignores them; with anchors=1 asks for anchor scores', () => {
+    expect(new CoverageStrategy().needsLinkContext).toBe(true);
+    const plain = new CoverageStrategy({ overrides: { isContextUsed: false } });
+    expect([plain.needsLinkContext, plain.needsAnchorScores]).toEqual([false, false]);
+    expect(new CoverageStrategy({ overrides: { isAnchorScoreUsed: true } }).needsAnchorScores).toBe(true);
+    const words = new FieldWords();
+    const withContext: DiscoveredLink = {
+      ...link('http://a.test/x', 'manual'),
+      context: { tokens: ['kernel', 'manual', 'drivers'], offsets: Int8Array.from([-1, 0, 1]) },
+    };
+    const all = words.encode(withContext);
+    const bare = words.encode(withContext, false);
+    expect([...all].map((id) => words.nameOf(id)).sort()).toEqual([
+      'anchor:manual',
+      'around:drivers',
+      'around:kernel',
+      'url:test',
+    ]);
+    expect([...bare].map((id) => words.nameOf(id)).sort()).toEqual(['anchor:manual', 'url:test']);
+  });
+
+  it('with anchors=1 learns that links the judge scores high lead to relevant pages', () => {
+    // Links of equal parents and no shared words: only the anchor score tells them apart.
+    const s = new CoverageStrategy({ overrides: { isAnchorScoreUsed: true, newSiteValue: 0 } });
+    const ctx = loop();
+    const scored = (url: string, p: number): DiscoveredLink => ({ ...link(url), anchorProbability: p });
+    const links = Array.from({ length: 200 }, (_, i) =>
+      i % 2 === 0 ? scored(`http://a.test/good${i}`, 0.9) : scored(`http://a.test/bad${i}`, 0.1),
+    );
+    s.seed([{ ...link('http://a.test/'), depth: 0 }]);
+    const seed = s.next(ctx) as Action;
+    ctx.fetched.add(seed.url);
+    s.observe({ ...outcome(seed, 1, links), probability: 0.5 });
+    for (let a = s.next(ctx); a; a = s.next(ctx)) {
+      ctx.fetched.add(a.url);
+      s.observe({ ...outcome(a, a.url.includes('good') ? 1 : 0), probability: 0.5 });
+    }
+    // The last 40 fetched are mostly the low-scored links: the high ones went first once learned.
+    const order = [...ctx.fetched].slice(1);
+    const lateGood = order.slice(-40).filter((u) => u.includes('good')).length;
+    expect(lateGood).toBeLessThan(10);
+  });
+
+  it('checkpoints only the words the model learned, and a restored strategy values links the same', () => {
+    const a = new CoverageStrategy();
+    crawl(a, (url) => url.includes('a.test'));
+    const checkpoint = a.checkpoint();
+    expect(checkpoint.format).toBe(2);
+    expect(checkpoint.words.length).toBe(checkpoint.model.weights.length);
+    expect(checkpoint.words.every((_, i) => (checkpoint.model.squares[i] as number) > 0)).toBe(true);
+    const b = new CoverageStrategy();
+    b.restore(checkpoint);
+    const again = b.checkpoint();
+    expect(again.words).toEqual(checkpoint.words);
+    expect([...again.model.weights]).toEqual([...checkpoint.model.weights]);
   });
 
   it('rejects settings out of range, naming them', () => {
