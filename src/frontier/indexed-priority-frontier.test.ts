@@ -53,6 +53,59 @@ describe('IndexedPriorityFrontier', () => {
     expect(drawn.length).toBeGreaterThan(500);
   });
 
+  it('draws the best ready sample whose URL is not fetched, also when a host was keyed by a fetched copy', () => {
+    // A URL queued twice (found again with a better key) leaves a copy once fetched; a host
+    // whose head is such a copy must not hand out its next sample before another host's better
+    // one (a resumed crawl's replayed frontier holds a fetched copy of every page it fetched).
+    const rng = createRng('best-live');
+    const f = new IndexedPriorityFrontier();
+    const items: { url: string; host: string; domain: string; key: number }[] = [];
+    const fetched = new Set<string>();
+    let busy = new Set<string>();
+    const ctx: SelectionContext = {
+      step: 0,
+      isHostReady: (h) => !busy.has(h),
+      isDomainOpen: () => true,
+      isDomainClosed: () => false,
+      isFetched: (u) => fetched.has(u),
+    };
+    let draws = 0;
+    for (let step = 0; step < 3000; step++) {
+      const op = rng.int(10);
+      if (op < 5) {
+        const h = rng.int(20);
+        const item = {
+          url: `http://h${h}.test/${rng.int(100)}`,
+          host: `h${h}.test`,
+          domain: `h${h}.test`,
+          key: rng.int(1000),
+        };
+        items.push(item);
+        f.addWithKey({ ...item, depth: 1 }, 0, item.key);
+      } else if (op < 6) {
+        busy = new Set(Array.from({ length: 3 }, () => `h${rng.int(20)}.test`));
+      } else if (op < 7) {
+        // Fetched through another copy, or by a redirect: its samples are stale now.
+        const item = items[rng.int(items.length)];
+        if (item) fetched.add(item.url);
+      } else {
+        const live = items.filter((i) => !fetched.has(i.url) && !busy.has(i.host));
+        live.sort((a, b) => a.key - b.key || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+        const [id] = f.draw(ctx);
+        const best = live[0];
+        expect(id === undefined ? undefined : [f.table.url(id), f.table.key[id]]).toEqual(
+          best && [best.url, best.key],
+        );
+        if (id !== undefined) {
+          fetched.add(f.table.url(id));
+          f.take(id);
+          draws++;
+        }
+      }
+    }
+    expect(draws).toBeGreaterThan(500);
+  });
+
   it('keeps the sample’s columns: URL, host, domain, depth, parent and vector', () => {
     const f = new IndexedPriorityFrontier({ featureCount: 2 });
     const id = f.addWithKey(

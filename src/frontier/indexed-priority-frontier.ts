@@ -173,20 +173,34 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
         setAside.push(queue);
         continue;
       }
-      while (queue.heap.size > 0) {
-        const id = queue.heap.pop() as number;
-        this.count--;
-        if (!ctx.isFetched(this.table.url(id))) {
-          found = id;
-          break;
-        }
-        this.table.remove(id);
+      if (this.dropStaleHead(queue, ctx)) {
+        // The host was keyed by a sample since fetched, whose key may be better than any of its
+        // live ones: it competes again under its live head, or another host's better sample
+        // would be passed over (issue 27: a resumed crawl's replayed frontier is full of them).
+        if (queue.heap.size === 0) this.hosts.delete(queue.host);
+        else this.enqueueHost(queue);
+        continue;
       }
+      found = queue.heap.pop() as number;
+      this.count--;
       if (queue.heap.size === 0) this.hosts.delete(queue.host);
       else this.enqueueHost(queue);
     }
     for (const queue of setAside) this.enqueueHost(queue);
     return found;
+  }
+
+  /** Drops the queue's head samples whose URL was fetched; true if there were any. */
+  private dropStaleHead(queue: HostQueue, ctx: DrawContext): boolean {
+    let isDropped = false;
+    for (let head = queue.heap.peek(); head !== undefined; head = queue.heap.peek()) {
+      if (!ctx.isFetched(this.table.url(head))) break;
+      queue.heap.pop();
+      this.count--;
+      this.table.remove(head);
+      isDropped = true;
+    }
+    return isDropped;
   }
 
   private enqueueHost(queue: HostQueue): void {

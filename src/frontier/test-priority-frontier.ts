@@ -189,13 +189,20 @@ export class PriorityFrontier<S extends PrioritySample = FrontierItem> implement
         setAside.push(queue);
         continue;
       }
-      while (queue.heap.size > 0) {
-        const item = queue.heap.pop() as S;
+      let isDropped = false;
+      for (
+        let head = queue.heap.peek();
+        head !== undefined && ctx.isFetched(head.url);
+        head = queue.heap.peek()
+      ) {
+        queue.heap.pop();
         this.count--;
-        if (!ctx.isFetched(item.url)) {
-          found = item;
-          break;
-        }
+        isDropped = true;
+      }
+      // Keyed by a fetched sample: compete again under the live head (see the indexed frontier).
+      if (!isDropped) {
+        found = queue.heap.pop() as S;
+        this.count--;
       }
       if (queue.heap.size === 0) this.hosts.delete(queue.host);
       else this.enqueueHost(queue);
