@@ -38,6 +38,7 @@ import type { SampleTable } from '../../frontier/index.js';
 import { IndexedPriorityFrontier, IndexedRandomFrontier } from '../../frontier/index.js';
 import type { KeywordSet } from '../../text/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import { ObservationLog } from '../observation-log.js';
 import type { Strategy, StrategyStats } from '../strategy.js';
 import {
   encodeHan,
@@ -110,6 +111,18 @@ export interface HanAsyncCheckpoint {
   explore: number[];
   exploreSteps: number;
   qEvaluations: number;
+  /** Format 2: the exploration side's draw stream. */
+  drawRng?: number[];
+  /**
+   * Format 2: the Q each observed page's outlinks were queued with (one per outlink) and each
+   * observed page's cosine relevance (one per page), in observation order (see ObservationLog):
+   * a replayed page has no text, and Q computed at the replay would use the weights learned since.
+   */
+  queuedQ?: Float64Array;
+  relevances?: Float64Array;
+  /** Format 2: the fetched actions waiting for the next choice (`pending`): x [n, 7] and rewards. */
+  pendingX?: Uint8Array;
+  pendingRewards?: Float64Array;
 }
 
 interface HanData {
@@ -124,6 +137,11 @@ export class HanAsyncStrategy implements Strategy {
   private readonly cosine: TopicCosine;
   private readonly sarsa: LinearSarsa;
   private readonly explore: Rng;
+  /** The exploration side's draw stream (kept in the checkpoint). */
+  private readonly drawRng: Rng;
+  /** Q of each observed outlink when it was queued, and each observed page's relevance. */
+  private readonly queuedQ = new ObservationLog();
+  private readonly relevances = new ObservationLog();
   /** Greedy side: every queued link by -Q (stale duplicates dropped lazily on draw). */
   private readonly byQ = new IndexedPriorityFrontier();
   /** Exploration side: the same links, drawn uniformly. */
@@ -146,7 +164,8 @@ export class HanAsyncStrategy implements Strategy {
     this.cosine = new TopicCosine(options.keywords);
     this.sarsa = new LinearSarsa(HAN_FEATURE_SIZE, this.config.alpha, this.config.gamma);
     this.explore = options.rng.fork('epsilon');
-    this.bag = new IndexedRandomFrontier(options.rng.fork('explore-draw'));
+    this.drawRng = options.rng.fork('explore-draw');
+    this.bag = new IndexedRandomFrontier(this.drawRng);
   }
 
   seed(links: DiscoveredLink[]): void {
@@ -181,8 +200,15 @@ export class HanAsyncStrategy implements Strategy {
 
   observe(outcome: Outcome): void {
     const { action, reward } = outcome;
+    // As next() did when it chose the URL: a replay's exploration side holds no fetched URL.
+    if (outcome.isReplay) this.bag.removeUrl(action.url);
+    const isLearned = outcome.isLearned === true;
     const parentState = action.parentUrl === undefined ? undefined : this.pageStates.get(action.parentUrl);
-    const relevance = this.cosine.ofPage(outcome.title ?? '', outcome.text ?? '');
+    // A replayed page has no text: its relevance as observed comes from the checkpoint (from its
+    // title alone past the checkpoint).
+    const stored = isLearned ? this.relevances.takeStored() : undefined;
+    const relevance = stored ?? this.cosine.ofPage(outcome.title ?? '', outcome.text ?? '');
+    if (!isLearned) this.relevances.add(relevance);
     const state = pageStateOf(parentState, reward, relevance);
     this.pageStates.set(action.url, state);
     this.pageStates.set(outcome.finalUrl, state);
@@ -195,8 +221,14 @@ export class HanAsyncStrategy implements Strategy {
     if (outcome.links.length > 0) this.parentUrls.push(action.url);
     for (const link of outcome.links) {
       const x = encodeHan(state, this.cosine.ofLink(link));
-      this.qEvaluations++;
-      this.enqueue(link, parent, x, -this.sarsa.q(x));
+      // Asynchronous: Q as computed when the link was found, not with the weights learned since.
+      let q = isLearned ? this.queuedQ.takeStored() : undefined;
+      if (q === undefined) {
+        q = this.sarsa.q(x);
+        this.qEvaluations++;
+        if (!isLearned) this.queuedQ.add(q);
+      }
+      this.enqueue(link, parent, x, -q);
     }
   }
 
@@ -215,24 +247,43 @@ export class HanAsyncStrategy implements Strategy {
    * counters. The frontier and the pages' path states come back by replaying the stored pages.
    */
   checkpoint(): HanAsyncCheckpoint {
+    const n = HAN_ACTIVE_FEATURES;
+    const pendingX = new Uint8Array(this.pending.length * n);
+    for (const [i, t] of this.pending.entries()) pendingX.set(t.x, i * n);
     return {
-      format: 1,
+      format: 2,
       sarsa: this.sarsa.learnedState(),
       explore: this.explore.getState(),
       exploreSteps: this.exploreSteps,
       qEvaluations: this.qEvaluations,
+      drawRng: this.drawRng.getState(),
+      queuedQ: this.queuedQ.saved(),
+      relevances: this.relevances.saved(),
+      pendingX,
+      pendingRewards: Float64Array.from(this.pending, (t) => t.reward),
     };
   }
 
   /** Loads a {@link HanAsyncStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
   restore(checkpoint: unknown): void {
     const c = checkpoint as HanAsyncCheckpoint;
-    if (c?.format !== 1) throw new ConfigError('not a han-async checkpoint of format 1');
+    if (c?.format !== 1 && c?.format !== 2)
+      throw new ConfigError('not a han-async checkpoint of format 1 or 2');
     this.sarsa.loadLearnedState(c.sarsa);
     this.explore.setState(c.explore);
     this.exploreSteps = c.exploreSteps;
-    // The replay counts its Q evaluations again from here.
+    // Format 1: the replay evaluates Q again (with these weights) and counts it.
     this.qEvaluations = c.qEvaluations;
+    if (c.format === 1) return;
+    if (c.drawRng) this.drawRng.setState(c.drawRng);
+    if (c.queuedQ) this.queuedQ.load(c.queuedQ);
+    if (c.relevances) this.relevances.load(c.relevances);
+    const n = HAN_ACTIVE_FEATURES;
+    const rewards = c.pendingRewards ?? new Float64Array(0);
+    this.pending = Array.from(rewards, (reward, i) => ({
+      x: (c.pendingX as Uint8Array).slice(i * n, i * n + n),
+      reward,
+    }));
   }
 
   /** The learned weights (bias first, then one per one-hot feature), for tests and reports. */

@@ -28,9 +28,13 @@
  * - A URL found again on another page is queued again only with a better score.
  *
  * Resume: Q(lambda), the pool's training pages (the pool is trained again from them, the same
- * pool), the training window and the streams come back from the checkpoint (`checkpoint`). The
- * replay rebuilds the frontier (replayed outlinks keyed best-first, as there is no page text to
- * score with) and the parent statistics; pages after the checkpoint are not learned from (no text).
+ * pool), the training window, the streams and the score each page's outlinks were queued with
+ * come back from the checkpoint (`checkpoint`). The replay rebuilds the frontier with those
+ * scores and the parent statistics, so a resumed crawl fetches what the crawl that stopped would
+ * have (issue 27: before the scores were kept, replayed outlinks were keyed by their page's
+ * relevance, best-first, and resumed crawls on DocWeb hardware reached +34 points of harvest
+ * rate over uninterrupted ones). Pages after the checkpoint are not learned from (no text) and
+ * their outlinks are keyed by the page's relevance.
  *
  * Cost per step: the page's TF-IDF vector and the five actions' scores of it (tens of
  * microseconds), plus with `shouldScoreLinks=true` one vector and one score per outlink (about 10 us
@@ -43,6 +47,7 @@ import { ConfigError } from '../../common/index.js';
 import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/index.js';
 import { pageTokens, tokenize, urlTokens } from '../../text/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import { ObservationLog } from '../observation-log.js';
 import type { Strategy, StrategyStats } from '../strategy.js';
 import { ClassifierPool, POOL_ACTIONS, SVM_ACTION } from './classifier-pool.js';
 import { LinearQLambda, type QLambdaState } from './q-lambda.js';
@@ -56,6 +61,12 @@ export interface RlwcsOptions {
   overrides?: Partial<Omit<RlwcsConfig, 'variant'>>;
   /** Name to report. @default the variant */
   name?: string;
+}
+
+/** The classifier chosen for a page's outlinks (an index of POOL_ACTIONS) and its score of the page. */
+interface Choice {
+  action: number;
+  pageScore: number;
 }
 
 /** Features of one state-action block: bias, page relevance, classifier score, parents, hub. */
@@ -82,6 +93,12 @@ export interface RlwcsCheckpoint {
   pagesScored: number;
   pagesAgreed: number;
   actionCounts: number[];
+  /**
+   * The score the outlinks of each observed page with outlinks were queued with (one per
+   * outlink with `shouldScoreLinks`), in observation order (format 2; see ObservationLog);
+   * format 1 has none, and its replay queues them by the page's relevance.
+   */
+  queuedScores?: Float64Array;
 }
 
 export class RlwcsStrategy implements Strategy {
@@ -108,6 +125,7 @@ export class RlwcsStrategy implements Strategy {
   private pagesScored = 0;
   private pagesAgreed = 0;
   private readonly actionCounts = new Array<number>(POOL_ACTIONS.length).fill(0);
+  private readonly queuedScores = new ObservationLog();
 
   constructor(options: RlwcsOptions) {
     this.config = resolveRlwcsConfig(options.variant, options.overrides);
@@ -140,24 +158,53 @@ export class RlwcsStrategy implements Strategy {
     const hasText = outcome.isPage && outcome.text !== undefined && outcome.isDuplicate !== true;
     const tokens = hasText ? pageTokens(outcome.title ?? '', outcome.text ?? '') : undefined;
     const choice = tokens !== undefined ? this.choose(outcome, tokens, parentMean) : undefined;
-    const action_ = choice?.action;
     if (tokens === undefined && !outcome.isReplay && this.isLearning) {
       // The next fetch failed (or copied a page): reward 0 for the last choice, and no state
       // to go on from, so the episode ends.
       this.agent.endEpisode(outcome.reward);
     }
-    const pool = this.pool;
-    // shouldScoreLinks false: every outlink inherits the chosen classifier's score of the page.
-    const pageScore = !this.config.shouldScoreLinks ? choice?.pageScore : undefined;
-    const parent = outcome.links.length > 0 ? this.parentUrls.push(action.url) - 1 : -1;
-    for (const link of outcome.links) {
-      const score =
-        action_ === undefined || pool === undefined
-          ? outcome.probability
-          : (pageScore ?? pool.score(action_, pool.terms.vector(linkTokens(link))));
-      this.enqueue(link, parent, -score);
+    if (outcome.links.length > 0) {
+      const parent = this.parentUrls.push(action.url) - 1;
+      if (outcome.isLearned === true) this.enqueueAsQueued(outcome, parent);
+      else this.enqueueScored(outcome, parent, choice);
     }
     if (tokens !== undefined) this.addTrainingPage(tokens, outcome.reward);
+  }
+
+  /**
+   * Queues the outlinks of a page observed now: by the chosen classifier's score (of the page,
+   * which every outlink inherits, or of each link's own text with `shouldScoreLinks`), or by the
+   * page's relevance when no classifier was chosen (the pool not trained yet, no text). Keeps
+   * the scores for a checkpoint.
+   */
+  private enqueueScored(outcome: Outcome, parent: number, choice: Choice | undefined): void {
+    const pool = this.pool;
+    const isPerLink = this.config.shouldScoreLinks;
+    if (!isPerLink) this.queuedScores.add(choice?.pageScore ?? outcome.probability);
+    for (const link of outcome.links) {
+      const score =
+        choice === undefined || pool === undefined
+          ? outcome.probability
+          : isPerLink
+            ? pool.score(choice.action, pool.terms.vector(linkTokens(link)))
+            : choice.pageScore;
+      if (isPerLink) this.queuedScores.add(score);
+      this.enqueue(link, parent, -score);
+    }
+  }
+
+  /**
+   * Queues the outlinks of a replayed page the restored checkpoint reflects with the scores they
+   * were queued with when it was observed (the page's text, which scored them, is not stored);
+   * the page's relevance if the checkpoint has none (format 1).
+   */
+  private enqueueAsQueued(outcome: Outcome, parent: number): void {
+    const isPerLink = this.config.shouldScoreLinks;
+    const pageScore = isPerLink ? undefined : this.queuedScores.takeStored();
+    for (const link of outcome.links) {
+      const score = (isPerLink ? this.queuedScores.takeStored() : pageScore) ?? outcome.probability;
+      this.enqueue(link, parent, -score);
+    }
   }
 
   /**
@@ -181,7 +228,7 @@ export class RlwcsStrategy implements Strategy {
       });
     const docs = ids(this.docs);
     return {
-      format: 1,
+      format: 2,
       pages,
       docs,
       labels: Uint8Array.from(this.labels),
@@ -195,13 +242,14 @@ export class RlwcsStrategy implements Strategy {
       pagesScored: this.pagesScored,
       pagesAgreed: this.pagesAgreed,
       actionCounts: [...this.actionCounts],
+      queuedScores: this.queuedScores.saved(),
     };
   }
 
   /** Loads an {@link RlwcsStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
   restore(checkpoint: unknown): void {
     const c = checkpoint as RlwcsCheckpoint;
-    if (c?.format !== 1) throw new ConfigError('not an RLwCS checkpoint of format 1');
+    if (c?.format !== 1 && c?.format !== 2) throw new ConfigError('not an RLwCS checkpoint of format 1 or 2');
     const page = (i: number) => {
       const tokens = c.pages[i];
       if (tokens === undefined)
@@ -228,6 +276,7 @@ export class RlwcsStrategy implements Strategy {
     c.actionCounts.forEach((n, a) => {
       this.actionCounts[a] = n;
     });
+    if (c.queuedScores !== undefined) this.queuedScores.load(c.queuedScores);
   }
 
   /** True if Q(lambda) chooses and learns (`rlwcs` with learn=1, once the pool is trained). */
@@ -261,11 +310,7 @@ export class RlwcsStrategy implements Strategy {
    * (learning from this page's reward for the previous choice), a random one when learning is
    * off, the SVM for `svm-links`. Undefined before the pool is trained.
    */
-  private choose(
-    outcome: Outcome,
-    tokens: string[],
-    parentMean: number,
-  ): { action: number; pageScore: number } | undefined {
+  private choose(outcome: Outcome, tokens: string[], parentMean: number): Choice | undefined {
     const pool = this.pool;
     if (pool === undefined) return undefined;
     const x = pool.terms.vector(tokens);
