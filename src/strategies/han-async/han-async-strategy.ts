@@ -181,8 +181,8 @@ export class HanAsyncStrategy implements Strategy {
     if (this.config.epsilon > 0 && this.explore.next() < this.config.epsilon) {
       const [id] = this.bag.draw(ctx);
       if (id !== undefined) {
+        // Removed with the URL's other links below, as a replay removes them (the same order).
         action = this.actionOf(this.bag.table, this.xBag, id);
-        this.bag.take(id);
         this.exploreSteps++;
       }
     }
@@ -200,8 +200,11 @@ export class HanAsyncStrategy implements Strategy {
 
   observe(outcome: Outcome): void {
     const { action, reward } = outcome;
-    // As next() did when it chose the URL: a replay's exploration side holds no fetched URL.
+    // The exploration side holds no fetched URL, in the order a live crawl removed them (a
+    // resumed crawl draws as the one that stopped): the URL as next() removed it, its redirect
+    // target now.
     if (outcome.isReplay) this.bag.removeUrl(action.url);
+    if (outcome.finalUrl !== action.url) this.bag.removeUrl(outcome.finalUrl);
     const isLearned = outcome.isLearned === true;
     const parentState = action.parentUrl === undefined ? undefined : this.pageStates.get(action.parentUrl);
     // A replayed page has no text: its relevance as observed comes from the checkpoint (from its
