@@ -10,21 +10,13 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSyntheticWeb,
-  keywordsOf,
-  type ReplayServer,
-  sandboxResolveRules,
-  startReplayServer,
-} from '../../sandbox/index.js';
 import { STORAGE_EXIT_CODES } from '../../store/index.js';
 import { spawnCli, TRES_BIN } from '../test-cli.js';
-
-const TOPIC = 'computer hardware';
+import { type SandboxCrawl, startSandboxCrawl } from '../test-sandbox-crawl.js';
 
 /** Where the read-only crawl is, how to run tres on it, and how to undo it. */
 interface ReadOnlyMedium {
@@ -103,38 +95,16 @@ const snapshot = (dir: string) =>
     ]);
 
 describe('a killed crawl on read-only media', () => {
-  let server: ReplayServer;
-  let base: string;
+  let web: SandboxCrawl;
   let medium: ReadOnlyMedium;
   let rows: number;
   let before: string[][];
 
   beforeAll(async () => {
-    const web = createSyntheticWeb({
-      seed: 33,
-      hostCount: 30,
-      pageCount: 20_000,
-      topics: [TOPIC, 'cooking recipes'],
-      relevantTopic: TOPIC,
-    });
-    server = await startReplayServer({ sites: web.sites() });
-    base = mkdtempSync(join(tmpdir(), 'tres-read-only-'));
-    chmodSync(base, 0o755); // the unprivileged user must reach the folder
-    const seeds = join(base, 'seeds.txt');
-    writeFileSync(seeds, `${web.seedUrls(3, { relevant: true }).join('\n')}\n`);
-    const dir = join(base, 'crawl');
-    const crawl = spawnCli([
-      'crawl',
-      ...['--out', dir, '--seeds', seeds, '--keywords', keywordsOf(TOPIC).join(',')],
-      ...[
-        '--min-delay-ms',
-        '0',
-        '--allow-loopback',
-        '--resolve',
-        sandboxResolveRules(server).join(','),
-        '--quiet',
-      ],
-    ]);
+    web = await startSandboxCrawl({ seed: 33, pageCount: 20_000, prefix: 'tres-read-only-' });
+    chmodSync(web.base, 0o755); // the unprivileged user must reach the folder
+    const dir = join(web.base, 'crawl');
+    const crawl = spawnCli(['crawl', '--out', dir, '--seeds', web.seedsFile, ...web.flags]);
     const ended = finish(crawl);
     // Killed once it has recorded some pages: they are in the WAL, not yet in crawl.sqlite.
     const jsonl = join(dir, 'pages.jsonl');
@@ -155,8 +125,7 @@ describe('a killed crawl on read-only media', () => {
   }, 120_000);
   afterAll(async () => {
     medium?.release();
-    await server.close();
-    rmSync(base, { recursive: true, force: true });
+    await web?.close();
   });
 
   it('exports it', async () => {

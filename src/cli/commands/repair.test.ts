@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
 import {
   cpSync,
   existsSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -16,21 +15,13 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSyntheticWeb,
-  keywordsOf,
-  type ReplayServer,
-  sandboxResolveRules,
-  startReplayServer,
-} from '../../sandbox/index.js';
 import { decodeOutlinks, REPAIR_EXIT_CODES, STORAGE_EXIT_CODES } from '../../store/index.js';
 import { runMain } from '../test-cli.js';
+import { type SandboxCrawl, startSandboxCrawl } from '../test-sandbox-crawl.js';
 
-const TOPIC = 'computer hardware';
 const PAGES = 200;
 
 interface Row {
@@ -65,7 +56,7 @@ function keptFile(dir: string): string {
 }
 
 describe('tres repair', () => {
-  let server: ReplayServer;
+  let web: SandboxCrawl;
   let base: string;
   let common: string[];
   /** A finished crawl of PAGES pages, never changed: each test damages a copy. */
@@ -73,36 +64,16 @@ describe('tres repair', () => {
   let originalRows: Row[];
 
   beforeAll(async () => {
-    const web = createSyntheticWeb({
-      seed: 31,
-      hostCount: 30,
-      pageCount: 3_000,
-      topics: [TOPIC, 'cooking recipes'],
-      relevantTopic: TOPIC,
-    });
-    server = await startReplayServer({ sites: web.sites() });
-    base = mkdtempSync(join(tmpdir(), 'tres-repair-test-'));
-    const seeds = join(base, 'seeds.txt');
-    writeFileSync(seeds, `${web.seedUrls(3, { relevant: true }).join('\n')}\n`);
-    common = [
-      '--keywords',
-      keywordsOf(TOPIC).join(','),
-      '--concurrency',
-      '2',
-      '--min-delay-ms',
-      '0',
-      '--allow-loopback',
-      '--resolve',
-      sandboxResolveRules(server).join(','),
-      '--quiet',
-    ];
+    web = await startSandboxCrawl({ seed: 31, pageCount: 3_000, prefix: 'tres-repair-test-' });
+    base = web.base;
+    common = [...web.flags, '--concurrency', '2'];
     original = join(base, 'original');
     const made = await runMain([
       'crawl',
       '--out',
       original,
       '--seeds',
-      seeds,
+      web.seedsFile,
       '--max-pages',
       String(PAGES),
       ...common,
@@ -112,8 +83,7 @@ describe('tres repair', () => {
     expect(originalRows).toHaveLength(PAGES);
   }, 120_000);
   afterAll(async () => {
-    await server.close();
-    rmSync(base, { recursive: true, force: true });
+    await web.close();
   });
 
   /** A copy of the original crawl, damaged by `damage`. */

@@ -6,31 +6,13 @@
  * lost.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  truncateSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSyntheticWeb,
-  keywordsOf,
-  type ReplayServer,
-  sandboxResolveRules,
-  startReplayServer,
-} from '../../sandbox/index.js';
 import { STORAGE_EXIT_CODES } from '../../store/index.js';
 import { runMain, TRES_BIN } from '../test-cli.js';
-
-const TOPIC = 'computer hardware';
+import { type SandboxCrawl, startSandboxCrawl } from '../test-sandbox-crawl.js';
 
 /** Runs `tres ARGS...` in a child whose files may not grow past `limitKb` KiB (`ulimit -f`). */
 async function runCliLimited(limitKb: number | 'unlimited', args: string[]) {
@@ -95,40 +77,17 @@ function makeReadOnly(dir: string): (() => void) | undefined {
 }
 
 describe('tres on storage that fails', () => {
-  let server: ReplayServer;
+  let web: SandboxCrawl;
   let base: string;
   let common: string[];
 
   beforeAll(async () => {
-    const web = createSyntheticWeb({
-      seed: 27,
-      hostCount: 30,
-      pageCount: 4_000,
-      topics: [TOPIC, 'cooking recipes'],
-      relevantTopic: TOPIC,
-    });
-    server = await startReplayServer({ sites: web.sites() });
-    base = mkdtempSync(join(tmpdir(), 'tres-storage-'));
-    const seeds = join(base, 'seeds.txt');
-    writeFileSync(seeds, `${web.seedUrls(3, { relevant: true }).join('\n')}\n`);
-    common = [
-      '--seeds',
-      seeds,
-      '--keywords',
-      keywordsOf(TOPIC).join(','),
-      '--concurrency',
-      '2',
-      '--min-delay-ms',
-      '0',
-      '--allow-loopback',
-      '--resolve',
-      sandboxResolveRules(server).join(','),
-      '--quiet',
-    ];
+    web = await startSandboxCrawl({ seed: 27, pageCount: 4_000, prefix: 'tres-storage-' });
+    base = web.base;
+    common = ['--seeds', web.seedsFile, ...web.flags, '--concurrency', '2'];
   });
   afterAll(async () => {
-    await server.close();
-    rmSync(base, { recursive: true, force: true });
+    await web.close();
   });
 
   it('stops a crawl whose disk fills with one line, its own exit code, and resumes with nothing lost', async () => {
