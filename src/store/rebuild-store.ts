@@ -29,7 +29,7 @@ import { encodeOutlinks } from './outlinks-codec.js';
 import { readWarcResponse, type WarcResponse } from './page-text.js';
 import { CrawlReader } from './read-crawl.js';
 import { parseJson, type Salvage, salvageDatabase } from './salvage-store.js';
-import { INSERT_PAGE_SQL, openDatabase, type PageRow, STORE_VERSION } from './schema.js';
+import { INSERT_PAGE_SQL, openDatabase, type PageRow, pageParams, STORE_VERSION } from './schema.js';
 import { readWarcinfoFields, scanWarc, WARCINFO_CONFIG_FIELD, type WarcEntry } from './warc-scan.js';
 
 /** A recorded page whose row is rebuilt, as its JSONL line gives it. */
@@ -362,39 +362,14 @@ function matches(targetUri: string, page: JsonlPage): boolean {
   return normal === page.finalUrl || normal === page.url;
 }
 
-/** A row as the JSONL line gives it; what the line does not hold is filled in by the caller. */
+/**
+ * A row as the JSONL line gives it, with the columns the crawl records (schema.ts's
+ * `pageParams`); what the line does not hold is null, filled in by the caller.
+ */
 function rowFromLine(page: JsonlPage, judgeVersion: number | null): PageRow {
-  return {
-    id: page.id,
-    url: page.url,
-    final_url: page.finalUrl,
-    status: page.status,
-    content_type: page.contentType ?? null,
-    host: page.host,
-    domain: page.domain,
-    depth: page.depth,
-    parent_url: page.parentUrl ?? null,
-    anchor_text: null,
-    reward: page.reward,
-    probability: page.probability,
-    title: page.title ?? null,
-    error_code: page.errorCode ?? null,
-    is_page: page.isPage ? 1 : 0,
-    fetched_at: Date.parse(page.fetchedAt),
-    duration_ms: page.durationMs ?? null,
-    bytes: page.bytes ?? null,
-    outlinks: null,
-    warc_end: null,
-    jsonl_end: null,
-    content_hash: null,
-    simhash: null,
-    duplicate_of: page.duplicateOf ?? null,
-    judge_version: judgeVersion,
-    warc_file: null,
-    warc_file_start: null,
-    directives: page.directives?.length ? page.directives.join(' ') : null,
-    canonical_url: page.canonicalUrl ?? null,
-  };
+  const { fetchedAt, ...fields } = page;
+  const record = { ...fields, fetchedAt: Date.parse(fetchedAt) };
+  return pageParams(judgeVersion === null ? record : { ...record, judgeVersion }, null, null);
 }
 
 /** The salvaged checkpoint if it reflects pages the new store holds and its bytes decode. */
