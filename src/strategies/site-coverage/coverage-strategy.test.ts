@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../common/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
-import { FieldWords } from '../ache/link-features.js';
+import { FieldWords } from '../ache/index.js';
 import { resolveCoverageConfig } from './coverage-config.js';
 import { CoverageStrategy } from './coverage-strategy.js';
 import { OnlineLinkModel } from './online-link-model.js';
