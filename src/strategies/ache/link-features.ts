@@ -102,22 +102,14 @@ export class FieldWords {
     // Every discovered link of a crawl comes here: ids are gathered in a reused buffer, then
     // sorted and deduplicated, instead of a Set per link (garbage on the engine benchmark).
     let n = 0;
-    const add = (id: number): void => {
-      if (n === this.scratch.length) {
-        const grown = new Int32Array(n * 2);
-        grown.set(this.scratch);
-        this.scratch = grown;
-      }
-      this.scratch[n++] = id;
-    };
-    for (const w of urlTokens(link.url)) add(this.idOf('url', w));
-    for (const w of tokenize(link.anchorText)) add(this.idOf('anchor', w));
+    for (const w of urlTokens(link.url)) n = this.push(n, this.idOf('url', w));
+    for (const w of tokenize(link.anchorText)) n = this.push(n, this.idOf('anchor', w));
     const context = isContextUsed ? link.context : undefined;
     if (context) {
       const { tokens, offsets } = context;
       for (let i = 0; i < tokens.length; i++) {
         const t = tokens[i] as string;
-        if (offsets[i] !== 0 && t.length >= 2 && !isStopword(t)) add(this.idOf('around', t));
+        if (offsets[i] !== 0 && t.length >= 2 && !isStopword(t)) n = this.push(n, this.idOf('around', t));
       }
     }
     const sorted = this.scratch.subarray(0, n).sort();
@@ -125,6 +117,17 @@ export class FieldWords {
     for (let i = 0; i < n; i++)
       if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i] as number;
     return sorted.slice(0, distinct);
+  }
+
+  /** Puts `id` at index `n` of the scratch buffer (grown when full); returns the new length. */
+  private push(n: number, id: number): number {
+    if (n === this.scratch.length) {
+      const grown = new Int32Array(n * 2);
+      grown.set(this.scratch);
+      this.scratch = grown;
+    }
+    this.scratch[n] = id;
+    return n + 1;
   }
 
   /** Field of an id. */

@@ -94,8 +94,8 @@ export class CoverageStrategy implements Strategy {
   private siteOfQueued = new Int32Array(1024);
   /** Value each queued URL id's live sample was keyed with. */
   private valueOfQueued = new Float64Array(1024);
-  /** Anchor score of each queued URL id (`isAnchorScoreUsed`). */
-  private anchorOfQueued = new Float32Array(1024);
+  /** Anchor score of each queued URL id; empty unless `isAnchorScoreUsed` (no bytes per URL then). */
+  private anchorOfQueued: Float32Array;
   private serial = 0;
   private readonly parentUrls: string[] = [];
   private readonly fetched = new Set<string>();
@@ -108,6 +108,7 @@ export class CoverageStrategy implements Strategy {
     this.name = options.name ?? 'coverage';
     const realCount = REAL_FEATURES + (this.config.isAnchorScoreUsed ? 1 : 0);
     this.real = new Float64Array(realCount);
+    this.anchorOfQueued = new Float32Array(this.config.isAnchorScoreUsed ? 1024 : 0);
     this.model = new OnlineLinkModel(this.config.learningRate, realCount);
     this.needsLinkContext = this.config.isWordUsed && this.config.isContextUsed;
     this.needsAnchorScores = this.config.isAnchorScoreUsed;
@@ -191,7 +192,7 @@ export class CoverageStrategy implements Strategy {
           ids: this.words.encode(link, this.needsLinkContext),
           parent,
           parentProbability: outcome.probability,
-          anchorProbability: link.anchorProbability ?? 0.5,
+          anchorProbability: Math.fround(link.anchorProbability ?? 0.5), // as anchorOfQueued keeps it
           isSeed: false,
         });
       }
@@ -239,7 +240,7 @@ export class CoverageStrategy implements Strategy {
       ids: q.ids(u).slice(),
       parent: q.parent(u),
       parentProbability: q.parentProbability(u),
-      anchorProbability: this.anchorOfQueued[u] as number,
+      anchorProbability: this.anchorOfQueued[u] ?? 0.5,
       isSeed: q.isSeed(u),
     };
   }
@@ -253,7 +254,7 @@ export class CoverageStrategy implements Strategy {
       q.parentProbability(u),
       q.parent(u),
       this.siteOfQueued[u] as number,
-      this.anchorOfQueued[u] as number,
+      this.anchorOfQueued[u] ?? 0.5,
     );
   }
 
@@ -359,8 +360,10 @@ export class CoverageStrategy implements Strategy {
     const v = new Float64Array(n);
     v.set(this.valueOfQueued);
     this.valueOfQueued = v;
-    const a = new Float32Array(n);
-    a.set(this.anchorOfQueued);
-    this.anchorOfQueued = a;
+    if (this.config.isAnchorScoreUsed) {
+      const a = new Float32Array(n);
+      a.set(this.anchorOfQueued);
+      this.anchorOfQueued = a;
+    }
   }
 }
