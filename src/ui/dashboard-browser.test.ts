@@ -141,4 +141,78 @@ describe.skipIf(!hasChromium)(`dashboard in chromium (${CHROMIUM})`, () => {
       await ro.close();
     }
   }, 90_000);
+
+  it('labels large counts on the chart axes within their gutter, and shows an ETA while running', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // Keep each uPlot chart the dashboard makes, to read the tick labels it drew on its canvas.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __plots: unknown[]; uPlot: unknown };
+      w.__plots = [];
+      let real: unknown;
+      Object.defineProperty(window, 'uPlot', {
+        configurable: true,
+        get: () => real,
+        set: (ctor: new (...a: unknown[]) => unknown) => {
+          real = new Proxy(ctor, {
+            construct(target, args) {
+              const plot = Reflect.construct(target, args) as object;
+              w.__plots.push(plot);
+              return plot;
+            },
+          });
+        },
+      });
+    });
+    // The server's own answers, with the frontier of a big crawl (tens of thousands of URLs) and
+    // the state of a crawl that is running at its measured speed.
+    await page.route('**/api/metrics', async (route) => {
+      const response = await route.fetch();
+      const json = (await response.json()) as {
+        samples: { frontierSize: number | null; leaves: number | null }[];
+      };
+      json.samples = json.samples.map((s, i) => ({
+        ...s,
+        frontierSize: 10_000 + 1_000 * i,
+        leaves: 2_000 + 50 * i,
+      }));
+      await route.fulfill({ response, json });
+    });
+    await page.route('**/api/status', async (route) => {
+      const response = await route.fetch();
+      const json = (await response.json()) as {
+        state: string;
+        progress: { pagesPerSec: number; steps: number };
+      };
+      json.state = 'running';
+      json.progress = { ...json.progress, steps: 60, pagesPerSec: 2 };
+      await route.fulfill({ response, json });
+    });
+    await page.goto(t.dashboard.url);
+    // 60 of 120 pages at 2 pages/s: 30 s left.
+    await page.locator('#summary', { hasText: 'ETA' }).waitFor();
+    expect(await page.locator('#summary').textContent()).toContain('60 / 120 fetched (50%, ETA 30 s)');
+    await page.waitForFunction(() => (window as unknown as { __plots: unknown[] }).__plots.length >= 4);
+    await page.waitForTimeout(500);
+    const axes = await page.evaluate(() => {
+      type Axis = {
+        _values: string[] | null;
+        _size: number;
+        font: [string, number];
+        gap: number;
+        ticks: { size: number };
+      };
+      const plots = (window as unknown as { __plots: { root: HTMLElement; axes: Axis[] }[] }).__plots;
+      const frontier = plots.find((p) => p.root.closest('#chart-frontier'));
+      const ctx = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+      return (frontier?.axes ?? []).slice(1).map((axis) => {
+        ctx.font = axis.font[0];
+        const widest = Math.max(...(axis._values ?? []).map((v) => ctx.measureText(v).width));
+        return { labels: axis._values ?? [], widest, room: axis._size - axis.ticks.size - axis.gap };
+      });
+    });
+    expect(axes).toHaveLength(2); // frontier size (left) and leaves (right)
+    expect(axes[0].labels.some((l) => /^\d+(\.\d)?k$/.test(l))).toBe(true); // "12k", not "12,000"
+    for (const axis of axes) expect(axis.widest).toBeLessThanOrEqual(axis.room);
+    await page.close();
+  }, 60_000);
 });
