@@ -146,10 +146,10 @@ describe.skipIf(!hasChromium)(`dashboard in chromium (${CHROMIUM})`, () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Keep each uPlot chart the dashboard makes, to read the tick labels it drew on its canvas.
     await page.addInitScript(() => {
-      const w = window as unknown as { __plots: unknown[]; uPlot: unknown };
+      const w = globalThis as unknown as { __plots: unknown[]; uPlot: unknown };
       w.__plots = [];
       let real: unknown;
-      Object.defineProperty(window, 'uPlot', {
+      Object.defineProperty(w, 'uPlot', {
         configurable: true,
         get: () => real,
         set: (ctor: new (...a: unknown[]) => unknown) => {
@@ -191,7 +191,7 @@ describe.skipIf(!hasChromium)(`dashboard in chromium (${CHROMIUM})`, () => {
     // 60 of 120 pages at 2 pages/s: 30 s left.
     await page.locator('#summary', { hasText: 'ETA' }).waitFor();
     expect(await page.locator('#summary').textContent()).toContain('60 / 120 fetched (50%, ETA 30 s)');
-    await page.waitForFunction(() => (window as unknown as { __plots: unknown[] }).__plots.length >= 4);
+    await page.waitForFunction(() => (globalThis as unknown as { __plots: unknown[] }).__plots.length >= 4);
     await page.waitForTimeout(500);
     const axes = await page.evaluate(() => {
       type Axis = {
@@ -201,9 +201,14 @@ describe.skipIf(!hasChromium)(`dashboard in chromium (${CHROMIUM})`, () => {
         gap: number;
         ticks: { size: number };
       };
-      const plots = (window as unknown as { __plots: { root: HTMLElement; axes: Axis[] }[] }).__plots;
-      const frontier = plots.find((p) => p.root.closest('#chart-frontier'));
-      const ctx = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+      type Context = { font: string; measureText(text: string): { width: number } };
+      // The page's globals, typed here: the test's TypeScript has no DOM library.
+      const page = globalThis as unknown as {
+        __plots: { root: { closest(selector: string): unknown }; axes: Axis[] }[];
+        document: { createElement(tag: 'canvas'): { getContext(kind: '2d'): Context } };
+      };
+      const frontier = page.__plots.find((p) => p.root.closest('#chart-frontier'));
+      const ctx = page.document.createElement('canvas').getContext('2d');
       return (frontier?.axes ?? []).slice(1).map((axis) => {
         ctx.font = axis.font[0];
         const widest = Math.max(...(axis._values ?? []).map((v) => ctx.measureText(v).width));
@@ -211,7 +216,7 @@ describe.skipIf(!hasChromium)(`dashboard in chromium (${CHROMIUM})`, () => {
       });
     });
     expect(axes).toHaveLength(2); // frontier size (left) and leaves (right)
-    expect(axes[0].labels.some((l) => /^\d+(\.\d)?k$/.test(l))).toBe(true); // "12k", not "12,000"
+    expect(axes[0]?.labels.some((l) => /^\d+(\.\d)?k$/.test(l))).toBe(true); // "12k", not "12,000"
     for (const axis of axes) expect(axis.widest).toBeLessThanOrEqual(axis.room);
     await page.close();
   }, 60_000);

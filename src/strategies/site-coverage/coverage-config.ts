@@ -33,6 +33,14 @@ export interface CoverageConfig {
    * used. @default true
    */
   isHubUsed: boolean;
+  /**
+   * Value a link also by what fetching a page of its site has led to: lambda times the new
+   * relevant sites found per page fetched from that site (through links out of its pages), shrunk
+   * to the crawl's mean. A hub site (a package index whose pages link to projects' home pages)
+   * then keeps being fetched for the sites it leads to, though its own pages are worth no more
+   * than others. false: a link is valued by its target alone. @default false
+   */
+  isHubSiteValued: boolean;
   /** Learn the word features (URL, anchor and context words) of links. false: none. @default true */
   isWordUsed: boolean;
   /**
@@ -80,6 +88,10 @@ export const COVERAGE_SETTINGS = {
   }),
   isSiteYieldUsed: booleanSetting(true, "the link model sees the target site's yield"),
   isHubUsed: booleanSetting(true, "the link model sees the hub yield of an off-site link's parent"),
+  isHubSiteValued: booleanSetting(
+    false,
+    'a link is also worth lambda x the new sites its site led to per page',
+  ),
   isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),
   isContextUsed: booleanSetting(true, 'the words around a link are features (false: URL and anchor only)'),
   isAnchorScoreUsed: booleanSetting(
@@ -103,6 +115,7 @@ export const COVERAGE_SETTINGS = {
 export const COVERAGE_ALIASES = {
   siteYield: { to: 'isSiteYieldUsed', values: { 0: false, 1: true } },
   hubs: { to: 'isHubUsed', values: { 0: false, 1: true } },
+  hubSites: { to: 'isHubSiteValued', values: { 0: false, 1: true } },
   words: { to: 'isWordUsed', values: { 0: false, 1: true } },
   context: { to: 'isContextUsed', values: { 0: false, 1: true } },
   anchors: { to: 'isAnchorScoreUsed', values: { 0: false, 1: true } },

@@ -85,6 +85,36 @@ describe('coverage', () => {
     expect(() => resolveCoverageConfig({ siteSaturation: 0 })).toThrow(/siteSaturation/);
   });
 
+  it('with hubSites=1, goes back to a site whose pages led to a new relevant site', () => {
+    const ctx = loop();
+    // seed.test links to docs.test/1 and hub.test/1, each judged relevant; hub.test/1 links to a
+    // home page x.test and to hub.test/2, docs.test/1 to docs.test/2. The two sites differ only
+    // in whether x.test, first found through hub.test, is relevant.
+    const graph: Record<string, DiscoveredLink[]> = {
+      'http://seed.test/': [link('http://docs.test/1'), link('http://hub.test/1')],
+      'http://docs.test/1': [link('http://docs.test/2')],
+      'http://hub.test/1': [link('http://x.test/'), link('http://hub.test/2')],
+    };
+    const order = (isHomeRelevant: boolean) => {
+      const s = new CoverageStrategy({
+        overrides: { isLinkLearning: false, isHubSiteValued: true, rescoreEveryPages: 1 },
+      });
+      s.seed([{ ...link('http://seed.test/'), depth: 0 }]);
+      const fetched: string[] = [];
+      ctx.fetched.clear();
+      for (let a = s.next(ctx); a; a = s.next(ctx)) {
+        ctx.fetched.add(a.url);
+        fetched.push(a.url);
+        s.observe(outcome(a, a.url === 'http://x.test/' && !isHomeRelevant ? 0 : 1, graph[a.url] ?? []));
+      }
+      return fetched.slice(4);
+    };
+    // x.test relevant: hub.test has led to a new relevant site, docs.test has not.
+    expect(order(true)).toEqual(['http://hub.test/2', 'http://docs.test/2']);
+    // x.test not relevant: the two sites are alike, and ties go by URL.
+    expect(order(false)).toEqual(['http://docs.test/2', 'http://hub.test/2']);
+  });
+
   it('with context=0 asks for no link contexts and ignores them; with anchors=1 asks for anchor scores', () => {
     expect(new CoverageStrategy().needsLinkContext).toBe(true);
     const plain = new CoverageStrategy({ overrides: { isContextUsed: false } });
@@ -169,6 +199,24 @@ describe('coverage estimates', () => {
     expect(y.siteEstimate(hub, 0.2, 4)).toBeCloseTo((0 + 0.8) / 5);
     expect(y.uncoveredOf(a)).toBe(0);
     expect(y.uncoveredOf(hub)).toBe(1);
+  });
+
+  it('credits a site with the relevant sites first found through links out of its pages', () => {
+    const y = new SiteYields();
+    const hub = y.siteId('hub.test');
+    const docs = y.siteId('docs.test');
+    const [a, b] = [y.siteId('a.test'), y.siteId('b.test')];
+    y.record(hub, 0, -1);
+    y.record(docs, 1, -1);
+    const fromHub = y.addParent(hub);
+    y.record(a, 1, fromHub); // a.test's first relevant page: a find of hub.test's
+    y.record(a, 1, fromHub); // a.test is covered already: no find
+    y.record(b, 0, fromHub); // not relevant: no find
+    y.record(docs, 1, y.addParent(docs)); // same site: no find
+    // 1 find over 6 fetches: the prior. hub.test: (1 + 1/6) / (1 + 1); docs.test: (0 + 1/6) / (2 + 1).
+    expect(y.sitesFoundPerPage(hub, 1)).toBeCloseTo((1 + 1 / 6) / 2);
+    expect(y.sitesFoundPerPage(docs, 1)).toBeCloseTo(1 / 6 / 3);
+    expect(y.sitesFoundPerPage(y.siteId('new.test'), 1)).toBeCloseTo(1 / 6);
   });
 
   it('keeps soft gains as expected relevant pages and the chance a site has none yet', () => {

@@ -298,7 +298,8 @@ export class CoverageStrategy implements Strategy {
     );
     const pageValue =
       c.siteSaturation === false ? 1 : 1 / (1 + this.yields.relevantOf(site) / c.siteSaturation);
-    return p * (pageValue + c.newSiteValue * this.yields.uncoveredOf(site));
+    const value = p * (pageValue + c.newSiteValue * this.yields.uncoveredOf(site));
+    return c.isHubSiteValued ? value + c.newSiteValue * this.yields.sitesFoundPerPage(site, 1) : value;
   }
 
   private enqueue(link: DiscoveredLink, data: CoverageData): void {

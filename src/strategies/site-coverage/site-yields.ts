@@ -39,6 +39,13 @@ export class SiteYields {
   private hubFollowed = new Int32Array(1024);
   private hubRelevant = new Float64Array(1024);
   private parents = 0;
+  /**
+   * Per site id: relevant sites first found through a link from one of its pages (soft: expected
+   * ones); and over all sites, such finds and fetch attempts (the prior of {@link sitesFoundPerPage}).
+   */
+  private sitesFound = new Float64Array(256);
+  private allSitesFound = 0;
+  private allFetched = 0;
 
   /** The id of `site` (a new id the first time). */
   siteId(site: string): number {
@@ -55,6 +62,7 @@ export class SiteYields {
         this.uncovered = uncovered;
         this.siteHubFollowed = grown(this.siteHubFollowed, n);
         this.siteHubRelevant = grown(this.siteHubRelevant, n);
+        this.sitesFound = grown(this.sitesFound, n);
       }
     }
     return id;
@@ -89,12 +97,18 @@ export class SiteYields {
    * the parent's and its site's hub yields.
    */
   record(site: number, gain: number, parent: number): void {
+    const wasUncovered = this.uncovered[site] as number;
     this.fetched[site] = (this.fetched[site] as number) + 1;
     this.relevant[site] = (this.relevant[site] as number) + gain;
-    this.uncovered[site] = (this.uncovered[site] as number) * (1 - gain);
+    this.uncovered[site] = wasUncovered * (1 - gain);
+    this.allFetched++;
     if (parent < 0) return;
     const from = this.parentSite[parent] as number;
     if (from === site) return;
+    // A site's first relevant page, reached from a page of `from`: a find of `from`'s.
+    const found = wasUncovered * gain;
+    this.sitesFound[from] = (this.sitesFound[from] as number) + found;
+    this.allSitesFound += found;
     this.hubFollowed[parent] = (this.hubFollowed[parent] as number) + 1;
     this.siteHubFollowed[from] = (this.siteHubFollowed[from] as number) + 1;
     this.hubRelevant[parent] = (this.hubRelevant[parent] as number) + gain;
@@ -119,6 +133,15 @@ export class SiteYields {
   /** `prior` shrunk to the site's yield (k pseudo-pages). */
   siteEstimate(site: number, prior: number, k: number): number {
     return shrunk(this.relevant[site] as number, this.fetched[site] as number, prior, k);
+  }
+
+  /**
+   * New relevant sites found per page fetched from `site` (through links out of its pages), shrunk
+   * to the crawl's mean over all sites with `k` pseudo-pages: how good a hub the site has been.
+   */
+  sitesFoundPerPage(site: number, k: number): number {
+    const prior = this.allFetched > 0 ? this.allSitesFound / this.allFetched : 0;
+    return shrunk(this.sitesFound[site] as number, this.fetched[site] as number, prior, k);
   }
 
   /** `prior` shrunk to the off-site yield of the parent's site, then of the parent page itself. */
