@@ -42,6 +42,9 @@ const VARIANTS: { label: string; spec: string }[] = [
   { label: 'coverage saturation', spec: 'coverage:siteSaturation=100' },
   { label: 'coverage soft', spec: 'coverage:isSoftJudged=true,rescoreEveryPages=50' },
   { label: 'coverage no-context', spec: 'coverage:siteSaturation=100,isContextUsed=false' },
+  // The defaults before issue 25 made coverage the default strategy: its fingerprint then.
+  { label: 'coverage old-defaults', spec: 'coverage:newSiteValue=1,siteSaturation=false,anchors=0' },
+  { label: 'coverage hub-sites', spec: 'coverage:hubSites=1' },
 ];
 
 function fetchedUrls(dir: string): string[] {

@@ -20,7 +20,7 @@ import { DEFAULT_STRATEGY, type Strategy, strategyForCrawl } from './strategies/
 export type CrawlerOptions = Omit<CrawlLoopOptions, 'strategy'> & {
   /**
    * A strategy name with its settings (`bfs`, `best-first`, `tres:gamma=0.5`; `tres crawl --help`
-   * lists them) or a Strategy object. @default 'best-first'
+   * lists them) or a Strategy object. @default 'coverage'
    */
   strategy?: string | Strategy;
 };

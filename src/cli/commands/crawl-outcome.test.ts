@@ -89,8 +89,8 @@ describe('tres crawl reports and scope', () => {
     expect(run.stdout).toContain('--resolve HOST=ADDR:PORT');
   });
 
-  it('runs best-first without --strategy, as the README and --help say', async () => {
-    expect(DEFAULT_STRATEGY).toBe('best-first');
+  it('runs coverage without --strategy, as the README and --help say', async () => {
+    expect(DEFAULT_STRATEGY).toBe('coverage');
     const out = join(base, 'default');
     const run = await runMain([
       'crawl',
@@ -121,7 +121,7 @@ describe('tres crawl reports and scope', () => {
     expect(help.code).toBe(0);
     const text = help.stdout.replace(/\s+/g, ' '); // commander wraps long lines
     for (const expected of [
-      '(default: best-first)',
+      '(default: coverage)',
       '(default: 1000)',
       '(default: none)',
       '(default: 8)',

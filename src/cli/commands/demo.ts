@@ -13,7 +13,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../common/index.js';
 import { Crawler } from '../../index.js';
 import { keywordsOf, sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
-import { strategyNames } from '../../strategies/index.js';
+import { splitStrategySpecs, strategyNames } from '../../strategies/index.js';
 import { strategy as checkStrategy } from '../crawl-checks.js';
 import { ProgressLine } from '../progress-line.js';
 
@@ -66,7 +66,7 @@ export function registerDemoCommand(program: Command): void {
       `comma-separated, from: ${strategyNames()
         .map((s) => s.name)
         .join(', ')}`,
-      'tres,tree-random,random,best-first',
+      'coverage,tres,best-first,random',
     )
     .option('--seed <value>', 'run seed', '1')
     .option(
@@ -91,10 +91,8 @@ The web: ${DEMO_WEB.pageCount.toLocaleString('en')} pages on ${DEMO_WEB.hostCoun
 async function runDemo(flags: DemoFlags): Promise<void> {
   if (!Number.isInteger(flags.pages) || flags.pages < 1)
     throw new ConfigError('--pages must be a positive whole number');
-  const strategies = flags.strategies
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  // A spec's own settings stay with it: coverage:newSiteValue=1,siteSaturation=off is one row.
+  const strategies = splitStrategySpecs(flags.strategies);
   if (strategies.length === 0) throw new ConfigError('--strategies: give at least one strategy');
   // Every strategy is checked before the sandbox starts: a typo must not cost a crawl first.
   for (const spec of strategies) checkStrategy(spec, '--strategies');

@@ -84,7 +84,7 @@ describe('tres crawl --ui and tres ui', () => {
         progress: { steps: number };
       };
       expect(s.state).toBe('read-only');
-      expect(s.strategy).toBe('best-first');
+      expect(s.strategy).toBe('coverage'); // the default strategy
       expect(s.progress.steps).toBe(summary.steps);
       const pages = (await (await fetch(`${ro.url}api/pages`)).json()) as { total: number };
       expect(pages.total).toBe(summary.steps);

@@ -9,7 +9,8 @@ export interface CoverageConfig {
   /**
    * lambda: how much a new relevant site is worth against one relevant page. A link's value is
    * p + lambda * p * [its site holds no judged-relevant page yet], p = P(target relevant).
-   * 0: expected relevant pages only. @default 1
+   * 0: expected relevant pages only. @default 3 (1 before the default was measured on the five
+   * DocWeb topics: results/coverage-strategy/default.md)
    */
   newSiteValue: number;
   /**
@@ -17,7 +18,7 @@ export interface CoverageConfig {
    * 1 / (1 + n / siteSaturation) relevant pages (a concave utility, siteSaturation * ln(1 + n /
    * siteSaturation) relevant pages for n of them), so a site that has given many relevant pages
    * loses to links into sites that gave few. false: every relevant page is worth 1, however many
-   * its site gave. @default false
+   * its site gave. @default 300
    */
   siteSaturation: number | false;
   /**
@@ -51,7 +52,8 @@ export interface CoverageConfig {
   isContextUsed: boolean;
   /**
    * Give the link model the logit of the judge's P(relevant) of the link's anchor and URL words
-   * (the crawl scores every new link's anchor, as for TRES). @default false
+   * (the crawl scores every new link's anchor, as for TRES): the judge knows the topic's words
+   * from the first page, where the link model's word weights start at zero. @default true
    */
   isAnchorScoreUsed: boolean;
   /**
@@ -81,8 +83,8 @@ export interface CoverageConfig {
 
 /** The settings of `coverage:key=value` specs, by field name, with their defaults and checks. */
 export const COVERAGE_SETTINGS = {
-  newSiteValue: numberSetting(1, 'lambda: a new relevant site is worth this many relevant pages', { min: 0 }),
-  siteSaturation: numberOrOffSetting(false, "a site's n-th relevant page is worth 1 / (1 + n / this)", {
+  newSiteValue: numberSetting(3, 'lambda: a new relevant site is worth this many relevant pages', { min: 0 }),
+  siteSaturation: numberOrOffSetting(300, "a site's n-th relevant page is worth 1 / (1 + n / this)", {
     min: 0,
     isMinOpen: true,
   }),
@@ -95,7 +97,7 @@ export const COVERAGE_SETTINGS = {
   isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),
   isContextUsed: booleanSetting(true, 'the words around a link are features (false: URL and anchor only)'),
   isAnchorScoreUsed: booleanSetting(
-    false,
+    true,
     "the link model sees the judge's score of the link's anchor and URL",
   ),
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),

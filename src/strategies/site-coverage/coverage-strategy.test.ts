@@ -50,7 +50,8 @@ describe('coverage', () => {
     const everything = () => true;
     // a.test/1 comes first (ties by URL); then a.test holds a relevant page, so b.test/1 (a new
     // site, worth 1 + newSiteValue) goes before a.test/2 and a.test/3.
-    expect(crawl(new CoverageStrategy({ overrides: { isLinkLearning: false } }), everything)).toEqual([
+    const once = { isLinkLearning: false, siteSaturation: false } as const;
+    expect(crawl(new CoverageStrategy({ overrides: once }), everything)).toEqual([
       'http://hub.test/',
       'http://a.test/1',
       'http://b.test/1',
@@ -58,7 +59,7 @@ describe('coverage', () => {
       'http://a.test/3',
     ]);
     // With newSiteValue=0 and no yields it is best-first: equal parents, ties by URL.
-    const plain = new CoverageStrategy({ overrides: { isLinkLearning: false, newSiteValue: 0 } });
+    const plain = new CoverageStrategy({ overrides: { ...once, newSiteValue: 0 } });
     expect(crawl(plain, everything)).toEqual([
       'http://hub.test/',
       'http://a.test/1',
@@ -115,11 +116,11 @@ describe('coverage', () => {
     expect(order(false)).toEqual(['http://docs.test/2', 'http://hub.test/2']);
   });
 
-  it('with context=0 asks for no link contexts and ignores them; with anchors=1 asks for anchor scores', () => {
-    expect(new CoverageStrategy().needsLinkContext).toBe(true);
-    const plain = new CoverageStrategy({ overrides: { isContextUsed: false } });
+  it('with context=0 asks for no link contexts and ignores them; with anchors=1 (the default) asks for anchor scores', () => {
+    const byDefault = new CoverageStrategy();
+    expect([byDefault.needsLinkContext, byDefault.needsAnchorScores]).toEqual([true, true]);
+    const plain = new CoverageStrategy({ overrides: { isContextUsed: false, isAnchorScoreUsed: false } });
     expect([plain.needsLinkContext, plain.needsAnchorScores]).toEqual([false, false]);
-    expect(new CoverageStrategy({ overrides: { isAnchorScoreUsed: true } }).needsAnchorScores).toBe(true);
     const words = new FieldWords();
     const withContext: DiscoveredLink = {
       ...link('http://a.test/x', 'manual'),

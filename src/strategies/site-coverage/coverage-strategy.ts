@@ -19,7 +19,12 @@
  * - for a link to another site, the hub yield: the logit of the share of judged-relevant targets
  *   among the off-site links followed so far from the parent page, shrunk to that of every page
  *   of the parent's site (a page whose links out led to relevant pages is a hub), and an
- *   "off-site" indicator.
+ *   "off-site" indicator;
+ * - the logit of the judge's own score of the link's anchor and URL words (`anchors`).
+ *
+ * With `hubSites=1` (off by default) a link is also worth lambda times the new relevant sites
+ * its target's site has led to per fetched page. The defaults (lambda 3, siteSaturation 300,
+ * anchors on) are the ones measured on the five DocWeb topics (results/coverage-strategy/default.md).
  *
  * Frontier: an IndexedPriorityFrontier keyed by -value (per-host heaps behind one heap; ties by
  * URL). Values change as sites and hubs are learned. A drawn link is valued again; if its value
