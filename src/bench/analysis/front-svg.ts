@@ -1,6 +1,7 @@
 // Pareto plot of a crawl-benchmark folder (issue 25): mean relevant sites (x) against mean harvest
 // rate (y) per strategy and domain limit, the `coverage` rows' lambda points highlighted and
-// joined. Reads the folder's runs/*.json; writes the SVG to stdout.
+// joined. Reads the folder's runs/*.json (a run that ran dry before half its page budget is left
+// out, as the crawl reports leave it out); writes the SVG to stdout.
 // npx vite-node src/bench/analysis/front-svg.ts -- RUNS_FOLDER TITLE > out.svg
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ interface Run {
   domainLimit: string;
   harvestRate: number;
   relevantDomains: number;
+  steps: number;
+  maxPages: number;
 }
 
 const [folder, title = ''] = process.argv.slice(2).filter((a) => a !== '--');
@@ -21,6 +24,7 @@ if (folder === undefined) {
 const groups = new Map<string, Run[]>();
 for (const name of readdirSync(join(folder, 'runs')).filter((n) => n.endsWith('.json'))) {
   const r = JSON.parse(readFileSync(join(folder, 'runs', name), 'utf8')).result as Run;
+  if (r.steps < r.maxPages / 2) continue;
   const key = `${r.strategy}|${r.domainLimit}`;
   groups.set(key, [...(groups.get(key) ?? []), r]);
 }
@@ -43,6 +47,6 @@ process.stdout.write(
     xLabel: 'relevant sites (ground truth), mean over seeds',
     yLabel: 'harvest rate % (ground truth)',
     points,
-    frontLabel: 'coverage, lambda 0 / 1 / 3 (no limit)',
+    frontLabel: 'coverage at each lambda (no limit)',
   }),
 );
