@@ -15,9 +15,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { Crawler, sandboxResolveRules, serveSandbox, strategyNames } from '../src/index.js';
 import { keywordsOf } from '../src/sandbox/index.js';
+import { fetchedUrls } from '../src/store/test-helpers.js';
 
 const TOPIC = 'astronomy telescopes';
 const PAGES = 300;
@@ -46,15 +46,6 @@ const VARIANTS: { label: string; spec: string }[] = [
   { label: 'coverage old-defaults', spec: 'coverage:newSiteValue=1,siteSaturation=false,anchors=0' },
   { label: 'coverage hub-sites', spec: 'coverage:hubSites=1' },
 ];
-
-function fetchedUrls(dir: string): string[] {
-  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
-  try {
-    return (db.prepare('SELECT url FROM pages ORDER BY id').all() as { url: string }[]).map((r) => r.url);
-  } finally {
-    db.close();
-  }
-}
 
 async function main(argv: string[]): Promise<number> {
   const outFile = argv.includes('--out') ? argv[argv.indexOf('--out') + 1] : undefined;

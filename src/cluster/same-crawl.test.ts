@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
 import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
+import { fetchedUrls } from '../store/test-helpers.js';
 import { strategyNames } from '../strategies/index.js';
 import { ClusterCoordinator } from './coordinator.js';
 import { type LocalRedis, startLocalRedis } from './local-redis.js';
@@ -18,15 +18,6 @@ import { ClusterWorker } from './worker.js';
 
 const TOPIC = 'astronomy telescopes';
 const BUDGET = 60;
-
-function fetchedUrls(dir: string): string[] {
-  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
-  try {
-    return (db.prepare('SELECT url FROM pages ORDER BY id').all() as { url: string }[]).map((r) => r.url);
-  } finally {
-    db.close();
-  }
-}
 
 describe('a cluster crawl with one worker and K = 1', () => {
   let sandbox: Sandbox;

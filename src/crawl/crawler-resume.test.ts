@@ -8,15 +8,7 @@ import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 import { CrawlStore } from '../store/index.js';
-
-function fetchedUrls(dir: string): string[] {
-  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
-  try {
-    return (db.prepare('SELECT url FROM pages ORDER BY id').all() as { url: string }[]).map((r) => r.url);
-  } finally {
-    db.close();
-  }
-}
+import { fetchedUrls } from '../store/test-helpers.js';
 
 /** Five seeds on five hosts whose pages link nowhere: a seed lost on resume is never fetched. */
 const SEEDS = ['a', 'b', 'c', 'd', 'e'].map((h) => `http://${h}.test/`);

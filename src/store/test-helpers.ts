@@ -2,6 +2,7 @@
 import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { WARCParser } from 'warcio';
 import type { DiscoveredLink } from '../types/index.js';
 import type { PageRecord } from './types.js';
@@ -19,6 +20,16 @@ export function tempDir(): string {
 /** Removes the folders {@link tempDir} made in this process. */
 export function removeTempDirs(): void {
   for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** The URLs a crawl folder's store recorded, in fetch order. */
+export function fetchedUrls(dir: string): string[] {
+  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT url FROM pages ORDER BY id').all() as { url: string }[]).map((r) => r.url);
+  } finally {
+    db.close();
+  }
 }
 
 /** URL of the i-th test page: hosts a0..a4.example, so domains repeat. */

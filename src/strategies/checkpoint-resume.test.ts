@@ -15,6 +15,7 @@ import type { CheckpointEvent } from '../crawl/index.js';
 import { Crawler } from '../crawl/index.js';
 import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
 import { decodeCheckpoint } from '../store/index.js';
+import { fetchedUrls } from '../store/test-helpers.js';
 import { KeywordSet } from '../text/index.js';
 import { createStrategy, strategyNames } from './registry.js';
 import type { Strategy } from './strategy.js';
@@ -177,12 +178,3 @@ describe('a resumed crawl goes on from what its strategy had learned', () => {
     });
   }
 });
-
-function fetchedUrls(dir: string): string[] {
-  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
-  try {
-    return (db.prepare('SELECT url FROM pages ORDER BY id').all() as { url: string }[]).map((r) => r.url);
-  } finally {
-    db.close();
-  }
-}

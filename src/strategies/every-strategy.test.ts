@@ -7,11 +7,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
 import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
+import { fetchedUrls } from '../store/test-helpers.js';
 import { strategyNames } from './registry.js';
 
 const TOPIC = 'astronomy telescopes';
@@ -22,15 +22,6 @@ const TOPIC = 'astronomy telescopes';
  * slowest of the suite.
  */
 const BUDGET = 60;
-
-function fetchedUrls(dir: string): string[] {
-  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
-  try {
-    return (db.prepare('SELECT url FROM pages ORDER BY id').all() as { url: string }[]).map((r) => r.url);
-  } finally {
-    db.close();
-  }
-}
 
 describe('every strategy on the crawl loop', () => {
   let sandbox: Sandbox;

@@ -8,9 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_EXIT_CODES } from '../../store/index.js';
+import { fetchedUrls } from '../../store/test-helpers.js';
 import { runMain, TRES_BIN } from '../test-cli.js';
 import { type SandboxCrawl, startSandboxCrawl } from '../test-sandbox-crawl.js';
 
@@ -29,15 +29,6 @@ async function runCliLimited(limitKb: number | 'unlimited', args: string[]) {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stderr }));
   });
-}
-
-function rows(dir: string): string[] {
-  const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
-  try {
-    return (db.prepare('SELECT url FROM pages ORDER BY id').all() as { url: string }[]).map((r) => r.url);
-  } finally {
-    db.close();
-  }
 }
 
 const jsonlLines = (dir: string) => readFileSync(join(dir, 'pages.jsonl'), 'utf8').split('\n').length - 1;
@@ -112,14 +103,14 @@ describe('tres on storage that fails', () => {
       if (disk) expect(lines[0]).toContain('the disk is full');
       expect(lines[0]).toContain(`tres crawl --resume ${out}`);
       disk?.grow(); // free space (reading needs a little too: SQLite's side file)
-      const stored = rows(out);
+      const stored = fetchedUrls(out);
       expect(stored.length).toBeGreaterThan(0);
       expect(stored.length).toBeLessThan(400);
 
       const resumed = await runMain(['crawl', '--resume', out, '--quiet']);
       expect(resumed.stderr).toBe('');
       expect(resumed.code).toBe(0);
-      const after = rows(out);
+      const after = fetchedUrls(out);
       expect(after.slice(0, stored.length)).toEqual(stored);
       expect(after).toHaveLength(400);
       expect(new Set(after).size).toBe(400);
