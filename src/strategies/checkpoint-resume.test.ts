@@ -45,8 +45,8 @@ const LEARNING = [
 ];
 
 /**
- * The learning strategies whose resume is exact. Not yet: TRES and its variants, `coverage`,
- * Lim's and tres-async, which rebuild part of what they held from the replay (the resume table
+ * The learning strategies whose resume is exact. Not yet: TRES and its variants, `coverage`
+ * and tres-async, which rebuild part of what they held from the replay (the resume table
  * in results/resume/report.md shows them within the spread, not equal).
  */
 const EXACT_ON_RESUME = [
@@ -55,6 +55,8 @@ const EXACT_ON_RESUME = [
   'apprentice:batchPages=25',
   'rlwcs:trainAfterPages=30,retrainEvery=30',
   'svm-links:trainAfterPages=30,retrainEvery=30',
+  'lim-q',
+  'lim-dfs',
 ];
 
 function storedCheckpoint(dir: string): { afterPage: number; data: unknown } | undefined {

@@ -27,10 +27,13 @@
  *
  * Transitions: a decision (s, a) gets as reward the crawl reward of the next page fetched after
  * it ('page'), or R(s) = true features / 4 ('state', the thesis), and s' = the next decision's
- * state. Resume: the learner and the exploration stream come back from the checkpoint
- * (`checkpoint`); the replay rebuilds the host counts (relevance from the stored title only:
- * replayed outcomes carry no text), the stack and the kept-aside links by taking the decisions
- * again, and the learner learns only from pages after the checkpoint.
+ * state. Resume: the learner, the exploration stream, each page's relevance and each parse/skip
+ * decision come back from the checkpoint (`checkpoint`); the replay rebuilds the host counts, the
+ * stack and the kept-aside links from the stored relevances and decisions, and the learner learns
+ * only from pages after the checkpoint. (Issue 27: before they were kept, the replay judged each
+ * page again from its title alone and took each decision again, drawing on the restored
+ * exploration stream, and resumed crawls on DocWeb hardware did better than uninterrupted ones,
+ * beyond the spread.) Pages stored after the checkpoint are judged from their title.
  * Cost per step: RAKE and one cosine per (keyword, search word) on the page, O(1) for the
  * decision, O(links log n) for the pushes; a solve of the 16-state model every `planEvery` steps.
  */
@@ -41,6 +44,7 @@ import type { SampleInput } from '../../frontier/index.js';
 import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/index.js';
 import { type KeywordSet, loadWordVectors } from '../../text/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import { ObservationLog } from '../observation-log.js';
 import type { Strategy, StrategyStats } from '../strategy.js';
 import { HostStates, REAL_FEATURE_COUNT, trueFeatureCount } from './host-states.js';
 import { KeptLinks } from './kept-links.js';
@@ -91,6 +95,10 @@ export interface LimCheckpoint {
   policy?: Record<string, unknown>;
   linear?: Record<string, unknown>;
   exploreRng: number[];
+  /** Each observed page's relevance, in observation order (format 2; see ObservationLog). */
+  relevances?: Float64Array;
+  /** Each observed page's decision: 1 parse, 0 skip (format 2). */
+  decisions?: Float64Array;
 }
 
 export class LimStrategy implements Strategy {
@@ -109,6 +117,9 @@ export class LimStrategy implements Strategy {
   /** Skipped pages' links, kept aside as ids (issue 13) until the stack runs empty. */
   private readonly kept = new KeptLinks();
   private pending: PendingDecision | undefined;
+  /** Each page's relevance and decision as observed, for the checkpoint's replay. */
+  private readonly relevances = new ObservationLog();
+  private readonly decisions = new ObservationLog();
   private pushes = 0;
   private runHost: string | undefined;
   private runLength = 0;
@@ -205,10 +216,14 @@ export class LimStrategy implements Strategy {
     // Step 7's count: iterations in a row on this host (failed fetches are iterations too).
     this.runLength = host === this.runHost ? this.runLength + 1 : 1;
     this.runHost = host;
+    const isLearned = outcome.isLearned === true;
     let pageRelevance = 0;
     if (outcome.isPage) {
-      // Steps 4-5. A replayed outcome has its title but no text.
-      const relevance = this.relevance.pageRelevance(outcome.title ?? '', outcome.text ?? '');
+      // Steps 4-5. A replayed outcome has no text: its relevance as observed comes from the
+      // checkpoint (from its title alone past the checkpoint).
+      const stored = isLearned ? this.relevances.takeStored() : undefined;
+      const relevance = stored ?? this.relevance.pageRelevance(outcome.title ?? '', outcome.text ?? '');
+      if (!isLearned) this.relevances.add(relevance);
       this.hosts.recordPage(host, relevance);
       pageRelevance = relevance;
       this.counts.relevanceSum += relevance;
@@ -229,7 +244,7 @@ export class LimStrategy implements Strategy {
       this.counts.rewardSum += reward;
       this.counts.rewards++;
       // A page the restored checkpoint reflects taught its decision already.
-      if (outcome.isLearned !== true) {
+      if (!isLearned) {
         this.policy?.learn(pending.state, pending.isParse, reward, state);
         if (pending.features !== undefined && features !== undefined)
           this.linear?.learn(pending.features, pending.isParse, reward, features);
@@ -245,10 +260,16 @@ export class LimStrategy implements Strategy {
       return;
     }
     for (let f = 0; f < 4; f++) if ((state >> (3 - f)) & 1) (this.featureTrue[f] as number)++;
+    // A page the restored checkpoint reflects: the decision taken then (no exploration draw, so
+    // the restored stream goes on where the crawl that stopped left it).
+    const storedDecision = isLearned ? this.decisions.takeStored() : undefined;
     const isParse =
-      this.config.parseAbove !== false
-        ? pageRelevance >= this.config.parseAbove
-        : this.decide(state, features);
+      storedDecision !== undefined
+        ? storedDecision === 1
+        : this.config.parseAbove !== false
+          ? pageRelevance >= this.config.parseAbove
+          : this.decide(state, features);
+    if (!isLearned) this.decisions.add(isParse ? 1 : 0);
     this.hosts.recordDecision(host, isParse);
     if (isParse) {
       this.counts.parses++;
@@ -265,25 +286,31 @@ export class LimStrategy implements Strategy {
 
   /**
    * What Lim's crawler has learned: its parse/skip policy (the table, the model of policy
-   * iteration, or the linear weights) and its exploration stream. The host counts, the stack and
-   * the kept-aside links come back by replaying the stored pages (the decisions taken again).
+   * iteration, or the linear weights), its exploration stream, and each page's relevance and
+   * decision. The host counts, the stack and the kept-aside links come back by replaying the
+   * stored pages with those relevances and decisions.
    */
   checkpoint(): LimCheckpoint {
     return {
-      format: 1,
+      format: 2,
       ...(this.policy ? { policy: this.policy.learnedState() } : {}),
       ...(this.linear ? { linear: this.linear.learnedState() } : {}),
       exploreRng: this.exploreRng.getState(),
+      relevances: this.relevances.saved(),
+      decisions: this.decisions.saved(),
     };
   }
 
   /** Loads a {@link LimStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
   restore(checkpoint: unknown): void {
     const c = checkpoint as LimCheckpoint;
-    if (c?.format !== 1) throw new ConfigError('not a Lim checkpoint of format 1');
+    if (c?.format !== 1 && c?.format !== 2) throw new ConfigError('not a Lim checkpoint of format 1 or 2');
     if (this.policy && c.policy) this.policy.loadLearnedState(c.policy);
     if (this.linear && c.linear) this.linear.loadLearnedState(c.linear);
     this.exploreRng.setState(c.exploreRng);
+    // Format 1 has neither: its replay judges and decides again.
+    if (c.relevances !== undefined) this.relevances.load(c.relevances);
+    if (c.decisions !== undefined) this.decisions.load(c.decisions);
   }
 
   stats(): StrategyStats {
