@@ -71,6 +71,11 @@ export interface LimStrategyOptions {
   name?: string;
 }
 
+/** The decisions a checkpoint keeps per page. */
+const SKIP = 0;
+const PARSE = 1;
+const CAP_SKIP = 2;
+
 /** A decision waiting for its reward and next state. */
 interface PendingDecision {
   state: number;
@@ -97,7 +102,7 @@ export interface LimCheckpoint {
   exploreRng: number[];
   /** Each observed page's relevance, in observation order (format 2; see ObservationLog). */
   relevances?: Float64Array;
-  /** Each observed page's decision: 1 parse, 0 skip (format 2). */
+  /** Each observed page's decision: 1 parse, 0 skip, 2 skipped by step 7's cap (format 2). */
   decisions?: Float64Array;
 }
 
@@ -252,24 +257,30 @@ export class LimStrategy implements Strategy {
     }
     this.pending = undefined;
     if (!outcome.isPage) return;
-    if (this.runLength > this.config.maxConsecutivePerHost) {
+    // A page the restored checkpoint reflects: the decision taken then (no exploration draw, so
+    // the restored stream goes on where the crawl that stopped left it; and step 7 as taken then,
+    // whatever outcomes the store does not replay).
+    const storedDecision = isLearned ? this.decisions.takeStored() : undefined;
+    const isCapSkip =
+      storedDecision !== undefined
+        ? storedDecision === CAP_SKIP
+        : this.runLength > this.config.maxConsecutivePerHost;
+    if (isCapSkip) {
       // Step 7: this host had the last `maxConsecutivePerHost` iterations; no decision to learn from.
+      if (!isLearned) this.decisions.add(CAP_SKIP);
       this.counts.capSkips++;
       this.hosts.recordDecision(host, false);
       this.keep(outcome.links, action.url);
       return;
     }
     for (let f = 0; f < 4; f++) if ((state >> (3 - f)) & 1) (this.featureTrue[f] as number)++;
-    // A page the restored checkpoint reflects: the decision taken then (no exploration draw, so
-    // the restored stream goes on where the crawl that stopped left it).
-    const storedDecision = isLearned ? this.decisions.takeStored() : undefined;
     const isParse =
       storedDecision !== undefined
-        ? storedDecision === 1
+        ? storedDecision === PARSE
         : this.config.parseAbove !== false
           ? pageRelevance >= this.config.parseAbove
           : this.decide(state, features);
-    if (!isLearned) this.decisions.add(isParse ? 1 : 0);
+    if (!isLearned) this.decisions.add(isParse ? PARSE : SKIP);
     this.hosts.recordDecision(host, isParse);
     if (isParse) {
       this.counts.parses++;
