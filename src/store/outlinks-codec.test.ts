@@ -19,6 +19,46 @@ describe('outlinks codec', () => {
     expect(decodeOutlinks(encodeOutlinks(links))).toEqual(links);
   });
 
+  it('keeps contexts whose tokens or offsets do not fit the joined form, and empty ones', () => {
+    const link = { url: 'http://a.test/', host: 'a.test', domain: 'a.test', anchorText: 'A', depth: 1 };
+    const links = [
+      { ...link, context: { tokens: ['two words', 'x'], offsets: Int8Array.of(1, 2) } },
+      { ...link, context: { tokens: ['', 'x'], offsets: Int8Array.of(1, 2) } },
+      { ...link, context: { tokens: ['far', 'near'], offsets: Int8Array.of(-127, 127) } },
+      // As characters these two are '"' and '\\', which JSON escapes.
+      { ...link, context: { tokens: ['quote', 'slash'], offsets: Int8Array.of(-30, 28) } },
+      { ...link, context: { tokens: ['a', 'b'], offsets: Int8Array.of(-32, 62) } },
+      { ...link, context: { tokens: [], offsets: new Int8Array(0) } },
+    ];
+    expect(decodeOutlinks(encodeOutlinks(links))).toEqual(links);
+  });
+
+  it('decodes contexts stored as arrays, as stores before the joined form hold them', () => {
+    const old = Buffer.concat([
+      Buffer.of(0),
+      Buffer.from(
+        JSON.stringify([
+          [
+            'http://a.test/',
+            'a.test',
+            'a.test',
+            'A',
+            1,
+            null,
+            [
+              ['gpu', 'card'],
+              [-1, 2],
+            ],
+          ],
+        ]),
+      ),
+    ]);
+    expect(decodeOutlinks(old)[0]?.context).toEqual({
+      tokens: ['gpu', 'card'],
+      offsets: Int8Array.of(-1, 2),
+    });
+  });
+
   it('decodes links stored before anchor probabilities and contexts were kept', () => {
     const old = Buffer.concat([
       Buffer.of(0),
