@@ -23,6 +23,31 @@ describe('ACHE link features, training sample and SVM', () => {
     ]);
   });
 
+  it('gives the words around links the same ids whether they come from its cache of recent words or not', () => {
+    // Three pages of 5,000 distinct context words each: the cache of recent words fills and is
+    // emptied many times, and every word comes back on the next page.
+    const words = new FieldWords();
+    const page = Array.from({ length: 5000 }, (_, i) => (i % 7 === 0 ? 'the' : `w${i.toString(36)}x`));
+    const link = (from: number) => ({
+      url: '',
+      anchorText: '',
+      context: { tokens: page.slice(from, from + 10), offsets: new Int8Array(10).fill(1) },
+    });
+    const encoded: string[][] = [];
+    for (let rep = 0; rep < 3; rep++)
+      for (let from = 0; from < page.length; from += 5)
+        encoded.push(Array.from(words.encode(link(from)), (id) => words.nameOf(id)));
+    const direct = new FieldWords();
+    for (let rep = 0; rep < 3; rep++)
+      for (let from = 0; from < page.length; from += 5) {
+        const ids = page
+          .slice(from, from + 10)
+          .filter((w) => w !== 'the')
+          .map((w) => direct.idOf('around', w));
+        expect(encoded.shift()).toEqual(ids.sort((x, y) => x - y).map((id) => direct.nameOf(id)));
+      }
+  });
+
   it('keeps per field the words seen in the most links, at least minCount times, ties by word', () => {
     const words = new FieldWords();
     const link = (anchorText: string) => words.encode({ url: 'http://a.test/', anchorText });
