@@ -18,6 +18,8 @@ import type { DiscoveredLink } from '../../types/index.js';
 
 /** Most words {@link FieldWords}' cache of recent context words holds. */
 const RECENT_WORDS = 2048;
+/** Characters that end a URL's host: '/', '?', '#', ':'. */
+const ORIGIN_ENDS = [47, 63, 35, 58];
 
 /** The three fields, in id order. */
 export const LINK_FIELDS = ['url', 'anchor', 'around'] as const;
@@ -64,6 +66,11 @@ export class FieldWords {
    * {@link RECENT_WORDS}.
    */
   private readonly recentAround = new Map<string, number>();
+  /**
+   * The 'url' ids of the words of recent URLs' scheme and host ("https://www.lirc.org"), which a
+   * page's links mostly share; emptied when it holds {@link RECENT_WORDS}.
+   */
+  private readonly recentOrigins = new Map<string, Int32Array>();
 
   /** Number of distinct field-word pairs seen. */
   get size(): number {
@@ -112,7 +119,21 @@ export class FieldWords {
     // Every discovered link of a crawl comes here: ids are gathered in a reused buffer, then
     // sorted and deduplicated, instead of a Set per link (garbage on the engine benchmark).
     let n = 0;
-    for (const w of urlTokens(link.url)) n = this.push(n, this.idOf('url', w));
+    // The URL's words are those of its origin and those of the rest: a non-letter ('/', ':',
+    // '?', '#') ends the host, so no word spans both.
+    const url = link.url;
+    const scheme = url.indexOf('://');
+    let hostEnd = scheme < 0 ? 0 : scheme + 3;
+    if (scheme >= 0) while (hostEnd < url.length && !ORIGIN_ENDS.includes(url.charCodeAt(hostEnd))) hostEnd++;
+    const origin = url.slice(0, hostEnd);
+    let originIds = this.recentOrigins.get(origin);
+    if (originIds === undefined) {
+      if (this.recentOrigins.size >= RECENT_WORDS) this.recentOrigins.clear();
+      originIds = Int32Array.from(urlTokens(origin), (w) => this.idOf('url', w));
+      this.recentOrigins.set(origin, originIds);
+    }
+    for (const id of originIds) n = this.push(n, id);
+    for (const w of urlTokens(url.slice(hostEnd))) n = this.push(n, this.idOf('url', w));
     for (const w of tokenize(link.anchorText)) n = this.push(n, this.idOf('anchor', w));
     const context = isContextUsed ? link.context : undefined;
     if (context) {

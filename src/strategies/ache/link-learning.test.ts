@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../common/index.js';
+import { urlTokens } from '../../text/index.js';
 import { LinkExamples } from './link-examples.js';
 import { ACHE_FEATURE_SELECTION, FieldWords, selectFeatures } from './link-features.js';
 import { linkProbability, trainLinkSvm } from './link-svm.js';
@@ -45,6 +46,24 @@ describe('ACHE link features, training sample and SVM', () => {
           .filter((w) => w !== 'the')
           .map((w) => direct.idOf('around', w));
         expect(encoded.shift()).toEqual(ids.sort((x, y) => x - y).map((id) => direct.nameOf(id)));
+      }
+  });
+
+  it("gives a URL's words whether its origin's come from the cache of recent origins or not", () => {
+    const words = new FieldWords();
+    const urls = [
+      'https://www.disk-shop.test/fast/disks.html',
+      'https://www.disk-shop.test:8080/cheap?q=ssd#top',
+      'https://www.disk-shop.test',
+      'https://www.disk-shop.test?raid=yes',
+      'https://www.disk-shop.test#arrays',
+      'https://www.disk-shop.test/fast/disks.html',
+      'mailto:sales@disk-shop.test',
+    ];
+    for (let rep = 0; rep < 2; rep++)
+      for (const url of urls) {
+        const names = Array.from(words.encode({ url, anchorText: '' }), (id) => words.nameOf(id));
+        expect(names.sort(), url).toEqual([...new Set(urlTokens(url))].map((w) => `url:${w}`).sort());
       }
   });
 
