@@ -69,6 +69,48 @@ describe('LimStrategy', () => {
     expect(s.stats()['lim/unkept']).toBe(1);
     expect(s.next(ctx)).toBeUndefined();
   });
+  it('resumes with the skipped pages the stack had parsed after all before the checkpoint', () => {
+    // The cap-skip crawl above, stopped after the stack ran empty once and y.test/1's page was
+    // parsed after all; replayed from its outcomes (no text), it goes on as the live one does.
+    const live = make({ shouldLearn: false });
+    const observed: Outcome[] = [];
+    const observe = live.observe.bind(live);
+    live.observe = (o) => {
+      observed.push({ ...o, text: undefined, isReplay: true, isLearned: true });
+      observe(o);
+    };
+    live.seed([link('http://a.test/')]);
+    step(live, ['http://x.test/1', 'http://a.test/1']);
+    step(live, ['http://a.test/2']);
+    step(live, ['http://a.test/3']);
+    step(live, ['http://y.test/1']);
+    step(live, []);
+    expect(step(live, ['http://z.test/1', 'http://w.test/1'])).toBe('http://y.test/1');
+    expect(live.stats()['lim/unkept']).toBe(1);
+    const saved = live.checkpoint();
+
+    const resumed = new LimStrategy({
+      learner: 'q-learning',
+      rng: createRng(1),
+      keywords: new KeywordSet(['computer']),
+      overrides: { shouldLearn: false },
+    });
+    resumed.restore(saved);
+    resumed.seed([link('http://a.test/')]);
+    for (const o of observed) resumed.observe(o);
+    // The stack itself still holds the fetched URLs' entries (dropped as they are drawn).
+    const kept = (x: Strategy) => {
+      const { 'frontier/size': _, 'lim/stack': __, ...rest } = x.stats();
+      return rest;
+    };
+    expect(kept(resumed)).toEqual(kept(live));
+    const rest = (s: Strategy) => Array.from({ length: 2 }, () => step(s, []));
+    const after = new Set(fetched);
+    const liveRest = rest(live);
+    fetched.clear();
+    for (const url of after) fetched.add(url);
+    expect(rest(resumed)).toEqual(liveRest);
+  });
   it('parses every page with learning off', () => {
     const s = make({ shouldLearn: false });
     s.seed([link('http://a.test/')]);

@@ -28,9 +28,9 @@
  * Transitions: a decision (s, a) gets as reward the crawl reward of the next page fetched after
  * it ('page'), or R(s) = true features / 4 ('state', the thesis), and s' = the next decision's
  * state. Resume: the learner, the exploration stream, each page's relevance and each parse/skip
- * decision come back from the checkpoint (`checkpoint`); the replay rebuilds the host counts, the
- * stack and the kept-aside links from the stored relevances and decisions, and the learner learns
- * only from pages after the checkpoint. (Issue 27: before they were kept, the replay judged each
+ * decision, and when the stack ran empty, come back from the checkpoint (`checkpoint`); the
+ * replay rebuilds the host counts, the stack and the kept-aside links from them, and the learner
+ * learns only from pages after the checkpoint. (Issue 27: before they were kept, the replay judged each
  * page again from its title alone and took each decision again, drawing on the restored
  * exploration stream, and resumed crawls on DocWeb hardware did better than uninterrupted ones,
  * beyond the spread.) Pages stored after the checkpoint are judged from their title.
@@ -104,6 +104,11 @@ export interface LimCheckpoint {
   relevances?: Float64Array;
   /** Each observed page's decision: 1 parse, 0 skip, 2 skipped by step 7's cap (format 2). */
   decisions?: Float64Array;
+  /**
+   * Per outcome observed, the skipped pages parsed after all (the stack ran empty) since the
+   * outcome before (format 2): `next` does that, and a replay calls no `next`.
+   */
+  unkeeps?: Float64Array;
 }
 
 export class LimStrategy implements Strategy {
@@ -125,6 +130,9 @@ export class LimStrategy implements Strategy {
   /** Each page's relevance and decision as observed, for the checkpoint's replay. */
   private readonly relevances = new ObservationLog();
   private readonly decisions = new ObservationLog();
+  private readonly unkeeps = new ObservationLog();
+  /** Skipped pages parsed after all since the last outcome observed. */
+  private unkeepsSinceObserve = 0;
   private pushes = 0;
   private runHost: string | undefined;
   private runLength = 0;
@@ -208,11 +216,18 @@ export class LimStrategy implements Strategy {
       const action = takeBestAction(this.frontier, ctx, this.parentUrls);
       if (action !== undefined) return action;
       // Nothing ready: wait if the stack still holds URLs (hosts busy), else parse a skipped page.
-      const kept = this.frontier.size === 0 ? this.kept.pop() : undefined;
-      if (kept === undefined) return undefined;
-      this.counts.unkept++;
-      this.push(kept.links, kept.parentUrl);
+      if (this.frontier.size > 0 || !this.unkeep()) return undefined;
+      this.unkeepsSinceObserve++;
     }
+  }
+
+  /** Parses the most recently skipped page after all (pushes its links); false if none is kept. */
+  private unkeep(): boolean {
+    const kept = this.kept.pop();
+    if (kept === undefined) return false;
+    this.counts.unkept++;
+    this.push(kept.links, kept.parentUrl);
+    return true;
   }
 
   observe(outcome: Outcome): void {
@@ -222,6 +237,10 @@ export class LimStrategy implements Strategy {
     this.runLength = host === this.runHost ? this.runLength + 1 : 1;
     this.runHost = host;
     const isLearned = outcome.isLearned === true;
+    // The skipped pages `next` parsed after all before this outcome's action was chosen, again.
+    if (isLearned) for (let n = this.unkeeps.takeStored() ?? 0; n > 0; n--) this.unkeep();
+    else this.unkeeps.add(this.unkeepsSinceObserve);
+    this.unkeepsSinceObserve = 0;
     let pageRelevance = 0;
     if (outcome.isPage) {
       // Steps 4-5. A replayed outcome has no text: its relevance as observed comes from the
@@ -309,6 +328,7 @@ export class LimStrategy implements Strategy {
       exploreRng: this.exploreRng.getState(),
       relevances: this.relevances.saved(),
       decisions: this.decisions.saved(),
+      unkeeps: this.unkeeps.saved(),
     };
   }
 
@@ -322,6 +342,7 @@ export class LimStrategy implements Strategy {
     // Format 1 has neither: its replay judges and decides again.
     if (c.relevances !== undefined) this.relevances.load(c.relevances);
     if (c.decisions !== undefined) this.decisions.load(c.decisions);
+    if (c.unkeeps !== undefined) this.unkeeps.load(c.unkeeps);
   }
 
   stats(): StrategyStats {
