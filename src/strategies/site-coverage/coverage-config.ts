@@ -71,7 +71,10 @@ export interface CoverageConfig {
   learningRate: number;
   /**
    * Fetched pages between two rescorings of the whole frontier (a queued link's value can rise
-   * when its site's yield does; falls are caught when it is drawn). false: never. @default 250
+   * when its site's yield does; falls are caught when it is drawn), at least: with a frontier of
+   * more than 200 times as many links, one rescoring every frontier / 200 pages, so rescoring
+   * costs at most about 200 link values per page however large the frontier grows. false:
+   * never. @default 250
    */
   rescoreEveryPages: number | false;
   /**
@@ -103,7 +106,7 @@ export const COVERAGE_SETTINGS = {
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
   isSoftJudged: booleanSetting(false, "learn from the judge's P(relevant), not its 0/1 verdict"),
   learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),
-  rescoreEveryPages: numberOrOffSetting(250, 'pages between rescorings of the whole frontier', {
+  rescoreEveryPages: numberOrOffSetting(250, 'pages between rescorings of the whole frontier (at least)', {
     min: 1,
     isInteger: true,
   }),

@@ -46,6 +46,22 @@ function crawl(s: CoverageStrategy, relevant: (url: string) => boolean): string[
 }
 
 describe('coverage', () => {
+  it('rescores every rescoreEveryPages pages, and every frontier / 200 pages once the frontier is larger', () => {
+    const s = new CoverageStrategy({ overrides: { rescoreEveryPages: 2 } });
+    const ctx = loop();
+    s.seed([{ ...link('http://hub.test/'), depth: 0 }]);
+    const rescorings: number[] = [];
+    for (let page = 0; page < 12; page++) {
+      const a = s.next(ctx);
+      if (!a) throw new Error('frontier ran dry');
+      ctx.fetched.add(a.url);
+      // The first page links to 1,000 pages: a frontier of 999-1,000 links, rescored every 5 pages.
+      const links = page === 0 ? Array.from({ length: 1000 }, (_, i) => link(`http://s${i}.test/`)) : [];
+      s.observe(outcome(a, 0, links));
+      rescorings.push(s.stats()['coverage/rescorings'] as number);
+    }
+    expect(rescorings).toEqual([0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2]);
+  });
   it('prefers the first page of a site with no relevant page over another page of a site that has one', () => {
     const everything = () => true;
     // a.test/1 comes first (ties by URL); then a.test holds a relevant page, so b.test/1 (a new

@@ -31,7 +31,8 @@
  * fell by more than `recheckTolerance` (e.g. its site just got its first relevant page, or its
  * yield fell) it goes back with the new value and the next is drawn, so falls are exact at the
  * head (lazy greedy). Rises are caught by a rescoring of the whole frontier every
- * `rescoreEveryPages` pages, and by the new links of each fetched page.
+ * `rescoreEveryPages` pages (every frontier / 200 pages when that is longer), and by the new
+ * links of each fetched page.
  *
  * Storage per queued URL: ACHE's QueuedLinks (typed arrays by interned URL id: serial, sample,
  * parent index, parent probability, word ids in a shared pool) and the frontier's sample table:
@@ -53,6 +54,12 @@ import { SiteYields, shrunk, siteOf } from './site-yields.js';
 /** Real features of the link model (see `CoverageStrategy.realFeatures`), without the anchor score. */
 const REAL_FEATURES = 5;
 const NO_WORDS = new Int32Array(0);
+/**
+ * A frontier of F links is rescored at most every F / RESCORE_SHARE pages: a rescoring values
+ * every queued link, so at a fixed period its cost grows with the frontier (quadratic in the
+ * crawl's length: at 100k pages and 900k links, every 250 pages was 3,600 link values per page).
+ */
+const RESCORE_SHARE = 200;
 
 export interface CoverageOptions {
   /** Settings by field name (see `COVERAGE_SETTINGS`); defaults for the rest. */
@@ -104,7 +111,7 @@ export class CoverageStrategy implements Strategy {
   private serial = 0;
   private readonly parentUrls: string[] = [];
   private readonly fetched = new Set<string>();
-  private pages = 0;
+  private pagesSinceRescore = 0;
   private rechecks = 0;
   private rescorings = 0;
 
@@ -160,7 +167,6 @@ export class CoverageStrategy implements Strategy {
 
   observe(outcome: Outcome): void {
     const { action, reward } = outcome;
-    this.pages++;
     // On replay the action carries no data: the URL's queued entry (rebuilt so far) has it.
     const queuedId = this.queued.idOf(action.url);
     const data: CoverageData | undefined =
@@ -203,7 +209,9 @@ export class CoverageStrategy implements Strategy {
       }
     }
     const every = this.config.rescoreEveryPages;
-    if (every !== false && this.pages % every === 0) this.rescore();
+    this.pagesSinceRescore++;
+    if (every !== false && this.pagesSinceRescore >= Math.max(every, this.frontier.size / RESCORE_SHARE))
+      this.rescore();
   }
 
   /**
@@ -340,6 +348,7 @@ export class CoverageStrategy implements Strategy {
   /** Values every queued URL again and rebuilds the frontier with the new keys. */
   private rescore(): void {
     this.rescorings++;
+    this.pagesSinceRescore = 0;
     const old = this.frontier;
     const t = old.table;
     const rebuilt = new IndexedPriorityFrontier();
