@@ -1,12 +1,13 @@
 // Issue 27, item 2: what a resume costs at 100k pages. Builds a crawl store of N pages (default
-// 100,000) the way the crawl loop does, without HTTP: TRES chooses each page from its frontier,
-// the page is recorded in crawl.sqlite (L new outlinks with anchor texts and probabilities, the
-// reward drawn at random with P = 0.5) and observed, and the strategy's checkpoint is stored every
-// 500 pages as the crawler stores it. Then `tres crawl --resume`'s work on that store is timed:
+// 100,000) the way the crawl loop does, without HTTP: the strategy (default tres) chooses each
+// page from its frontier, the page is recorded in crawl.sqlite (L new outlinks with anchor texts
+// and probabilities, and 24 context words when the strategy reads contexts; the reward drawn at
+// random with P = 0.5) and observed, and the strategy's checkpoint is stored every 500 pages as
+// the crawler stores it. Then `tres crawl --resume`'s work on that store is timed:
 // a Crawler resumes it with the page budget already spent, so it opens the store, restores the
 // checkpoint, replays every page and stops (once with the checkpoint, once without). Prints the
 // checkpoint's size and time to take and store, and the resume's time with its parts.
-// npx vite-node src/bench/analysis/resume-cost.ts -- [PAGES] [LINKS_PER_PAGE]
+// npx vite-node src/bench/analysis/resume-cost.ts -- [PAGES] [LINKS_PER_PAGE] [STRATEGY]
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,9 @@ import type { DiscoveredLink, Outcome, SelectionContext } from '../../types/inde
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const PAGES = Number(args[0] ?? 100_000);
 const LINKS = Number(args[1] ?? 10);
+const STRATEGY = args[2] ?? 'tres';
+/** Words around a link, when the strategy reads them (about what a DocWeb link carries). */
+const CONTEXT_WORDS = 24;
 const HOSTS = 2_000;
 const EVERY = 500;
 const KEYWORDS = ['computer', 'hardware'];
@@ -36,9 +40,13 @@ const WORDS = [
   'stock',
 ];
 
+/** Anchor and context words: the topic words, then 20,000 others drawn with a Zipf-like skew. */
+const VOCABULARY = [...WORDS, ...Array.from({ length: 20_000 }, (_, k) => `w${k.toString(36)}`)];
+const word = (): string => VOCABULARY[Math.floor(rng.next() ** 3 * VOCABULARY.length)] as string;
+
 const dir = mkdtempSync(join(tmpdir(), 'tres-resume-cost-'));
 const rng = createRng('resume-cost');
-const strategy = createStrategy('tres', {
+const strategy = createStrategy(STRATEGY, {
   rng: createRng(1).fork('strategy'),
   keywords: new KeywordSet(KEYWORDS, []),
 });
@@ -46,7 +54,17 @@ let nextPage = 0;
 const link = (depth: number, nearHost?: number): DiscoveredLink => {
   const host = nearHost !== undefined && rng.next() < 0.7 ? nearHost : rng.int(HOSTS);
   const name = `h${host}.example`;
-  const words = [rng.pick(WORDS), rng.pick(WORDS)].join(' ');
+  const words = [word(), word()].join(' ');
+  const context =
+    strategy.needsLinkContext === true
+      ? {
+          tokens: Array.from({ length: CONTEXT_WORDS }, word),
+          offsets: Int8Array.from(
+            { length: CONTEXT_WORDS },
+            (_, i) => Math.round((i * 10) / CONTEXT_WORDS) - 5,
+          ),
+        }
+      : undefined;
   return {
     url: `http://${name}/p${nextPage++}`,
     host: name,
@@ -54,6 +72,7 @@ const link = (depth: number, nearHost?: number): DiscoveredLink => {
     anchorText: words,
     depth,
     anchorProbability: rng.next(),
+    ...(context ? { context } : {}),
   };
 };
 const seeds = [link(0), link(0)];
@@ -61,7 +80,7 @@ const store = CrawlStore.open(dir, {
   mode: 'create',
   warc: false,
   seeds,
-  meta: { config: { strategy: 'tres' } },
+  meta: { config: { strategy: STRATEGY } },
 });
 strategy.seed(seeds);
 const fetched = new Set<string>();
@@ -126,7 +145,7 @@ for (const checkpointEveryPages of [EVERY, false] as const) {
   const crawler = new Crawler({
     outDir: dir,
     isResume: true,
-    strategy: 'tres',
+    strategy: STRATEGY,
     seed: 1,
     keywords: KEYWORDS,
     maxPages: PAGES,
