@@ -46,6 +46,26 @@ function crawl(s: CoverageStrategy, relevant: (url: string) => boolean): string[
 }
 
 describe('coverage', () => {
+  it('rescores once after a replay, at the first step, not while replaying', () => {
+    const s = new CoverageStrategy({ overrides: { rescoreEveryPages: 2 } });
+    const ctx = loop();
+    s.seed([{ ...link('http://hub.test/'), depth: 0 }]);
+    for (let page = 0; page < 6; page++) {
+      const action = {
+        url: `http://p${page}.test/`,
+        host: `p${page}.test`,
+        domain: `p${page}.test`,
+        depth: 1,
+      };
+      ctx.fetched.add(action.url);
+      s.observe({ ...outcome(action, 1, [link(`http://q${page}.test/`)]), isReplay: true });
+    }
+    expect(s.stats()['coverage/rescorings']).toBe(0);
+    s.next(ctx);
+    expect(s.stats()['coverage/rescorings']).toBe(1);
+    s.next(ctx);
+    expect(s.stats()['coverage/rescorings']).toBe(1);
+  });
   it('rescores every rescoreEveryPages pages, and every frontier / 200 pages once the frontier is larger', () => {
     const s = new CoverageStrategy({ overrides: { rescoreEveryPages: 2 } });
     const ctx = loop();
