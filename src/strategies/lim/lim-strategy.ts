@@ -30,10 +30,11 @@
  * state. Resume: the learner, the exploration stream, each page's relevance and each parse/skip
  * decision, and when the stack ran empty, come back from the checkpoint (`checkpoint`); the
  * replay rebuilds the host counts, the stack and the kept-aside links from them, and the learner
- * learns only from pages after the checkpoint. (Issue 27: before they were kept, the replay judged each
- * page again from its title alone and took each decision again, drawing on the restored
- * exploration stream, and resumed crawls on DocWeb hardware did better than uninterrupted ones,
- * beyond the spread.) Pages stored after the checkpoint are judged from their title.
+ * learns only from pages after the checkpoint. (Issue 27: before they were kept, the replay
+ * judged each page again from its title alone, took each decision again on the restored
+ * exploration stream and never parsed a kept page after all, and resumed crawls on DocWeb
+ * hardware did better than uninterrupted ones, beyond the spread.) Pages stored after the
+ * checkpoint are judged from their title.
  * Cost per step: RAKE and one cosine per (keyword, search word) on the page, O(1) for the
  * decision, O(links log n) for the pushes; a solve of the 16-state model every `planEvery` steps.
  */
