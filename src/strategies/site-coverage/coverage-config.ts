@@ -22,6 +22,14 @@ export interface CoverageConfig {
    */
   siteSaturation: number | false;
   /**
+   * How long a site with no judged-relevant page keeps its new-site value: after f pages fetched
+   * from it, none judged relevant, a link into it is worth p * (1 + lambda / (1 + f / this)), so
+   * a site that keeps failing is left like any site (the domain limit leaves every site after a
+   * fixed number of pages; this leaves only the unproductive ones, and gradually). false: the
+   * new-site value stays lambda until the site gives a relevant page. @default false
+   */
+  newSitePatience: number | false;
+  /**
    * Give the link model the target site's yield (logit of judged-relevant pages per fetched page
    * of the site, Jeffreys prior) and an "unvisited site" indicator. false: sites' yields are not
    * used. @default true
@@ -91,6 +99,14 @@ export const COVERAGE_SETTINGS = {
     min: 0,
     isMinOpen: true,
   }),
+  newSitePatience: numberOrOffSetting(
+    false,
+    'new-site value halves after this many pages with none relevant',
+    {
+      min: 0,
+      isMinOpen: true,
+    },
+  ),
   isSiteYieldUsed: booleanSetting(true, "the link model sees the target site's yield"),
   isHubUsed: booleanSetting(true, "the link model sees the hub yield of an off-site link's parent"),
   isHubSiteValued: booleanSetting(

@@ -122,6 +122,31 @@ describe('coverage', () => {
     expect(() => resolveCoverageConfig({ siteSaturation: 0 })).toThrow(/siteSaturation/);
   });
 
+  it('with newSitePatience, leaves a site whose pages are not relevant for a site not yet tried', () => {
+    const nothing = () => false;
+    const fixed = { isLinkLearning: false, siteSaturation: false } as const;
+    // Every link is worth p * (1 + 3) while its site has no relevant page: ties by URL, so a.test
+    // is emptied first.
+    expect(crawl(new CoverageStrategy({ overrides: fixed }), nothing)).toEqual([
+      'http://hub.test/',
+      'http://a.test/1',
+      'http://a.test/2',
+      'http://a.test/3',
+      'http://b.test/1',
+    ]);
+    // With patience 1, one page of a.test that is not relevant halves its new-site value: b.test/1
+    // (still worth 1 + 3) goes before a.test's other pages (1 + 3 / 2).
+    const patient = new CoverageStrategy({ overrides: { ...fixed, newSitePatience: 1 } });
+    expect(crawl(patient, nothing)).toEqual([
+      'http://hub.test/',
+      'http://a.test/1',
+      'http://b.test/1',
+      'http://a.test/2',
+      'http://a.test/3',
+    ]);
+    expect(() => resolveCoverageConfig({ newSitePatience: 0 })).toThrow(/newSitePatience/);
+  });
+
   it('with hubSites=1, goes back to a site whose pages led to a new relevant site', () => {
     const ctx = loop();
     // seed.test links to docs.test/1 and hub.test/1, each judged relevant; hub.test/1 links to a
