@@ -22,11 +22,12 @@ export interface CoverageConfig {
    */
   siteSaturation: number | false;
   /**
-   * How long a site with no judged-relevant page keeps its new-site value: after f pages fetched
-   * from it, none judged relevant, a link into it is worth p * (1 + lambda / (1 + f / this)), so
-   * a site that keeps failing is left like any site (the domain limit leaves every site after a
-   * fixed number of pages; this leaves only the unproductive ones, and gradually). false: the
-   * new-site value stays lambda until the site gives a relevant page. @default false
+   * How long a site with no judged-relevant page keeps its new-site value: it halves with every
+   * `newSitePatience` pages fetched from the site with none judged relevant (a link into it is
+   * worth p * (1 + lambda * 2^(-f / this)) after f such pages), as the chance that a site holds
+   * relevant pages falls with each page of it that is not. The domain limit leaves every site
+   * after a fixed number of pages; this leaves only the unproductive ones. false: the new-site
+   * value stays lambda until the site gives a relevant page. @default false
    */
   newSitePatience: number | false;
   /**

@@ -4,7 +4,7 @@
  *   value = p * (1 + lambda * [the link's site holds no judged-relevant page yet])
  *
  * (with `siteSaturation` S, the 1 becomes 1 / (1 + n / S) for a site that gave n judged-relevant
- * pages: diminishing returns per site; with `newSitePatience` P, lambda becomes lambda / (1 + f / P)
+ * pages: diminishing returns per site; with `newSitePatience` P, lambda becomes lambda * 2^(-f / P)
  * for a site with f fetched pages and none judged relevant),
  *
  * the expected relevant pages of fetching it plus lambda (`newSiteValue`) times the expected
@@ -324,7 +324,7 @@ export class CoverageStrategy implements Strategy {
     const pageValue =
       c.siteSaturation === false ? 1 : 1 / (1 + this.yields.relevantOf(site) / c.siteSaturation);
     const patience =
-      c.newSitePatience === false ? 1 : 1 / (1 + this.yields.fetchedOf(site) / c.newSitePatience);
+      c.newSitePatience === false ? 1 : 0.5 ** (this.yields.fetchedOf(site) / c.newSitePatience);
     const value = p * (pageValue + c.newSiteValue * this.yields.uncoveredOf(site) * patience);
     return c.isHubSiteValued ? value + c.newSiteValue * this.yields.sitesFoundPerPage(site, 1) : value;
   }
