@@ -107,7 +107,12 @@ export class LinkContextRecorder {
         offsets[k] = offset;
       }
     }
-    return { tokens, offsets };
+    const context: LinkContext = { tokens, offsets };
+    // The page's words and the runs: per-page work (interning words, storing them) is done once
+    // per page instead of once per link and token (issue 25: link contexts were most of what
+    // `coverage` cost beyond best-first).
+    Object.defineProperty(context, 'source', { value: { words: this.tokens, spans } });
+    return context;
   }
 
   private leafStart(m: number): number {

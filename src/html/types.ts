@@ -9,6 +9,11 @@ export interface LinkContext {
    * for text before it, positive for text after it, |offset| <= dMax (section 3.2 of the paper).
    */
   offsets: Int8Array;
+  /**
+   * The page's words and this link's runs of them ([start, end, offset] triples), shared by every
+   * link of the page; not enumerable (JSON leaves it out). See `LinkContext` in types/crawl.ts.
+   */
+  readonly source?: { readonly words: readonly string[]; readonly spans: readonly number[] };
 }
 
 /** One `<a href>` (or `<area href>`) of a page, resolved to an absolute URL. */

@@ -15,11 +15,31 @@ export interface DiscoveredLink {
   /** Visible anchor text ('' for seeds). */
   anchorText: string;
   /** Tokens around the link with DOM offsets, when the parser was asked for them. */
-  context?: { tokens: string[]; offsets: Int8Array };
+  context?: LinkContext;
   /** Crawl depth the linked page would have (seeds are 0). */
   depth: number;
   /** P(relevant) of the link from its anchor text and URL words, when the strategy asked for it. */
   anchorProbability?: number;
+}
+
+/** The words around a link, each with its DOM offset (0 inside the anchor; see html/link-context.ts). */
+export interface LinkContext {
+  tokens: string[];
+  offsets: Int8Array;
+  /**
+   * Where the tokens came from, when the parser or the store knows: the page's words, shared by
+   * every link of the page, and the link's runs of them as [start, end, offset] triples. Readers
+   * that handle many links of one page use it to do per-page work once (interning, storing).
+   * Not enumerable: JSON and structured clones leave it out, and `tokens` / `offsets` always
+   * hold the same words.
+   */
+  readonly source?: LinkContextSource;
+}
+
+/** See {@link LinkContext.source}. */
+export interface LinkContextSource {
+  readonly words: readonly string[];
+  readonly spans: readonly number[];
 }
 
 /** What a strategy chose: one URL to fetch, with whatever the strategy wants back in `observe`. */

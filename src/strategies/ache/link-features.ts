@@ -18,6 +18,8 @@ import type { DiscoveredLink } from '../../types/index.js';
 
 /** Most words {@link FieldWords}' cache of recent context words holds. */
 const RECENT_WORDS = 2048;
+/** A page word no link has met yet (see `FieldWords.pageIds`). */
+const UNSEEN = -2;
 /** Characters that end a URL's host: '/', '?', '#', ':'. */
 const ORIGIN_ENDS = [47, 63, 35, 58];
 
@@ -71,6 +73,10 @@ export class FieldWords {
    * page's links mostly share; emptied when it holds {@link RECENT_WORDS}.
    */
   private readonly recentOrigins = new Map<string, Int32Array>();
+  /** The words of the page whose links are being encoded (a link context's `source`)... */
+  private pageWords: readonly string[] | undefined;
+  /** ...and their 'around' ids as far as its links have met them ({@link UNSEEN} before, -1: none). */
+  private pageIds = new Int32Array(0);
 
   /** Number of distinct field-word pairs seen. */
   get size(): number {
@@ -136,18 +142,32 @@ export class FieldWords {
     for (const w of urlTokens(url.slice(hostEnd))) n = this.push(n, this.idOf('url', w));
     for (const w of tokenize(link.anchorText)) n = this.push(n, this.idOf('anchor', w));
     const context = isContextUsed ? link.context : undefined;
-    if (context) {
-      const { tokens, offsets } = context;
-      const recent = this.recentAround;
-      for (let i = 0; i < tokens.length; i++) {
-        const t = tokens[i] as string;
-        if (offsets[i] === 0 || t.length < 2) continue;
-        let id = recent.get(t);
-        if (id === undefined) {
-          if (recent.size >= RECENT_WORDS) recent.clear();
-          id = isStopword(t) ? -1 : this.idOf('around', t);
-          recent.set(t, id);
+    if (context?.source !== undefined) {
+      // The page's words are interned once each for all its links, in the order the links meet
+      // them, so the ids are those the per-token path below gives.
+      const { words, spans } = context.source;
+      if (words !== this.pageWords) {
+        this.pageWords = words;
+        this.pageIds = new Int32Array(words.length).fill(UNSEEN);
+      }
+      const ids = this.pageIds;
+      for (let s = 0; s < spans.length; s += 3) {
+        if (spans[s + 2] === 0) continue;
+        const end = spans[s + 1] as number;
+        for (let i = spans[s] as number; i < end; i++) {
+          let id = ids[i] as number;
+          if (id === UNSEEN) {
+            id = this.aroundId(words[i] as string);
+            ids[i] = id;
+          }
+          if (id >= 0) n = this.push(n, id);
         }
+      }
+    } else if (context) {
+      const { tokens, offsets } = context;
+      for (let i = 0; i < tokens.length; i++) {
+        if (offsets[i] === 0) continue;
+        const id = this.aroundId(tokens[i] as string);
         if (id >= 0) n = this.push(n, id);
       }
     }
@@ -156,6 +176,19 @@ export class FieldWords {
     for (let i = 0; i < n; i++)
       if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i] as number;
     return sorted.slice(0, distinct);
+  }
+
+  /** The 'around' id of context word `t`; -1 for a stopword or a one-letter word. */
+  private aroundId(t: string): number {
+    if (t.length < 2) return -1;
+    const recent = this.recentAround;
+    let id = recent.get(t);
+    if (id === undefined) {
+      if (recent.size >= RECENT_WORDS) recent.clear();
+      id = isStopword(t) ? -1 : this.idOf('around', t);
+      recent.set(t, id);
+    }
+    return id;
   }
 
   /** Puts `id` at index `n` of the scratch buffer (grown when full); returns the new length. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../common/index.js';
+import { parseHtml } from '../../html/index.js';
 import { urlTokens } from '../../text/index.js';
 import { LinkExamples } from './link-examples.js';
 import { ACHE_FEATURE_SELECTION, FieldWords, selectFeatures } from './link-features.js';
@@ -46,6 +47,37 @@ describe('ACHE link features, training sample and SVM', () => {
           .filter((w) => w !== 'the')
           .map((w) => direct.idOf('around', w));
         expect(encoded.shift()).toEqual(ids.sort((x, y) => x - y).map((id) => direct.nameOf(id)));
+      }
+  });
+
+  it("gives a parsed page's links the same ids through their contexts' page words as token by token", () => {
+    // Links with overlapping contexts, one-letter words, stopwords and anchor words (offset 0).
+    const paragraphs = Array.from(
+      { length: 40 },
+      (_, i) => `<p>the w${i % 9} a x${i} <a href="/p${i}">go w${i % 5} to</a> y${i % 3} and z${i}</p>`,
+    );
+    const pages = [0, 1].map(
+      (n) =>
+        parseHtml(`<html><body>${paragraphs.slice(n * 10).join('')}</body></html>`, 'http://a.test/', {
+          withContext: true,
+        }).links,
+    );
+    expect(pages[0]?.[0]?.context?.source).toBeDefined();
+    const paged = new FieldWords();
+    const plain = new FieldWords();
+    for (const links of pages)
+      for (const l of links) {
+        const ctx = l.context as NonNullable<typeof l.context>;
+        const fast = paged.encode({ url: l.url, anchorText: l.anchorText, context: ctx });
+        const slow = plain.encode({
+          url: l.url,
+          anchorText: l.anchorText,
+          context: { tokens: ctx.tokens, offsets: ctx.offsets },
+        });
+        expect(Array.from(fast, (id) => paged.nameOf(id))).toEqual(
+          Array.from(slow, (id) => plain.nameOf(id)),
+        );
+        expect(fast).toEqual(slow);
       }
   });
 
