@@ -178,7 +178,7 @@ describe('startReplayServer', () => {
     expect((await get('gen.test', '/robots.txt')).status).toBe(404);
   });
 
-  it('keeps connections alive and serves many requests per second', async () => {
+  it('keeps connections alive: 2,000 requests over at most 8 connections', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     const count = 2000;
     const started = performance.now();
@@ -202,7 +202,8 @@ describe('startReplayServer', () => {
     agent.destroy();
     console.log(`replay server: ${perSec.toFixed(0)} requests/s over 8 keep-alive sockets`);
     expect(ports.size).toBeLessThanOrEqual(8); // 500 requests, at most 8 connections
-    // ~6000/s alone on this 2-core machine; the bound leaves room for parallel test files.
-    expect(perSec).toBeGreaterThan(500);
+    // The rate is printed, not asserted (about 6,000/s alone on a 2-core machine): a timed bound
+    // failed under load (424/s with benchmarks running beside the suite), and speed belongs in
+    // benchmarks.
   });
 });
