@@ -39,12 +39,21 @@ const VARIANTS: { label: string; spec: string }[] = [
   { label: 'han-async overrides', spec: 'han-async:epsilon=0.2,isLearning=false' },
   { label: 'rlwcs overrides', spec: 'rlwcs:retrainEvery=50,isLearning=false' },
   { label: 'apprentice overrides', spec: 'apprentice:batchPages=50,isLearning=false' },
-  { label: 'coverage saturation', spec: 'coverage:siteSaturation=100' },
-  { label: 'coverage soft', spec: 'coverage:isSoftJudged=true,rescoreEveryPages=50' },
-  { label: 'coverage no-context', spec: 'coverage:siteSaturation=100,isContextUsed=false' },
+  // newSitePatience=false: the lines below were taken before patience 1 became the default.
+  { label: 'coverage saturation', spec: 'coverage:siteSaturation=100,newSitePatience=false' },
+  { label: 'coverage soft', spec: 'coverage:isSoftJudged=true,rescoreEveryPages=50,newSitePatience=false' },
+  {
+    label: 'coverage no-context',
+    spec: 'coverage:siteSaturation=100,isContextUsed=false,newSitePatience=false',
+  },
   // The defaults before issue 25 made coverage the default strategy: its fingerprint then.
-  { label: 'coverage old-defaults', spec: 'coverage:newSiteValue=1,siteSaturation=false,anchors=0' },
-  { label: 'coverage hub-sites', spec: 'coverage:hubSites=1' },
+  {
+    label: 'coverage old-defaults',
+    spec: 'coverage:newSiteValue=1,siteSaturation=false,anchors=0,newSitePatience=false',
+  },
+  { label: 'coverage hub-sites', spec: 'coverage:hubSites=1,newSitePatience=false' },
+  // The default before newSitePatience (issue 25, seventh session): the bare `coverage` line then.
+  { label: 'coverage no-patience', spec: 'coverage:newSitePatience=false' },
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -27,7 +27,8 @@ export interface CoverageConfig {
    * worth p * (1 + lambda * 2^(-f / this)) after f such pages), as the chance that a site holds
    * relevant pages falls with each page of it that is not. The domain limit leaves every site
    * after a fixed number of pages; this leaves only the unproductive ones. false: the new-site
-   * value stays lambda until the site gives a relevant page. @default false
+   * value stays lambda until the site gives a relevant page. @default 1 (false before it was
+   * measured on the five DocWeb topics: results/coverage-strategy/patience.md)
    */
   newSitePatience: number | false;
   /**
@@ -100,14 +101,10 @@ export const COVERAGE_SETTINGS = {
     min: 0,
     isMinOpen: true,
   }),
-  newSitePatience: numberOrOffSetting(
-    false,
-    'new-site value halves after this many pages with none relevant',
-    {
-      min: 0,
-      isMinOpen: true,
-    },
-  ),
+  newSitePatience: numberOrOffSetting(1, 'new-site value halves after this many pages with none relevant', {
+    min: 0,
+    isMinOpen: true,
+  }),
   isSiteYieldUsed: booleanSetting(true, "the link model sees the target site's yield"),
   isHubUsed: booleanSetting(true, "the link model sees the hub yield of an off-site link's parent"),
   isHubSiteValued: booleanSetting(

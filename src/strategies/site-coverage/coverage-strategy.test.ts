@@ -125,18 +125,19 @@ describe('coverage', () => {
   it('with newSitePatience, leaves a site whose pages are not relevant for a site not yet tried', () => {
     const nothing = () => false;
     const fixed = { isLinkLearning: false, siteSaturation: false } as const;
-    // Every link is worth p * (1 + 3) while its site has no relevant page: ties by URL, so a.test
-    // is emptied first.
-    expect(crawl(new CoverageStrategy({ overrides: fixed }), nothing)).toEqual([
+    // Without patience every link is worth p * (1 + 3) while its site has no relevant page: ties
+    // by URL, so a.test is emptied first.
+    const impatient = new CoverageStrategy({ overrides: { ...fixed, newSitePatience: false } });
+    expect(crawl(impatient, nothing)).toEqual([
       'http://hub.test/',
       'http://a.test/1',
       'http://a.test/2',
       'http://a.test/3',
       'http://b.test/1',
     ]);
-    // With patience 1, one page of a.test that is not relevant halves its new-site value: b.test/1
-    // (still worth 1 + 3) goes before a.test's other pages (1 + 3 / 2).
-    const patient = new CoverageStrategy({ overrides: { ...fixed, newSitePatience: 1 } });
+    // With patience 1 (the default), one page of a.test that is not relevant halves its new-site
+    // value: b.test/1 (still worth 1 + 3) goes before a.test's other pages (1 + 3 / 2).
+    const patient = new CoverageStrategy({ overrides: fixed });
     expect(crawl(patient, nothing)).toEqual([
       'http://hub.test/',
       'http://a.test/1',
