@@ -1,6 +1,6 @@
 // Pareto plot of a crawl-benchmark folder (issue 25): mean relevant sites (x) against mean harvest
-// rate (y) per strategy and domain limit, the `coverage` rows' lambda points highlighted and
-// joined. Reads the folder's runs/*.json (a run that ran dry before half its page budget is left
+// rate (y) per strategy and domain limit, the lambda points of `coverage` with newSitePatience
+// highlighted and joined (those without it, from before it was the default, drawn apart). Reads the folder's runs/*.json (a run that ran dry before half its page budget is left
 // out, as the crawl reports leave it out); writes the SVG to stdout.
 // npx vite-node src/bench/analysis/front-svg.ts -- RUNS_FOLDER TITLE > out.svg
 import { readdirSync, readFileSync } from 'node:fs';
@@ -32,13 +32,20 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const points: ScatterPoint[] = [...groups].map(([key, rs]) => {
   const [strategy = '', limit = 'none'] = key.split('|');
   const isCoverage = strategy.startsWith('coverage');
+  // Runs that name newSitePatience (=1) are the default since the seventh session; the others ran
+  // before the setting existed (no patience) or turn it off.
+  const isPatient = isCoverage && /newSitePatience=(?!false)/.test(strategy);
   return {
     x: mean(rs.map((r) => r.relevantDomains)),
     y: 100 * mean(rs.map((r) => r.harvestRate)),
-    label: `${strategy}${limit === 'none' ? '' : `_${limit}`} (${rs.length})`,
-    group: isCoverage ? 'coverage (lambda = newSiteValue)' : strategy,
+    label: `${strategy.replace(/anchors=1,|,siteSaturation=300/g, '')}${limit === 'none' ? '' : `_${limit}`} (${rs.length})`,
+    group: isPatient
+      ? 'coverage, patience 1'
+      : isCoverage
+        ? 'coverage without patience'
+        : strategy,
     marker: limit === 'none' ? 'no limit' : `limit ${limit}`,
-    isHighlighted: isCoverage && limit === 'none',
+    isHighlighted: isPatient && limit === 'none',
   };
 });
 process.stdout.write(
@@ -47,6 +54,6 @@ process.stdout.write(
     xLabel: 'relevant sites (ground truth), mean over seeds',
     yLabel: 'harvest rate % (ground truth)',
     points,
-    frontLabel: 'coverage at each lambda (no limit)',
+    frontLabel: 'patience 1, each lambda',
   }),
 );
