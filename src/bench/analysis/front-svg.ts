@@ -39,11 +39,7 @@ const points: ScatterPoint[] = [...groups].map(([key, rs]) => {
     x: mean(rs.map((r) => r.relevantDomains)),
     y: 100 * mean(rs.map((r) => r.harvestRate)),
     label: `${strategy.replace(/anchors=1,|,siteSaturation=300/g, '')}${limit === 'none' ? '' : `_${limit}`} (${rs.length})`,
-    group: isPatient
-      ? 'coverage, patience 1'
-      : isCoverage
-        ? 'coverage without patience'
-        : strategy,
+    group: isPatient ? 'coverage, patience 1' : isCoverage ? 'coverage without patience' : strategy,
     marker: limit === 'none' ? 'no limit' : `limit ${limit}`,
     isHighlighted: isPatient && limit === 'none',
   };
