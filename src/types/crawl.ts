@@ -27,11 +27,11 @@ export interface LinkContext {
   tokens: string[];
   offsets: Int8Array;
   /**
-   * Where the tokens came from, when the parser or the store knows: the page's words, shared by
-   * every link of the page, and the link's runs of them as [start, end, offset] triples. Readers
-   * that handle many links of one page use it to do per-page work once (interning, storing).
-   * Not enumerable: JSON and structured clones leave it out, and `tokens` / `offsets` always
-   * hold the same words.
+   * Where the tokens came from, when the parser knows: the page's words (one array per parsed
+   * page, never changed after the parse), shared by every link of the page, and the link's runs
+   * of them as [start, end, offset] triples. Readers that handle many links of one page use it
+   * to do per-page work once (`FieldWords` interns each page word once). Not enumerable: JSON
+   * and structured clones leave it out, and `tokens` / `offsets` always hold the same words.
    */
   readonly source?: LinkContextSource;
 }

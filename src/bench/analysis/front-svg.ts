@@ -1,7 +1,8 @@
 // Pareto plot of a crawl-benchmark folder (issue 25): mean relevant sites (x) against mean harvest
 // rate (y) per strategy and domain limit, the lambda points of `coverage` with newSitePatience
-// highlighted and joined (those without it, from before it was the default, drawn apart). Reads the folder's runs/*.json (a run that ran dry before half its page budget is left
-// out, as the crawl reports leave it out); writes the SVG to stdout.
+// highlighted and joined (those without it, from before it was the default, drawn apart). Reads
+// the folder's runs/*.json (a run that ran dry before half its page budget is left out, as the
+// crawl reports leave it out); writes the SVG to stdout.
 // npx vite-node src/bench/analysis/front-svg.ts -- RUNS_FOLDER TITLE > out.svg
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
