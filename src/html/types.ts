@@ -1,5 +1,7 @@
 /** What one pass over an HTML page yields. Produced by `parseHtml` in this room. */
 
+import type { LinkContextSource } from '../types/index.js';
+
 /** Words around a link with their DOM offsets, for the apprentice of Chakrabarti et al. (2002). */
 export interface LinkContext {
   /** Lowercased tokens near the link, in document order. */
@@ -13,7 +15,7 @@ export interface LinkContext {
    * The page's words and this link's runs of them ([start, end, offset] triples), shared by every
    * link of the page; not enumerable (JSON leaves it out). See `LinkContext` in types/crawl.ts.
    */
-  readonly source?: { readonly words: readonly string[]; readonly spans: readonly number[] };
+  readonly source?: LinkContextSource;
 }
 
 /** One `<a href>` (or `<area href>`) of a page, resolved to an absolute URL. */

@@ -323,10 +323,19 @@ export class CoverageStrategy implements Strategy {
     );
     const pageValue =
       c.siteSaturation === false ? 1 : 1 / (1 + this.yields.relevantOf(site) / c.siteSaturation);
-    const patience =
-      c.newSitePatience === false ? 1 : 0.5 ** (this.yields.fetchedOf(site) / c.newSitePatience);
-    const value = p * (pageValue + c.newSiteValue * this.yields.uncoveredOf(site) * patience);
+    const value = p * (pageValue + c.newSiteValue * this.newSiteShare(site));
     return c.isHubSiteValued ? value + c.newSiteValue * this.yields.sitesFoundPerPage(site, 1) : value;
+  }
+
+  /**
+   * How much of lambda a link into `site` is worth: P(the site holds no judged-relevant page),
+   * halved with every `newSitePatience` pages fetched from it (no power taken for a covered site).
+   */
+  private newSiteShare(site: number): number {
+    const uncovered = this.yields.uncoveredOf(site);
+    const patience = this.config.newSitePatience;
+    if (uncovered === 0 || patience === false) return uncovered;
+    return uncovered * 0.5 ** (this.yields.fetchedOf(site) / patience);
   }
 
   private enqueue(link: DiscoveredLink, data: CoverageData): void {
