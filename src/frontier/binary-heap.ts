@@ -45,6 +45,22 @@ export class BinaryHeap<T> {
     this.items.length = 0;
   }
 
+  /**
+   * Keeps the items `keep` returns true for and restores the heap order in O(n) (Floyd's
+   * heapify). `keep` may change what `less` compares of an item (its key): re-keying every item
+   * this way is cheaper than building a new heap (issue 25: a frontier rescoring).
+   */
+  filter(keep: (item: T) => boolean): void {
+    const items = this.items;
+    let n = 0;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as T;
+      if (keep(item)) items[n++] = item;
+    }
+    items.length = n;
+    for (let i = (n >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
   /** Iterates in no particular order. */
   values(): IterableIterator<T> {
     return this.items.values();

@@ -106,6 +106,47 @@ describe('IndexedPriorityFrontier', () => {
     expect(draws).toBeGreaterThan(500);
   });
 
+  it('draws after rekey what a new frontier of the kept samples with their new keys draws', () => {
+    const rng = createRng('rekey');
+    const f = new IndexedPriorityFrontier();
+    const ctx: SelectionContext = {
+      step: 0,
+      isHostReady: (h) => h !== 'h3.test',
+      isDomainOpen: () => true,
+      isDomainClosed: () => false,
+      isFetched: () => false,
+    };
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 400; i++) {
+        const h = rng.int(15);
+        const url = `http://h${h}.test/${round}-${i}`;
+        f.addWithKey({ url, host: `h${h}.test`, domain: `h${h}.test`, depth: 1 }, i, rng.int(100));
+      }
+      // A draw left untaken goes back before the re-keying.
+      f.draw(ctx);
+      const kept = new Map<number, number>();
+      for (const id of f.ids()) if (rng.next() < 0.7) kept.set(id, rng.int(100));
+      const rebuilt = new IndexedPriorityFrontier();
+      for (const [id, key] of kept)
+        rebuilt.addWithKey(
+          { url: f.table.url(id), host: f.table.host(id), domain: f.table.domain(id), depth: 1 },
+          0,
+          key,
+        );
+      f.rekey((id) => kept.get(id));
+      expect(f.size).toBe(kept.size);
+      for (let i = 0; i < 150; i++) {
+        const [a] = f.draw(ctx);
+        const [b] = rebuilt.draw(ctx);
+        expect(a === undefined ? undefined : f.table.url(a)).toBe(
+          b === undefined ? undefined : rebuilt.table.url(b),
+        );
+        if (a !== undefined) f.take(a);
+        if (b !== undefined) rebuilt.take(b);
+      }
+    }
+  });
+
   it('keeps the sample’s columns: URL, host, domain, depth, parent and vector', () => {
     const f = new IndexedPriorityFrontier({ featureCount: 2 });
     const id = f.addWithKey(

@@ -90,6 +90,37 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
     return this.addWithKey(input, parent, 0, x);
   }
 
+  /**
+   * Gives every waiting sample the key `keyOf` returns, or drops it (undefined), in place: the
+   * draws that follow are those of a new frontier holding the kept samples with their new keys
+   * (the order is by key and URL alone), without adding every sample to a new table (issue 25:
+   * `coverage` rescoring its frontier spent as long adding samples as valuing them).
+   */
+  rekey(keyOf: (id: number) => number | undefined): void {
+    this.release();
+    const t = this.table;
+    const key = t.key;
+    const keep = (id: number): boolean => {
+      const k = keyOf(id);
+      if (k === undefined) {
+        t.remove(id);
+        return false;
+      }
+      key[id] = k;
+      return true;
+    };
+    // Every host entry is made again from the re-keyed heads; the old ones would be stale.
+    this.ready.clear();
+    this.count = 0;
+    for (const queue of this.hosts.values()) {
+      queue.heap.filter(keep);
+      queue.entry = undefined;
+      this.count += queue.heap.size;
+      if (queue.heap.size === 0) this.hosts.delete(queue.host);
+      else this.enqueueHost(queue);
+    }
+  }
+
   /** The best ready sample, if any (see {@link IndexedFrontier.draw}). */
   draw(ctx: DrawContext): number[] {
     this.release();

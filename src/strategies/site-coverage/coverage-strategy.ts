@@ -102,7 +102,7 @@ export class CoverageStrategy implements Strategy {
   private readonly yields = new SiteYields();
   /** Scratch vector of the model's real features. */
   private readonly real: Float64Array;
-  private frontier = new IndexedPriorityFrontier();
+  private readonly frontier = new IndexedPriorityFrontier();
   private readonly queued = new QueuedLinks();
   /** Site id of each queued URL id (by QueuedLinks' id). */
   private siteOfQueued = new Int32Array(1024);
@@ -117,6 +117,8 @@ export class CoverageStrategy implements Strategy {
   /** A replay has queued links since the last rescoring: the next step rescores first. */
   private isRescoreDue = false;
   private rechecks = 0;
+  /** Scratch of `rescore`: the new key of each frontier sample id. */
+  private rescoreKeys = new Float64Array(0);
   private rescorings = 0;
 
   constructor(options: CoverageOptions = {}) {
@@ -368,26 +370,28 @@ export class CoverageStrategy implements Strategy {
     q.setSample(u, this.frontier.addWithKey(action, serial, -value));
   }
 
-  /** Values every queued URL again and rebuilds the frontier with the new keys. */
+  /** Values every queued URL again and re-keys the frontier with the new values (stale copies dropped). */
   private rescore(): void {
     this.rescorings++;
     this.pagesSinceRescore = 0;
     this.isRescoreDue = false;
-    const old = this.frontier;
-    const t = old.table;
-    const rebuilt = new IndexedPriorityFrontier();
+    const t = this.frontier.table;
+    if (this.rescoreKeys.length < t.key.length) this.rescoreKeys = new Float64Array(t.key.length);
+    const keys = this.rescoreKeys.fill(Number.NaN); // by sample id; NaN: not a queued URL's live sample
     const q = this.queued;
     for (let u = 0; u < q.idCount; u++) {
       const url = q.url(u);
       if (url === undefined) continue;
       const id = q.sample(u);
       if (!t.has(id) || t.parent(id) !== q.serial(u) || t.url(id) !== url) continue;
-      const input = { url, host: t.host(id), domain: t.domain(id), depth: t.depth(id) };
       const value = this.valueOf(u);
       this.valueOfQueued[u] = value;
-      q.setSample(u, rebuilt.addWithKey(input, q.serial(u), -value));
+      keys[id] = -value;
     }
-    this.frontier = rebuilt;
+    this.frontier.rekey((id) => {
+      const key = keys[id] as number;
+      return Number.isNaN(key) ? undefined : key;
+    });
   }
 
   private ensure(u: number): void {
