@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseHtml } from '../html/index.js';
+import type { DiscoveredLink } from '../types/index.js';
 import { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
 import { testLinks } from './test-helpers.js';
 
@@ -17,6 +19,35 @@ describe('outlinks codec', () => {
       ...(i % 2 === 0 ? { context: { tokens: ['gpu', `w${i}`], offsets: Int8Array.of(0, -2) } } : {}),
     }));
     expect(decodeOutlinks(encodeOutlinks(links))).toEqual(links);
+  });
+
+  it('stores the contexts of one page as runs of its words and decodes the same tokens and offsets', () => {
+    const items = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `<li><p>entry e${i} about <b>gpu${i}</b> cards</p><img src=x.png><a href="/p${i}">page ${i} <i>more</i></a> and ${`then w${i}x${i} words `.repeat(i % 5)}</li>${i % 7 === 0 ? '<li></li><br>' : ''}`,
+    );
+    const page = parseHtml(`<html><body><ul>${items.join('')}</ul></body></html>`, 'http://a.test/', {
+      withContext: true,
+    });
+    const links: DiscoveredLink[] = page.links.map((l, i) => ({
+      url: l.url,
+      host: 'a.test',
+      domain: 'a.test',
+      anchorText: l.anchorText,
+      depth: 1,
+      ...(i % 9 === 4 ? {} : { context: l.context }),
+    }));
+    expect(links[0]?.context?.source).toBeDefined();
+    const decoded = decodeOutlinks(encodeOutlinks(links));
+    expect(decoded).toEqual(links);
+    // Without a source each context is stored whole: the page's words many times over.
+    const plain = links.map((l) => (l.context ? { ...l, context: { ...l.context } } : l));
+    expect(decodeOutlinks(encodeOutlinks(plain))).toEqual(links);
+    expect(encodeOutlinks(links).byteLength).toBeLessThan(encodeOutlinks(plain).byteLength);
+    // A context from another page keeps its own form beside the runs.
+    const other = { ...links[1]!, context: { tokens: ['far'], offsets: Int8Array.of(3) } };
+    expect(decodeOutlinks(encodeOutlinks([...links, other]))).toEqual([...links, other]);
   });
 
   it('keeps contexts whose tokens or offsets do not fit the joined form, and empty ones', () => {
