@@ -135,7 +135,7 @@ export class CoverageStrategy implements Strategy {
   seed(links: DiscoveredLink[]): void {
     for (const link of links) {
       this.enqueue(link, {
-        ids: this.words.encode(link, this.needsLinkContext),
+        ids: this.words.encodeView(link, this.needsLinkContext),
         parent: -1,
         parentProbability: 1,
         anchorProbability: 0.5,
@@ -207,7 +207,7 @@ export class CoverageStrategy implements Strategy {
       for (const link of outcome.links) {
         if (this.fetched.has(link.url)) continue;
         this.enqueue(link, {
-          ids: this.words.encode(link, this.needsLinkContext),
+          ids: this.words.encodeView(link, this.needsLinkContext),
           parent,
           parentProbability: outcome.probability,
           anchorProbability: Math.fround(link.anchorProbability ?? 0.5), // as anchorOfQueued keeps it
@@ -340,6 +340,7 @@ export class CoverageStrategy implements Strategy {
     return uncovered * 0.5 ** (this.yields.fetchedOf(site) / patience);
   }
 
+  /** Queues `link` unless its URL is queued with a value at least as high; `data.ids` may be FieldWords' scratch (copied here). */
   private enqueue(link: DiscoveredLink, data: CoverageData): void {
     const site = this.yields.siteId(siteOf(link.host));
     const value = data.isSeed
