@@ -3,7 +3,13 @@
  * One setting is meant for users, {@link CoverageConfig.newSiteValue}; the others are fixed
  * defaults across topics (none was tuned to a topic or a seed) and exist for the ablation.
  */
-import { booleanSetting, checkSettings, numberOrOffSetting, numberSetting } from '../../config/index.js';
+import {
+  booleanSetting,
+  checkSettings,
+  numberOrOffSetting,
+  numberSetting,
+  wordSetting,
+} from '../../config/index.js';
 
 export interface CoverageConfig {
   /**
@@ -77,6 +83,12 @@ export interface CoverageConfig {
    * false: 0/1 verdicts. @default false (measured a tie on the DocWeb, see docs/coverage.md)
    */
   isSoftJudged: boolean;
+  /**
+   * Links into a site not fetched yet (a site's first page) get weights of their own on top of
+   * the shared ones, learned from those links' outcomes only: 'real' a bias and real-feature
+   * weights, 'all' word weights too. 'off': one model for every link. @default 'off'
+   */
+  firstPageModel: 'off' | 'real' | 'all';
   /** AdaGrad step size of the link model. @default 0.05 */
   learningRate: number;
   /**
@@ -119,6 +131,11 @@ export const COVERAGE_SETTINGS = {
   ),
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
   isSoftJudged: booleanSetting(false, "learn from the judge's P(relevant), not its 0/1 verdict"),
+  firstPageModel: wordSetting(
+    ['off', 'real', 'all'],
+    'off',
+    "links to a site's first page get weights of their own",
+  ),
   learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),
   rescoreEveryPages: numberOrOffSetting(250, 'pages between rescorings of the whole frontier (at least)', {
     min: 1,

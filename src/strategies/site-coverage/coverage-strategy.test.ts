@@ -235,6 +235,21 @@ describe('coverage', () => {
     expect([...again.model.weights]).toEqual([...checkpoint.model.weights]);
   });
 
+  it('with firstPageModel=all, checkpoints the first-page weights and refuses a checkpoint without them', () => {
+    const a = new CoverageStrategy({ overrides: { firstPageModel: 'all' } });
+    crawl(a, (url) => url.includes('b.test'));
+    const checkpoint = a.checkpoint();
+    const group = checkpoint.model.group;
+    expect(group?.words.length).toBe(checkpoint.words.length);
+    expect(group?.bias).not.toBe(0); // b.test/1 and a.test/1 were first pages of their sites
+    const b = new CoverageStrategy({ overrides: { firstPageModel: 'all' } });
+    b.restore(checkpoint);
+    expect(b.checkpoint().model.group).toEqual(group);
+    expect(() => new CoverageStrategy().restore(checkpoint)).toThrow(/first-page weights/);
+    const c = new CoverageStrategy({ overrides: { firstPageModel: 'all' } });
+    expect(() => c.restore(new CoverageStrategy().checkpoint())).toThrow(/first-page weights/);
+  });
+
   it('rejects settings out of range, naming them', () => {
     expect(() => resolveCoverageConfig({ newSiteValue: -1 })).toThrow(ConfigError);
     expect(() => resolveCoverageConfig({ learningRate: 0 })).toThrow(/learningRate/);
@@ -304,5 +319,25 @@ describe('coverage estimates', () => {
     }
     expect(m.probability([1], parent(0.5))).toBeGreaterThan(0.7);
     expect(m.probability([2], parent(0.5))).toBeLessThan(0.3);
+  });
+
+  it('gives group 1 weights of its own on top of the shared ones, learned from its links only', () => {
+    const m = new OnlineLinkModel(0.05, 2, 'all');
+    const parent = [0, 0];
+    expect(m.probability([1], parent, 1)).toBeCloseTo(0.5);
+    // Word 1 leads to relevant pages within sites (group 0) and to irrelevant first pages (group 1).
+    for (let i = 0; i < 300; i++) {
+      m.update([1], parent, 1, 0);
+      m.update([1], parent, 0, 1);
+    }
+    expect(m.probability([1], parent, 0)).toBeGreaterThan(0.6);
+    expect(m.probability([1], parent, 1)).toBeLessThan(0.4);
+    // Without groups the two kinds of link share one estimate.
+    const one = new OnlineLinkModel(0.05, 2);
+    for (let i = 0; i < 300; i++) {
+      one.update([1], parent, 1, 0);
+      one.update([1], parent, 0, 1);
+    }
+    expect(one.probability([1], parent, 1)).toBeCloseTo(one.probability([1], parent, 0));
   });
 });

@@ -127,7 +127,8 @@ export class CoverageStrategy implements Strategy {
     const realCount = REAL_FEATURES + (this.config.isAnchorScoreUsed ? 1 : 0);
     this.real = new Float64Array(realCount);
     this.anchorOfQueued = new Float32Array(this.config.isAnchorScoreUsed ? 1024 : 0);
-    this.model = new OnlineLinkModel(this.config.learningRate, realCount);
+    const f = this.config.firstPageModel;
+    this.model = new OnlineLinkModel(this.config.learningRate, realCount, f === 'off' ? 'none' : f);
     this.needsLinkContext = this.config.isWordUsed && this.config.isContextUsed;
     this.needsAnchorScores = this.config.isAnchorScoreUsed;
   }
@@ -198,7 +199,7 @@ export class CoverageStrategy implements Strategy {
     // The model learns from the features as they were when the link was chosen (before this outcome).
     if (data !== undefined && !data.isSeed && this.config.isLinkLearning && outcome.isLearned !== true) {
       const real = this.realFeatures(data.parentProbability, data.parent, site, data.anchorProbability);
-      this.model.update(this.config.isWordUsed ? data.ids : NO_WORDS, real, gain);
+      this.model.update(this.config.isWordUsed ? data.ids : NO_WORDS, real, gain, this.groupOf(site));
     }
     this.yields.record(site, gain, data?.parent ?? -1);
     if (outcome.links.length > 0) {
@@ -322,11 +323,17 @@ export class CoverageStrategy implements Strategy {
     const p = this.model.probability(
       c.isWordUsed ? ids : NO_WORDS,
       this.realFeatures(parentProbability, parent, site, anchorProbability),
+      this.groupOf(site),
     );
     const pageValue =
       c.siteSaturation === false ? 1 : 1 / (1 + this.yields.relevantOf(site) / c.siteSaturation);
     const value = p * (pageValue + c.newSiteValue * this.newSiteShare(site));
     return c.isHubSiteValued ? value + c.newSiteValue * this.yields.sitesFoundPerPage(site, 1) : value;
+  }
+
+  /** The link model's group of a link into `site`: 1 for a site's first page (`firstPageModel`), else 0. */
+  private groupOf(site: number): number {
+    return this.config.firstPageModel !== 'off' && this.yields.fetchedOf(site) === 0 ? 1 : 0;
   }
 
   /**

@@ -33,6 +33,23 @@ export interface OnlineLinkModelState {
   realWeights: Float64Array;
   realSquares: Float64Array;
   updates: number;
+  /** Group 1's weights (a model with groups); word arrays indexed as `weights`. */
+  group?: GroupWeights;
+}
+
+/**
+ * The weights one group of links adds to the shared ones (Daume's "frustratingly easy" domain
+ * adaptation, ACL 2007): a link of the group is scored by the shared weights plus these, and an
+ * update moves both, so the group starts as the shared model and learns its own differences from
+ * its own links only. All start at 0.
+ */
+export interface GroupWeights {
+  words: Float64Array;
+  squares: Float64Array;
+  bias: number;
+  biasSquares: number;
+  real: Float64Array;
+  realSquares: Float64Array;
 }
 
 export class OnlineLinkModel {
@@ -46,18 +63,32 @@ export class OnlineLinkModel {
   private readonly realWeights: Float64Array;
   private readonly realSquares: Float64Array;
   private updates = 0;
+  /** Weights of group 1 (see {@link GroupWeights}); undefined when the model has no groups. */
+  private readonly group: GroupWeights | undefined;
 
   /**
    * @param learningRate AdaGrad step size (> 0).
    * @param realCount number of real features (>= 1; the first is the parent's logit).
+   * @param groupWords 'none': no groups (every link is group 0); 'real': group 1 has its own bias
+   *   and real-feature weights on top of the shared ones; 'all': its own word weights too.
    */
   constructor(
     private readonly learningRate: number,
     realCount = 1,
+    private readonly groupWords: 'none' | 'real' | 'all' = 'none',
   ) {
     this.realWeights = new Float64Array(realCount);
     this.realWeights[0] = 1;
     this.realSquares = new Float64Array(realCount);
+    if (groupWords !== 'none')
+      this.group = {
+        words: new Float64Array(groupWords === 'all' ? 1024 : 0),
+        squares: new Float64Array(groupWords === 'all' ? 1024 : 0),
+        bias: 0,
+        biasSquares: 0,
+        real: new Float64Array(realCount),
+        realSquares: new Float64Array(realCount),
+      };
   }
 
   /** The weight of real feature `i` (for reports and tests). */
@@ -70,15 +101,19 @@ export class OnlineLinkModel {
     return this.updates;
   }
 
-  /** P(target relevant) of a link with word ids `ids` and real features `real` ([realCount]). */
-  probability(ids: ArrayLike<number>, real: ArrayLike<number>): number {
-    return sigmoid(this.decision(ids, real));
+  /**
+   * P(target relevant) of a link with word ids `ids` and real features `real` ([realCount]), of
+   * group `group` (1 adds the group's weights when the model has groups).
+   */
+  probability(ids: ArrayLike<number>, real: ArrayLike<number>, group = 0): number {
+    return sigmoid(this.decision(ids, real, group));
   }
 
   /** One AdaGrad step on the log loss of the link's outcome `label` (0 or 1, or a probability). */
-  update(ids: ArrayLike<number>, real: ArrayLike<number>, label: number): void {
-    const g = sigmoid(this.decision(ids, real)) - label; // d loss / d decision
+  update(ids: ArrayLike<number>, real: ArrayLike<number>, label: number, group = 0): void {
+    const g = sigmoid(this.decision(ids, real, group)) - label; // d loss / d decision
     if (g === 0) return;
+    if (group === 1 && this.group !== undefined) this.updateGroup(this.group, ids, real, g);
     this.updates++;
     const rate = this.learningRate;
     const g2 = g * g;
@@ -110,6 +145,7 @@ export class OnlineLinkModel {
       realWeights: this.realWeights.slice(),
       realSquares: this.realSquares.slice(),
       updates: this.updates,
+      ...(this.group === undefined ? {} : { group: copyGroup(this.group) }),
     };
   }
 
@@ -120,6 +156,11 @@ export class OnlineLinkModel {
         `link model checkpoint has ${state.realWeights.length} real features, expected ${this.realWeights.length}`,
         { context: { field: 'model' } },
       );
+    if ((state.group === undefined) !== (this.group === undefined))
+      throw new ConfigError(
+        `link model checkpoint ${state.group === undefined ? 'has no' : 'has'} first-page weights; resume with the coverage settings of the crawl`,
+        { context: { field: 'model' } },
+      );
     this.weights = state.weights.slice();
     this.squares = state.squares.slice();
     this.bias = state.bias;
@@ -127,9 +168,11 @@ export class OnlineLinkModel {
     this.realWeights.set(state.realWeights);
     this.realSquares.set(state.realSquares);
     this.updates = state.updates;
+    if (state.group !== undefined && this.group !== undefined)
+      Object.assign(this.group, copyGroup(state.group));
   }
 
-  private decision(ids: ArrayLike<number>, real: ArrayLike<number>): number {
+  private decision(ids: ArrayLike<number>, real: ArrayLike<number>, group: number): number {
     let z = this.bias;
     for (let i = 0; i < this.realWeights.length; i++)
       z += (this.realWeights[i] as number) * (real[i] as number);
@@ -138,7 +181,46 @@ export class OnlineLinkModel {
       const id = ids[k] as number;
       if (id < w.length) z += w[id] as number;
     }
+    const b = this.group;
+    if (group !== 1 || b === undefined) return z;
+    z += b.bias;
+    for (let i = 0; i < b.real.length; i++) z += (b.real[i] as number) * (real[i] as number);
+    const v = b.words;
+    for (let k = 0; k < ids.length && v.length > 0; k++) {
+      const id = ids[k] as number;
+      if (id < v.length) z += v[id] as number;
+    }
     return z;
+  }
+
+  /** The group's share of an AdaGrad step with gradient `g` of the decision. */
+  private updateGroup(b: GroupWeights, ids: ArrayLike<number>, real: ArrayLike<number>, g: number): void {
+    const rate = this.learningRate;
+    const g2 = g * g;
+    b.biasSquares += g2;
+    b.bias -= (rate * g) / Math.sqrt(b.biasSquares);
+    for (let i = 0; i < b.real.length; i++) {
+      const x = real[i] as number;
+      if (x === 0) continue;
+      b.realSquares[i] = (b.realSquares[i] as number) + g2 * x * x;
+      b.real[i] = (b.real[i] as number) - (rate * g * x) / Math.sqrt(b.realSquares[i] as number);
+    }
+    if (this.groupWords !== 'all') return;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k] as number;
+      if (id >= b.words.length) {
+        const length = Math.max(id + 1, b.words.length * 2);
+        const w = new Float64Array(length);
+        w.set(b.words);
+        b.words = w;
+        const s = new Float64Array(length);
+        s.set(b.squares);
+        b.squares = s;
+      }
+      const s = (b.squares[id] as number) + g2;
+      b.squares[id] = s;
+      b.words[id] = (b.words[id] as number) - (rate * g) / Math.sqrt(s);
+    }
   }
 
   private ensure(id: number): void {
@@ -151,6 +233,17 @@ export class OnlineLinkModel {
     s.set(this.squares);
     this.squares = s;
   }
+}
+
+function copyGroup(b: GroupWeights): GroupWeights {
+  return {
+    words: b.words.slice(),
+    squares: b.squares.slice(),
+    bias: b.bias,
+    biasSquares: b.biasSquares,
+    real: b.real.slice(),
+    realSquares: b.realSquares.slice(),
+  };
 }
 
 /**
@@ -166,5 +259,16 @@ export function trainedOnly(state: OnlineLinkModelState): { state: OnlineLinkMod
     weights[i] = state.weights[id] as number;
     squares[i] = state.squares[id] as number;
   });
-  return { state: { ...state, weights, squares }, ids };
+  const g = state.group;
+  if (g === undefined) return { state: { ...state, weights, squares }, ids };
+  // A group update is also a shared one, so the group's trained words are among `ids`.
+  const groupWords = new Float64Array(g.words.length === 0 ? 0 : ids.length);
+  const groupSquares = new Float64Array(groupWords.length);
+  if (groupWords.length > 0)
+    ids.forEach((id, i) => {
+      groupWords[i] = g.words[id] ?? 0;
+      groupSquares[i] = g.squares[id] ?? 0;
+    });
+  const group = { ...copyGroup(g), words: groupWords, squares: groupSquares };
+  return { state: { ...state, weights, squares, group }, ids };
 }
