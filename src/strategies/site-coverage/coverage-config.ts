@@ -84,6 +84,11 @@ export interface CoverageConfig {
    */
   isSoftJudged: boolean;
   /**
+   * Give the link model a word for the depth of the link's URL path (a site's root, 1, 2, 3 or
+   * more segments). false: only the URL's words. @default false
+   */
+  isUrlDepthUsed: boolean;
+  /**
    * Links into a site not fetched yet (a site's first page) get weights of their own on top of
    * the shared ones, learned from those links' outcomes only: 'real' a bias and real-feature
    * weights, 'all' word weights too. 'off': one model for every link. @default 'off'
@@ -131,6 +136,7 @@ export const COVERAGE_SETTINGS = {
   ),
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
   isSoftJudged: booleanSetting(false, "learn from the judge's P(relevant), not its 0/1 verdict"),
+  isUrlDepthUsed: booleanSetting(false, "the link model learns a word for the depth of the link's URL path"),
   firstPageModel: wordSetting(
     ['off', 'real', 'all'],
     'off',
@@ -157,6 +163,7 @@ export const COVERAGE_ALIASES = {
   anchors: { to: 'isAnchorScoreUsed', values: { 0: false, 1: true } },
   learn: { to: 'isLinkLearning', values: { 0: false, 1: true } },
   soft: { to: 'isSoftJudged', values: { 0: false, 1: true } },
+  urlDepth: { to: 'isUrlDepthUsed', values: { 0: false, 1: true } },
 };
 
 /** Defaults of {@link CoverageConfig}. */

@@ -63,6 +63,24 @@ const NO_WORDS = new Int32Array(0);
  */
 const RESCORE_SHARE = 200;
 
+/**
+ * A word for the depth of a URL's path ('/0' for a site's root, '/1', '/2', '/3+'; no URL token
+ * has a '/'): a link to a home page and one to a page deep in a site differ in how often they
+ * lead to a relevant first page, and a root URL has no path words to tell the model so.
+ */
+export function urlDepthWord(url: string): string {
+  const scheme = url.indexOf('://');
+  let i = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+  if (i < 0) return '/0';
+  let depth = 0;
+  for (; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 63 || c === 35) break; // '?' or '#'
+    if (c !== 47 && (i === 0 || url.charCodeAt(i - 1) === 47)) depth++; // a segment starts after '/'
+  }
+  return depth >= 3 ? '/3+' : `/${depth}`;
+}
+
 export interface CoverageOptions {
   /** Settings by field name (see `COVERAGE_SETTINGS`); defaults for the rest. */
   overrides?: Partial<CoverageConfig>;
@@ -136,7 +154,7 @@ export class CoverageStrategy implements Strategy {
   seed(links: DiscoveredLink[]): void {
     for (const link of links) {
       this.enqueue(link, {
-        ids: this.words.encodeView(link, this.needsLinkContext),
+        ids: this.encode(link),
         parent: -1,
         parentProbability: 1,
         anchorProbability: 0.5,
@@ -208,7 +226,7 @@ export class CoverageStrategy implements Strategy {
       for (const link of outcome.links) {
         if (this.fetched.has(link.url)) continue;
         this.enqueue(link, {
-          ids: this.words.encodeView(link, this.needsLinkContext),
+          ids: this.encode(link),
           parent,
           parentProbability: outcome.probability,
           anchorProbability: Math.fround(link.anchorProbability ?? 0.5), // as anchorOfQueued keeps it
@@ -259,6 +277,19 @@ export class CoverageStrategy implements Strategy {
       'coverage/rescorings': this.rescorings,
       'learn/updates': this.model.updateCount,
     };
+  }
+
+  /**
+   * A link's word ids, and with `urlDepth` the word of its URL's path depth: a view of a reused
+   * buffer without it (`FieldWords.encodeView`; `QueuedLinks.set` copies the ids it keeps).
+   */
+  private encode(link: DiscoveredLink): Int32Array {
+    const ids = this.words.encodeView(link, this.needsLinkContext);
+    if (!this.config.isUrlDepthUsed) return ids;
+    const out = new Int32Array(ids.length + 1);
+    out.set(ids);
+    out[ids.length] = this.words.idOf('url', urlDepthWord(link.url));
+    return out;
   }
 
   /** What queued URL id `u` carries to `observe` (its word ids copied out of the shared pool). */
