@@ -1,22 +1,9 @@
 /** What one pass over an HTML page yields. Produced by `parseHtml` in this room. */
 
-import type { LinkContextSource } from '../types/index.js';
+import type { LinkContext } from '../types/index.js';
 
-/** Words around a link with their DOM offsets, for the apprentice of Chakrabarti et al. (2002). */
-export interface LinkContext {
-  /** Lowercased tokens near the link, in document order. */
-  tokens: string[];
-  /**
-   * DOM offset of each token, same length as `tokens`: 0 for tokens inside the anchor, negative
-   * for text before it, positive for text after it, |offset| <= dMax (section 3.2 of the paper).
-   */
-  offsets: Int8Array;
-  /**
-   * The page's words and this link's runs of them ([start, end, offset] triples), shared by every
-   * link of the page; not enumerable (JSON leaves it out). See `LinkContext` in types/crawl.ts.
-   */
-  readonly source?: LinkContextSource;
-}
+/** Words around a link with their DOM offsets (the apprentice's, Chakrabarti et al. 2002): the types room's. */
+export type { LinkContext };
 
 /** One `<a href>` (or `<area href>`) of a page, resolved to an absolute URL. */
 export interface ParsedLink {
