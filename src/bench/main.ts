@@ -104,7 +104,7 @@ The benchmarks (never part of npm test). With no PART, every part runs (hours). 
 DIR; commit a report on purpose with --out results.
 
 Parts:
-  engine     throughput and memory against Crawlee
+  engine     throughput and memory against Crawlee (--runs N: every row N times, in turn, with medians)
   memory     bytes per frontier URL of every strategy at 100k, 500k and 1M frontier samples
   decision   time per step of tres as the frontier passes 500,000 samples (the journal's Figure 4)
   tree       the Tree-Frontier's share of each decision, frontier past 500,000 samples
@@ -206,7 +206,10 @@ async function main(): Promise<void> {
   // resume: the topic, the judge, the run seeds and the crawls to compare.
   const resumeTopic = takeValue(args, '--topic', 'a topic file');
   const resumeModel = takeValue(args, '--model', 'a model folder');
-  const resumeRuns = Number(takeValue(args, '--runs', 'an integer >= 1') ?? 5);
+  const runsArg = takeValue(args, '--runs', 'an integer >= 1');
+  const resumeRuns = Number(runsArg ?? 5);
+  // engine: `--runs N` runs every row N times, the rows in turn (default 1).
+  const engineRounds = Number(runsArg ?? 1);
   const resumeVariants = (takeValue(args, '--variants', 'a list') ?? 'uninterrupted,resumed').split(
     ',',
   ) as ResumeVariant[];
@@ -242,6 +245,7 @@ async function main(): Promise<void> {
     if (part === 'engine') {
       await runEngineBench({
         ...DEFAULT_ENGINE_BENCH_OPTIONS,
+        rounds: engineRounds,
         ...(isQuick ? { webPages: 5_000, webHosts: 50, maxPages: 500 } : {}),
         // `--strategies a,b` runs only those tres rows, without Crawlee; `--out DIR` writes there.
         ...(strategyList.length > 0 ? { strategies: strategyList, shouldRunCrawlee: false } : {}),

@@ -37,6 +37,13 @@ export interface EngineBenchOptions {
   strategies?: readonly string[];
   /** Run Crawlee's row (the speed-vs-Crawlee column needs it). @default true */
   shouldRunCrawlee?: boolean;
+  /**
+   * Runs of every row, the rows in turn (round 1 of every row, then round 2, ...): on a shared
+   * machine one run of the same build varies by up to 1.7x, and a ratio of two rows is steadier
+   * taken within a round. Above 1 the report adds each row's medians and the median of its
+   * per-round speed against best-first. @default 1
+   */
+  rounds?: number;
 }
 
 export const DEFAULT_ENGINE_BENCH_OPTIONS: Omit<EngineBenchOptions, 'resultsDir'> = {
@@ -96,6 +103,42 @@ function runWorker(script: string, args: unknown): Promise<WorkerResult> {
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
+/** Median, min and max of `xs` as "m (a-b)" with `digits` decimals. */
+function spread(xs: readonly number[], digits: number): string {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median =
+    sorted.length % 2 === 1 ? sorted[mid] : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const f = (x: number | undefined) => (x ?? Number.NaN).toFixed(digits);
+  return `${f(median)} (${f(sorted[0])}-${f(sorted[sorted.length - 1])})`;
+}
+
+/**
+ * Each row's pages/s and CPU ms a page over the rounds, and its speed against best-first taken
+ * round by round (both ran minutes apart, under the same load), as median (min-max).
+ */
+function roundsTableOf(runs: Record<string, WorkerResult[]>, rounds: number): string {
+  const bestFirst = runs['tres engine, best-first (WARC off)'];
+  const lines = Object.entries(runs).map(([name, list]) => {
+    const cpu = list
+      .filter((r) => r.cpuSeconds !== undefined)
+      .map((r) => (1000 * (r.cpuSeconds as number)) / r.pages);
+    const ratios = bestFirst
+      ? list.map((r, i) => r.pagesPerSec / (bestFirst[i] as WorkerResult).pagesPerSec)
+      : [];
+    return `| ${name} | ${spread(
+      list.map((r) => r.pagesPerSec),
+      0,
+    )} | ${cpu.length > 0 ? spread(cpu, 2) : '-'} | ${ratios.length > 0 ? `${spread(ratios, 2)}` : '-'} |`;
+  });
+  return [
+    `| crawler (${rounds} rounds) | pages/s, median (min-max) | CPU ms/page | speed vs best-first, per round |`,
+    '|---|---:|---:|---:|',
+    ...lines,
+    '',
+  ].join('\n');
+}
+
 /** Runs the engine benchmark, prints a table, writes JSON and Markdown. */
 export async function runEngineBench(options: EngineBenchOptions): Promise<void> {
   const o = options;
@@ -107,6 +150,9 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
   console.log(
     `engine bench: web of ${web.pageCount} pages on ${web.hosts.length} hosts, ${o.maxPages} pages per crawl, K = ${o.concurrency}`,
   );
+  const rounds = o.rounds ?? 1;
+  /** Every run of each row, by round. */
+  const runs: Record<string, WorkerResult[]> = {};
   const results: Record<string, WorkerResult> = {};
   try {
     const common = {
@@ -121,21 +167,32 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
       .filter((spec) => !TRES_ROWS.some((r) => r.strategy === spec))
       .map((spec) => ({ name: `tres engine, ${spec} (WARC off)`, strategy: spec, shouldWriteWarc: false }));
     const rows = [...TRES_ROWS.filter((r) => only.length === 0 || only.includes(r.strategy)), ...extra];
-    for (const row of rows) {
-      console.log(`running ${row.name} ...`);
-      results[row.name] = await runWorker('tres-worker.js', {
-        ...common,
-        resolveRules: sandboxResolveRules(server),
-        outDir: join(work, row.name.replace(/\W+/g, '-')),
-        shouldWriteWarc: row.shouldWriteWarc,
-        strategy: row.strategy,
-      });
-      console.log(`  ${JSON.stringify(results[row.name])}`);
+    for (let round = 1; round <= rounds; round++) {
+      for (const row of rows) {
+        console.log(`running ${row.name}${rounds > 1 ? `, round ${round} of ${rounds}` : ''} ...`);
+        const outDir = join(work, `${row.name.replace(/\W+/g, '-')}-${round}`);
+        const result = await runWorker('tres-worker.js', {
+          ...common,
+          resolveRules: sandboxResolveRules(server),
+          outDir,
+          shouldWriteWarc: row.shouldWriteWarc,
+          strategy: row.strategy,
+        });
+        rmSync(outDir, { recursive: true, force: true });
+        runs[row.name] = [...(runs[row.name] ?? []), result];
+        console.log(`  ${JSON.stringify(result)}`);
+      }
+      if (o.shouldRunCrawlee !== false) {
+        console.log(`running crawlee CheerioCrawler${rounds > 1 ? `, round ${round} of ${rounds}` : ''} ...`);
+        const crawlee = await runWorker('crawlee-worker.js', { ...common, proxyUrl: server.url });
+        runs.crawlee = [...(runs.crawlee ?? []), crawlee];
+      }
     }
-    if (o.shouldRunCrawlee !== false) {
-      console.log('running crawlee CheerioCrawler ...');
-      results.crawlee = await runWorker('crawlee-worker.js', { ...common, proxyUrl: server.url });
-    }
+    // The run of median pages/s stands for its row in the main table.
+    for (const [name, list] of Object.entries(runs))
+      results[name] = [...list].sort((a, b) => a.pagesPerSec - b.pagesPerSec)[
+        (list.length - 1) >> 1
+      ] as WorkerResult;
   } finally {
     await server.close();
     rmSync(work, { recursive: true, force: true });
@@ -156,8 +213,9 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
         `| ${r.name} | ${r.pages} | ${r.relevant ?? '-'} | ${r.frontierSize ?? '-'} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(0)} | ${r.cpuSeconds === undefined ? '-' : ((1000 * r.cpuSeconds) / r.pages).toFixed(1)} | ${mib(r.maxRssBytes)} | ${r.speedVsCrawlee.toFixed(2)}x | ${r.speedVsBestFirst.toFixed(2)}x |`,
     ),
   ].join('\n');
-  console.log(`\n${table}\n`);
-  const md = `# Engine benchmark\n\nGenerated web: ${web.pageCount} pages on ${web.hosts.length} hosts (seed engine-bench), served on loopback by the replay server in the parent process. Each crawler in its own child process, K = ${o.concurrency}, no politeness delay, ${o.maxPages} pages per crawl. tres fetches and obeys robots.txt, parses every page, judges it (keyword judge) and records it in SQLite (+ WARC when on), with the strategy named in the row (bfs: the engine alone; best-first: ordered by the parent page's relevance; tres: Tree-Frontier + Double DQN, anchor scores, training); Crawlee (CheerioCrawler, in-memory storage, breadth-first) parses with cheerio and enqueues every link.\n\n${table}\n\nCommand: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.\n`;
-  const paths = writeResults(o.resultsDir, 'engine', { env, options: o, results: rows }, md);
+  const roundsTable = rounds > 1 ? roundsTableOf(runs, rounds) : '';
+  console.log(`\n${table}\n${roundsTable === '' ? '' : `\n${roundsTable}`}`);
+  const md = `# Engine benchmark\n\nGenerated web: ${web.pageCount} pages on ${web.hosts.length} hosts (seed engine-bench), served on loopback by the replay server in the parent process. Each crawler in its own child process, K = ${o.concurrency}, no politeness delay, ${o.maxPages} pages per crawl. tres fetches and obeys robots.txt, parses every page, judges it (keyword judge) and records it in SQLite (+ WARC when on), with the strategy named in the row (bfs: the engine alone; best-first: ordered by the parent page's relevance; tres: Tree-Frontier + Double DQN, anchor scores, training); Crawlee (CheerioCrawler, in-memory storage, breadth-first) parses with cheerio and enqueues every link.\n\n${table}\n${roundsTable === '' ? '' : `\nEvery row ran ${rounds} times, in turn; the table above shows each row's run of median pages/s.\n\n${roundsTable}`}\nCommand: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.\n`;
+  const paths = writeResults(o.resultsDir, 'engine', { env, options: o, results: rows, runs }, md);
   console.log(`results: ${paths.json}, ${paths.md}`);
 }
