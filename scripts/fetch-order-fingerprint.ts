@@ -54,6 +54,8 @@ const VARIANTS: { label: string; spec: string }[] = [
   { label: 'coverage hub-sites', spec: 'coverage:hubSites=1,newSitePatience=false' },
   // The default before newSitePatience (issue 25, seventh session): the bare `coverage` line then.
   { label: 'coverage no-patience', spec: 'coverage:newSitePatience=false' },
+  // First pages' own weights and the URL-depth word (issue 25, eighth session; both off by default).
+  { label: 'coverage first-page', spec: 'coverage:firstPageModel=all,urlDepth=1' },
 ];
 
 async function main(argv: string[]): Promise<number> {
