@@ -3,7 +3,7 @@ import { ConfigError } from '../../common/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { FieldWords } from '../ache/index.js';
 import { resolveCoverageConfig } from './coverage-config.js';
-import { CoverageStrategy } from './coverage-strategy.js';
+import { CoverageStrategy, urlDepthWord } from './coverage-strategy.js';
 import { OnlineLinkModel } from './online-link-model.js';
 import { SiteYields, shrunk, siteOf } from './site-yields.js';
 
@@ -248,6 +248,21 @@ describe('coverage', () => {
     expect(() => new CoverageStrategy().restore(checkpoint)).toThrow(/first-page weights/);
     const c = new CoverageStrategy({ overrides: { firstPageModel: 'all' } });
     expect(() => c.restore(new CoverageStrategy().checkpoint())).toThrow(/first-page weights/);
+  });
+
+  it('gives a URL the word of its path depth: segments before the query or fragment, 3 or more as one', () => {
+    expect(['https://a.test', 'https://a.test/', 'https://a.test/?q=1/2'].map(urlDepthWord)).toEqual([
+      '/0',
+      '/0',
+      '/0',
+    ]);
+    expect(['https://a.test/x', 'https://a.test/x/', 'https://a.test//x#b/c'].map(urlDepthWord)).toEqual([
+      '/1',
+      '/1',
+      '/1',
+    ]);
+    expect(urlDepthWord('https://a.test/x/y.html')).toBe('/2');
+    expect(urlDepthWord('https://a.test/x/y/z/w')).toBe('/3+');
   });
 
   it('rejects settings out of range, naming them', () => {

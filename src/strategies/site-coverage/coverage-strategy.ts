@@ -23,6 +23,11 @@
  *   "off-site" indicator;
  * - the logit of the judge's own score of the link's anchor and URL words (`anchors`).
  *
+ * With `firstPageModel` (off by default) links into a site never fetched get weights of their
+ * own on top of these, learned from first pages only; with `urlDepth=1` (off) a link also has a
+ * word for its URL path's depth (results/coverage-strategy/first-page.md: neither moved the
+ * default towards the goal on every topic).
+ *
  * With `hubSites=1` (off by default) a link is also worth lambda times the new relevant sites
  * its target's site has led to per fetched page. The defaults (lambda 3, siteSaturation 300,
  * anchors on) are the ones measured on the five DocWeb topics (results/coverage-strategy/default.md).
@@ -76,7 +81,7 @@ export function urlDepthWord(url: string): string {
   for (; i < url.length; i++) {
     const c = url.charCodeAt(i);
     if (c === 63 || c === 35) break; // '?' or '#'
-    if (c !== 47 && (i === 0 || url.charCodeAt(i - 1) === 47)) depth++; // a segment starts after '/'
+    if (c !== 47 && url.charCodeAt(i - 1) === 47) depth++; // a segment starts after a '/'
   }
   return depth >= 3 ? '/3+' : `/${depth}`;
 }
