@@ -41,27 +41,85 @@ export interface OnlineLinkModelState {
  * The weights one group of links adds to the shared ones (Daume's "frustratingly easy" domain
  * adaptation, ACL 2007): a link of the group is scored by the shared weights plus these, and an
  * update moves both, so the group starts as the shared model and learns its own differences from
- * its own links only. All start at 0.
+ * its own links only. All start at 0. The shared weights have the same form.
  */
 export interface GroupWeights {
+  /** Weight of each word id (grown as ids appear; empty: no word weights). */
   words: Float64Array;
+  /** AdaGrad's sum of squared gradients per word id. */
   squares: Float64Array;
   bias: number;
   biasSquares: number;
+  /** Weights of the real features ([realCount]). */
   real: Float64Array;
   realSquares: Float64Array;
 }
 
+function newWeights(realCount: number, wordCount: number): GroupWeights {
+  return {
+    words: new Float64Array(wordCount),
+    squares: new Float64Array(wordCount),
+    bias: 0,
+    biasSquares: 0,
+    real: new Float64Array(realCount),
+    realSquares: new Float64Array(realCount),
+  };
+}
+
+/** `z` plus the decision of weights `b` for a link (bias, then real features, then words). */
+function addDecision(b: GroupWeights, ids: ArrayLike<number>, real: ArrayLike<number>, z: number): number {
+  z += b.bias;
+  for (let i = 0; i < b.real.length; i++) z += (b.real[i] as number) * (real[i] as number);
+  const w = b.words;
+  if (w.length === 0) return z;
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k] as number;
+    if (id < w.length) z += w[id] as number;
+  }
+  return z;
+}
+
+/** One AdaGrad step of weights `b` with gradient `g` of the decision (words too if `withWords`). */
+function step(
+  b: GroupWeights,
+  ids: ArrayLike<number>,
+  real: ArrayLike<number>,
+  g: number,
+  rate: number,
+  withWords: boolean,
+): void {
+  const g2 = g * g;
+  b.biasSquares += g2;
+  b.bias -= (rate * g) / Math.sqrt(b.biasSquares);
+  for (let i = 0; i < b.real.length; i++) {
+    const x = real[i] as number;
+    if (x === 0) continue;
+    b.realSquares[i] = (b.realSquares[i] as number) + g2 * x * x;
+    b.real[i] = (b.real[i] as number) - (rate * g * x) / Math.sqrt(b.realSquares[i] as number);
+  }
+  if (!withWords) return;
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k] as number;
+    if (id >= b.words.length) {
+      const length = Math.max(id + 1, b.words.length * 2);
+      b.words = grown(b.words, length);
+      b.squares = grown(b.squares, length);
+    }
+    const s = (b.squares[id] as number) + g2;
+    b.squares[id] = s;
+    b.words[id] = (b.words[id] as number) - (rate * g) / Math.sqrt(s);
+  }
+}
+
+function grown(a: Float64Array, length: number): Float64Array {
+  const b = new Float64Array(length);
+  b.set(a);
+  return b;
+}
+
 export class OnlineLinkModel {
-  /** Weight of each word id ([ids]; grown as ids appear). */
-  private weights = new Float64Array(1024);
-  /** AdaGrad's sum of squared gradients per word id. */
-  private squares = new Float64Array(1024);
-  private bias = 0;
-  private biasSquares = 0;
-  /** Weights of the real features ([realCount]); the first starts at 1. */
-  private readonly realWeights: Float64Array;
-  private readonly realSquares: Float64Array;
+  /** The weights every link is scored by; the first real feature's starts at 1. */
+  private readonly shared: GroupWeights;
   private updates = 0;
   /** Weights of group 1 (see {@link GroupWeights}); undefined when the model has no groups. */
   private readonly group: GroupWeights | undefined;
@@ -77,23 +135,14 @@ export class OnlineLinkModel {
     realCount = 1,
     private readonly groupWords: 'none' | 'real' | 'all' = 'none',
   ) {
-    this.realWeights = new Float64Array(realCount);
-    this.realWeights[0] = 1;
-    this.realSquares = new Float64Array(realCount);
-    if (groupWords !== 'none')
-      this.group = {
-        words: new Float64Array(groupWords === 'all' ? 1024 : 0),
-        squares: new Float64Array(groupWords === 'all' ? 1024 : 0),
-        bias: 0,
-        biasSquares: 0,
-        real: new Float64Array(realCount),
-        realSquares: new Float64Array(realCount),
-      };
+    this.shared = newWeights(realCount, 1024);
+    this.shared.real[0] = 1;
+    if (groupWords !== 'none') this.group = newWeights(realCount, groupWords === 'all' ? 1024 : 0);
   }
 
   /** The weight of real feature `i` (for reports and tests). */
   realWeight(i: number): number {
-    return this.realWeights[i] as number;
+    return this.shared.real[i] as number;
   }
 
   /** Number of updates so far. */
@@ -113,37 +162,22 @@ export class OnlineLinkModel {
   update(ids: ArrayLike<number>, real: ArrayLike<number>, label: number, group = 0): void {
     const g = sigmoid(this.decision(ids, real, group)) - label; // d loss / d decision
     if (g === 0) return;
-    if (group === 1 && this.group !== undefined) this.updateGroup(this.group, ids, real, g);
+    if (group === 1 && this.group !== undefined)
+      step(this.group, ids, real, g, this.learningRate, this.groupWords === 'all');
     this.updates++;
-    const rate = this.learningRate;
-    const g2 = g * g;
-    this.biasSquares += g2;
-    this.bias -= (rate * g) / Math.sqrt(this.biasSquares);
-    for (let i = 0; i < this.realWeights.length; i++) {
-      const x = real[i] as number;
-      if (x === 0) continue;
-      this.realSquares[i] = (this.realSquares[i] as number) + g2 * x * x;
-      this.realWeights[i] =
-        (this.realWeights[i] as number) - (rate * g * x) / Math.sqrt(this.realSquares[i] as number);
-    }
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k] as number;
-      this.ensure(id);
-      const s = (this.squares[id] as number) + g2;
-      this.squares[id] = s;
-      this.weights[id] = (this.weights[id] as number) - (rate * g) / Math.sqrt(s);
-    }
+    step(this.shared, ids, real, g, this.learningRate, true);
   }
 
   /** The weights, AdaGrad sums and update count, for checkpoints. */
   learnedState(): OnlineLinkModelState {
+    const w = this.shared;
     return {
-      weights: this.weights.slice(),
-      squares: this.squares.slice(),
-      bias: this.bias,
-      biasSquares: this.biasSquares,
-      realWeights: this.realWeights.slice(),
-      realSquares: this.realSquares.slice(),
+      weights: w.words.slice(),
+      squares: w.squares.slice(),
+      bias: w.bias,
+      biasSquares: w.biasSquares,
+      realWeights: w.real.slice(),
+      realSquares: w.realSquares.slice(),
       updates: this.updates,
       ...(this.group === undefined ? {} : { group: copyGroup(this.group) }),
     };
@@ -151,9 +185,10 @@ export class OnlineLinkModel {
 
   /** Loads a {@link OnlineLinkModel.learnedState}. @throws ConfigError if its real features differ. */
   loadLearnedState(state: OnlineLinkModelState): void {
-    if (state.realWeights.length !== this.realWeights.length || state.weights.length !== state.squares.length)
+    const w = this.shared;
+    if (state.realWeights.length !== w.real.length || state.weights.length !== state.squares.length)
       throw new ConfigError(
-        `link model checkpoint has ${state.realWeights.length} real features, expected ${this.realWeights.length}`,
+        `link model checkpoint has ${state.realWeights.length} real features, expected ${w.real.length}`,
         { context: { field: 'model' } },
       );
     if ((state.group === undefined) !== (this.group === undefined))
@@ -161,77 +196,21 @@ export class OnlineLinkModel {
         `link model checkpoint ${state.group === undefined ? 'has no' : 'has'} first-page weights; resume with the coverage settings of the crawl`,
         { context: { field: 'model' } },
       );
-    this.weights = state.weights.slice();
-    this.squares = state.squares.slice();
-    this.bias = state.bias;
-    this.biasSquares = state.biasSquares;
-    this.realWeights.set(state.realWeights);
-    this.realSquares.set(state.realSquares);
+    w.words = state.weights.slice();
+    w.squares = state.squares.slice();
+    w.bias = state.bias;
+    w.biasSquares = state.biasSquares;
+    w.real.set(state.realWeights);
+    w.realSquares.set(state.realSquares);
     this.updates = state.updates;
     if (state.group !== undefined && this.group !== undefined)
       Object.assign(this.group, copyGroup(state.group));
   }
 
   private decision(ids: ArrayLike<number>, real: ArrayLike<number>, group: number): number {
-    let z = this.bias;
-    for (let i = 0; i < this.realWeights.length; i++)
-      z += (this.realWeights[i] as number) * (real[i] as number);
-    const w = this.weights;
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k] as number;
-      if (id < w.length) z += w[id] as number;
-    }
-    const b = this.group;
-    if (group !== 1 || b === undefined) return z;
-    z += b.bias;
-    for (let i = 0; i < b.real.length; i++) z += (b.real[i] as number) * (real[i] as number);
-    const v = b.words;
-    for (let k = 0; k < ids.length && v.length > 0; k++) {
-      const id = ids[k] as number;
-      if (id < v.length) z += v[id] as number;
-    }
-    return z;
-  }
-
-  /** The group's share of an AdaGrad step with gradient `g` of the decision. */
-  private updateGroup(b: GroupWeights, ids: ArrayLike<number>, real: ArrayLike<number>, g: number): void {
-    const rate = this.learningRate;
-    const g2 = g * g;
-    b.biasSquares += g2;
-    b.bias -= (rate * g) / Math.sqrt(b.biasSquares);
-    for (let i = 0; i < b.real.length; i++) {
-      const x = real[i] as number;
-      if (x === 0) continue;
-      b.realSquares[i] = (b.realSquares[i] as number) + g2 * x * x;
-      b.real[i] = (b.real[i] as number) - (rate * g * x) / Math.sqrt(b.realSquares[i] as number);
-    }
-    if (this.groupWords !== 'all') return;
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k] as number;
-      if (id >= b.words.length) {
-        const length = Math.max(id + 1, b.words.length * 2);
-        const w = new Float64Array(length);
-        w.set(b.words);
-        b.words = w;
-        const s = new Float64Array(length);
-        s.set(b.squares);
-        b.squares = s;
-      }
-      const s = (b.squares[id] as number) + g2;
-      b.squares[id] = s;
-      b.words[id] = (b.words[id] as number) - (rate * g) / Math.sqrt(s);
-    }
-  }
-
-  private ensure(id: number): void {
-    if (id < this.weights.length) return;
-    const length = Math.max(id + 1, this.weights.length * 2);
-    const w = new Float64Array(length);
-    w.set(this.weights);
-    this.weights = w;
-    const s = new Float64Array(length);
-    s.set(this.squares);
-    this.squares = s;
+    const z = addDecision(this.shared, ids, real, 0);
+    // The group's terms are added to the shared sum, in the same order as before groups existed.
+    return group === 1 && this.group !== undefined ? addDecision(this.group, ids, real, z) : z;
   }
 }
 
