@@ -83,8 +83,6 @@ export class AcheStrategy implements Strategy {
   private readonly examples = new LinkExamples();
   private readonly trainRng: Rng;
   private readonly frontier = new IndexedPriorityFrontier();
-  /** New keys by sample id, reused by every retraining. */
-  private retrainKeys = new Float64Array(0);
   /** Each queued URL's data and the serial of its live sample; other samples of the URL are stale. */
   private readonly queued = new QueuedLinks();
   /** Enqueue serial number, the `parent` column of the frontier's samples. */
@@ -229,25 +227,7 @@ export class AcheStrategy implements Strategy {
     this.model = trainLinkSvm(links, labels, columns, this.trainRng);
     this.trainings++;
     this.lastTrainingSize = links.length;
-    // Re-key the live samples in place (IndexedPriorityFrontier.rekey) and drop stale copies:
-    // the frontier's order is total (key, then URL), so this draws what a rebuilt frontier would.
-    // A URL's sample is live if it still holds the URL's serial (a sample dropped lazily gives
-    // its id to another URL's sample, with another serial).
-    const t = this.frontier.table;
-    if (this.retrainKeys.length < t.key.length) this.retrainKeys = new Float64Array(t.key.length);
-    const keys = this.retrainKeys.fill(Number.NaN); // by sample id; NaN: not a queued URL's live sample
-    const q = this.queued;
-    for (let u = 0; u < q.idCount; u++) {
-      const url = q.url(u);
-      if (url === undefined) continue;
-      const id = q.sample(u);
-      if (!t.has(id) || t.parent(id) !== q.serial(u) || t.url(id) !== url) continue;
-      keys[id] = this.keyOf(u);
-    }
-    this.frontier.rekey((id) => {
-      const key = keys[id] as number;
-      return Number.isNaN(key) ? undefined : key;
-    });
+    this.queued.rekeyLive(this.frontier, (u) => this.keyOf(u));
   }
 
   /** Smaller first: seeds, then tier 0 by descending score, then tier 1 (`u`: a queued URL's id). */

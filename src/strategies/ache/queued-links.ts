@@ -5,7 +5,12 @@
  * is a seed, the relevance probability of the page it was found on, that page's index, and its
  * field-word ids as a slice of one shared Int32Array pool (compacted when half of it is dead).
  */
-import { grownArray as grown, SlicePool, StringIds } from '../../frontier/index.js';
+import {
+  grownArray as grown,
+  type IndexedPriorityFrontier,
+  SlicePool,
+  StringIds,
+} from '../../frontier/index.js';
 
 /** A queued link's data, as {@link QueuedLinks.set} takes it. */
 export interface QueuedLinkData {
@@ -27,6 +32,8 @@ export class QueuedLinks {
   private seedOf = new Uint8Array(1024);
   private parentProbabilityOf = new Float64Array(1024);
   private parentOf = new Int32Array(1024);
+  /** New frontier keys by sample id, reused by every {@link QueuedLinks.rekeyLive}. */
+  private keyScratch = new Float64Array(0);
   /** Each queued URL's field-word ids. */
   private readonly pool = new SlicePool();
   private readonly isQueued = (u: number) => this.url(u) !== undefined;
@@ -111,6 +118,30 @@ export class QueuedLinks {
       parentProbability: this.parentProbability(u),
       isSeed: this.isSeed(u),
     };
+  }
+
+  /**
+   * Gives the live sample of every queued URL in `frontier` the key `keyOf(u)`, and drops the
+   * stale samples, in place (`IndexedPriorityFrontier.rekey`: the draws that follow are those of
+   * a frontier rebuilt from the live samples). A URL's sample is live if it still holds the URL's
+   * serial (a sample dropped lazily gives its id to another URL's sample, with another serial).
+   * `keyOf` is called in URL id order.
+   */
+  rekeyLive(frontier: IndexedPriorityFrontier, keyOf: (u: number) => number): void {
+    const t = frontier.table;
+    if (this.keyScratch.length < t.key.length) this.keyScratch = new Float64Array(t.key.length);
+    const keys = this.keyScratch.fill(Number.NaN); // by sample id; NaN: not a queued URL's live sample
+    for (let u = 0; u < this.idCount; u++) {
+      const url = this.url(u);
+      if (url === undefined) continue;
+      const id = this.sample(u);
+      if (!t.has(id) || t.parent(id) !== this.serial(u) || t.url(id) !== url) continue;
+      keys[id] = keyOf(u);
+    }
+    frontier.rekey((id) => {
+      const key = keys[id] as number;
+      return Number.isNaN(key) ? undefined : key;
+    });
   }
 
   private grow(n: number): void {

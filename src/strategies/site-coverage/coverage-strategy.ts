@@ -140,8 +140,6 @@ export class CoverageStrategy implements Strategy {
   /** A replay has queued links since the last rescoring: the next step rescores first. */
   private isRescoreDue = false;
   private rechecks = 0;
-  /** Scratch of `rescore`: the new key of each frontier sample id. */
-  private rescoreKeys = new Float64Array(0);
   private rescorings = 0;
 
   constructor(options: CoverageOptions = {}) {
@@ -419,22 +417,10 @@ export class CoverageStrategy implements Strategy {
     this.rescorings++;
     this.pagesSinceRescore = 0;
     this.isRescoreDue = false;
-    const t = this.frontier.table;
-    if (this.rescoreKeys.length < t.key.length) this.rescoreKeys = new Float64Array(t.key.length);
-    const keys = this.rescoreKeys.fill(Number.NaN); // by sample id; NaN: not a queued URL's live sample
-    const q = this.queued;
-    for (let u = 0; u < q.idCount; u++) {
-      const url = q.url(u);
-      if (url === undefined) continue;
-      const id = q.sample(u);
-      if (!t.has(id) || t.parent(id) !== q.serial(u) || t.url(id) !== url) continue;
+    this.queued.rekeyLive(this.frontier, (u) => {
       const value = this.valueOf(u);
       this.valueOfQueued[u] = value;
-      keys[id] = -value;
-    }
-    this.frontier.rekey((id) => {
-      const key = keys[id] as number;
-      return Number.isNaN(key) ? undefined : key;
+      return -value;
     });
   }
 

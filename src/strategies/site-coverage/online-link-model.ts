@@ -19,6 +19,7 @@ export function logit(p: number): number {
 }
 
 import { ConfigError } from '../../common/index.js';
+import { grownArray } from '../../frontier/index.js';
 
 function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
@@ -102,19 +103,13 @@ function step(
     const id = ids[k] as number;
     if (id >= b.words.length) {
       const length = Math.max(id + 1, b.words.length * 2);
-      b.words = grown(b.words, length);
-      b.squares = grown(b.squares, length);
+      b.words = grownArray(b.words, length);
+      b.squares = grownArray(b.squares, length);
     }
     const s = (b.squares[id] as number) + g2;
     b.squares[id] = s;
     b.words[id] = (b.words[id] as number) - (rate * g) / Math.sqrt(s);
   }
-}
-
-function grown(a: Float64Array, length: number): Float64Array {
-  const b = new Float64Array(length);
-  b.set(a);
-  return b;
 }
 
 export class OnlineLinkModel {
