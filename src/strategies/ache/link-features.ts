@@ -29,6 +29,21 @@ const UNSEEN = -2;
 /** Characters that end a URL's host: '/', '?', '#', ':'. */
 const ORIGIN_ENDS = [47, 63, 35, 58];
 
+/**
+ * Which words around a link are features: those of the `leaves` leaves on each side of it, at
+ * most `words` of each leaf (the nearest to the link).
+ */
+export interface ContextWindow {
+  leaves: number;
+  words: number;
+}
+
+/** Every word a link context holds (the parser keeps at most 5 leaves a side, 32 words a leaf). */
+export const FULL_WINDOW: Readonly<ContextWindow> = Object.freeze({
+  leaves: 127,
+  words: Number.MAX_SAFE_INTEGER,
+});
+
 /** The three fields, in id order. */
 export const LINK_FIELDS = ['url', 'anchor', 'around'] as const;
 export type LinkField = (typeof LINK_FIELDS)[number];
@@ -126,9 +141,16 @@ export class FieldWords {
     return this.names[id] as string;
   }
 
-  /** The sorted, distinct field-word ids of a link (without its context's: `isContextUsed` false). */
-  encode(link: Pick<DiscoveredLink, 'url' | 'anchorText' | 'context'>, isContextUsed = true): Int32Array {
-    return this.encodeView(link, isContextUsed).slice();
+  /**
+   * The sorted, distinct field-word ids of a link (without its context's: `isContextUsed` false;
+   * with those of `window` only).
+   */
+  encode(
+    link: Pick<DiscoveredLink, 'url' | 'anchorText' | 'context'>,
+    isContextUsed = true,
+    window: Readonly<ContextWindow> = FULL_WINDOW,
+  ): Int32Array {
+    return this.encodeView(link, isContextUsed, window).slice();
   }
 
   /**
@@ -136,7 +158,11 @@ export class FieldWords {
    * it keeps (a copy per link, an ArrayBuffer outside V8's heap each, was a tenth of `encode`'s
    * time and added to the garbage of every discovered link).
    */
-  encodeView(link: Pick<DiscoveredLink, 'url' | 'anchorText' | 'context'>, isContextUsed = true): Int32Array {
+  encodeView(
+    link: Pick<DiscoveredLink, 'url' | 'anchorText' | 'context'>,
+    isContextUsed = true,
+    window: Readonly<ContextWindow> = FULL_WINDOW,
+  ): Int32Array {
     // Every discovered link of a crawl comes here: ids are gathered in a reused buffer, then
     // sorted and deduplicated, instead of a Set per link (garbage on the engine benchmark).
     let n = 0;
@@ -166,10 +192,18 @@ export class FieldWords {
         this.pageIds = new Int32Array(words.length).fill(UNSEEN);
       }
       const ids = this.pageIds;
+      const { leaves, words: perLeaf } = window;
       for (let s = 0; s < spans.length; s += 3) {
-        if (spans[s + 2] === 0) continue;
-        const end = spans[s + 1] as number;
-        for (let i = spans[s] as number; i < end; i++) {
+        const offset = spans[s + 2] as number;
+        if (offset === 0 || offset > leaves || -offset > leaves) continue;
+        // A leaf's words nearest the link: the last ones before it, the first ones after it.
+        let start = spans[s] as number;
+        let end = spans[s + 1] as number;
+        if (end - start > perLeaf) {
+          if (offset < 0) start = end - perLeaf;
+          else end = start + perLeaf;
+        }
+        for (let i = start; i < end; i++) {
           let id = ids[i] as number;
           if (id === UNSEEN) {
             id = this.aroundId(words[i] as string);
@@ -180,10 +214,21 @@ export class FieldWords {
       }
     } else if (context) {
       const { tokens, offsets } = context;
-      for (let i = 0; i < tokens.length; i++) {
-        if (offsets[i] === 0) continue;
-        const id = this.aroundId(tokens[i] as string);
-        if (id >= 0) n = this.push(n, id);
+      const { leaves, words: perLeaf } = window;
+      // A leaf's tokens are one run of equal offsets (see html's LinkContextRecorder).
+      for (let runStart = 0; runStart < tokens.length; ) {
+        const offset = offsets[runStart] as number;
+        let runEnd = runStart + 1;
+        while (runEnd < tokens.length && offsets[runEnd] === offset) runEnd++;
+        if (offset !== 0 && offset <= leaves && -offset <= leaves) {
+          const from = offset < 0 ? Math.max(runStart, runEnd - perLeaf) : runStart;
+          const to = offset < 0 ? runEnd : Math.min(runEnd, runStart + perLeaf);
+          for (let i = from; i < to; i++) {
+            const id = this.aroundId(tokens[i] as string);
+            if (id >= 0) n = this.push(n, id);
+          }
+        }
+        runStart = runEnd;
       }
     }
     const ids = this.scratch;

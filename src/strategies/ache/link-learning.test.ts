@@ -81,6 +81,37 @@ describe('ACHE link features, training sample and SVM', () => {
       }
   });
 
+  it('keeps the words of the nearest leaves and the nearest words of each leaf in a context window', () => {
+    const html =
+      '<p>alpha beta gamma</p><p>delta epsilon</p><a href="/x">go</a><p>zeta eta theta</p><p>iota kappa</p>';
+    const [link] = parseHtml(`<html><body>${html}</body></html>`, 'http://a.test/', {
+      withContext: true,
+    }).links;
+    const ctx = link?.context as NonNullable<NonNullable<typeof link>['context']>;
+    const around = (words: FieldWords, ids: Int32Array) =>
+      Array.from(ids, (id) => words.nameOf(id))
+        .filter((name) => name.startsWith('around:'))
+        .sort();
+    const window = { leaves: 1, words: 2 };
+    const paged = new FieldWords();
+    const plain = new FieldWords();
+    const fast = paged.encode({ url: '', anchorText: 'go', context: ctx }, true, window);
+    const slow = plain.encode(
+      { url: '', anchorText: 'go', context: { tokens: ctx.tokens, offsets: ctx.offsets } },
+      true,
+      window,
+    );
+    expect(around(paged, fast)).toEqual(['around:delta', 'around:epsilon', 'around:eta', 'around:zeta']);
+    expect(around(plain, slow)).toEqual(around(paged, fast));
+    // Two leaves a side, one word each: the last word before the link, the first after it.
+    const narrow = new FieldWords();
+    const one = narrow.encode({ url: '', anchorText: 'go', context: ctx }, true, { leaves: 2, words: 1 });
+    expect(around(narrow, one)).toEqual(['around:epsilon', 'around:gamma', 'around:iota', 'around:zeta']);
+    // The whole context without a window.
+    const all = new FieldWords();
+    expect(around(all, all.encode({ url: '', anchorText: 'go', context: ctx })).length).toBe(10);
+  });
+
   it("gives a URL's words whether its origin's come from the cache of recent origins or not", () => {
     const words = new FieldWords();
     const urls = [

@@ -67,6 +67,13 @@ export interface CoverageConfig {
    */
   isContextUsed: boolean;
   /**
+   * Leaves (text nodes and empty elements, the apprentice's DOM offsets) on each side of a link
+   * whose words are features, at most the parser's `contextDMax` (5). @default 5
+   */
+  contextLeaves: number;
+  /** Words of each leaf around a link that are features, those nearest the link. @default 32 */
+  contextWords: number;
+  /**
    * Give the link model the logit of the judge's P(relevant) of the link's anchor and URL words
    * (the crawl scores every new link's anchor, as for TRES): the judge knows the topic's words
    * from the first page, where the link model's word weights start at zero. @default true
@@ -130,6 +137,16 @@ export const COVERAGE_SETTINGS = {
   ),
   isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),
   isContextUsed: booleanSetting(true, 'the words around a link are features (false: URL and anchor only)'),
+  contextLeaves: numberSetting(5, 'leaves on each side of a link whose words are features', {
+    min: 1,
+    max: 5,
+    isInteger: true,
+  }),
+  contextWords: numberSetting(32, 'words of each leaf around a link that are features (the nearest)', {
+    min: 1,
+    max: 32,
+    isInteger: true,
+  }),
   isAnchorScoreUsed: booleanSetting(
     true,
     "the link model sees the judge's score of the link's anchor and URL",
