@@ -519,6 +519,7 @@ export function workerConfigOf(ctx: FetchRunnerContext, shards: number): WorkerC
     threshold: o.relevanceThreshold,
     shouldFollowNofollow: o.shouldFollowNofollow,
     withLinkContext: ctx.needsLinkContext,
+    ...(ctx.linkContextWindow === undefined ? {} : { linkContextWindow: ctx.linkContextWindow }),
     shouldScoreAnchors: ctx.needsAnchorScores,
     parseTimeBudgetMs: o.parseTimeBudgetMs,
   };

@@ -8,7 +8,7 @@ import { ConfigError } from '../common/index.js';
 import type { ProcessedFetch, SitemapEvent, SitemapOptions } from '../crawl/index.js';
 import type { WebClientOptions } from '../net/index.js';
 import type { PageRecord } from '../store/index.js';
-import type { Action, DiscoveredLink, Outcome } from '../types/index.js';
+import type { Action, DiscoveredLink, LinkContextWindow, Outcome } from '../types/index.js';
 import type { UrlFilterOptions } from '../url/index.js';
 
 /** Everything a worker needs to fetch, parse and judge pages of one crawl, as the coordinator set it. */
@@ -31,6 +31,8 @@ export interface WorkerCrawlConfig {
   threshold: number;
   shouldFollowNofollow: boolean;
   withLinkContext: boolean;
+  /** The part of each link's context to keep (the strategy's window); absent: all. */
+  linkContextWindow?: LinkContextWindow;
   shouldScoreAnchors: boolean;
   parseTimeBudgetMs: number | false;
 }

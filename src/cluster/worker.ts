@@ -712,6 +712,7 @@ export class ClusterWorker {
       links: this.links,
       shouldFollowNofollow: c.shouldFollowNofollow,
       withLinkContext: c.withLinkContext,
+      ...(c.linkContextWindow === undefined ? {} : { linkContextWindow: c.linkContextWindow }),
       shouldScoreAnchors: c.shouldScoreAnchors,
       parseTimeBudgetMs: c.parseTimeBudgetMs,
       isKnown: () => false,

@@ -15,7 +15,7 @@ import { type PdfOptions, resolvePdfOptions } from '../pdf/index.js';
 import { type RenderOptions, resolveRenderOptions } from '../render/index.js';
 import type { PageRecord } from '../store/index.js';
 import type { Strategy } from '../strategies/index.js';
-import type { Action, Outcome } from '../types/index.js';
+import type { Action, LinkContextWindow, Outcome } from '../types/index.js';
 import type { UrlFilterOptions } from '../url/index.js';
 import { type DomainLimit, parseDomainLimit } from './domain-limit.js';
 import type { PageJudge } from './judge.js';
@@ -301,6 +301,8 @@ export interface FetchRunnerContext {
   options: ResolvedCrawlerOptions;
   /** The strategy's needs, which the fetch side must honour. */
   needsLinkContext: boolean;
+  /** The part of each link's context to keep (see {@link linkContextWindowOf}); absent: all. */
+  linkContextWindow?: LinkContextWindow;
   needsAnchorScores: boolean;
   /** True if `url` is recorded in the crawl store (idempotent recording). */
   isRecorded(url: string): boolean;
@@ -349,4 +351,16 @@ export interface FetchRunner {
   /** The attempt of `url` is durable in the store (or needs no record): acknowledge it. */
   recorded(url: string): void;
   close(): Promise<void>;
+}
+
+/**
+ * The part of each link's context the parser keeps for `strategy`: all of it when the user asked
+ * for link contexts (`withLinkContext`: they are stored for their own sake) or the strategy names
+ * no window; else the strategy's `linkContextWindow`.
+ */
+export function linkContextWindowOf(
+  options: Pick<ResolvedCrawlerOptions, 'withLinkContext'>,
+  strategy: Pick<Strategy, 'linkContextWindow'>,
+): LinkContextWindow | undefined {
+  return options.withLinkContext ? undefined : strategy.linkContextWindow;
 }

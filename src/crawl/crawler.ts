@@ -29,6 +29,7 @@ import { DEFAULT_EXCLUDED_EXTENSIONS, type UrlFilterOptions } from '../url/index
 import {
   type CrawlerOptions,
   type FetchRunner,
+  linkContextWindowOf,
   type ResolvedCrawlerOptions,
   resolveCrawlerOptions,
 } from './crawl-options.js';
@@ -528,6 +529,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         links: this.links,
         shouldFollowNofollow: this.options.shouldFollowNofollow,
         withLinkContext: this.options.withLinkContext || this.strategy.needsLinkContext === true,
+        linkContextWindow: linkContextWindowOf(this.options, this.strategy),
         parseTimeBudgetMs: this.options.parseTimeBudgetMs,
         shouldObeyNoindex: this.options.shouldObeyNoindex,
         userAgentToken: this.options.net.userAgentToken ?? 'tres',
@@ -620,6 +622,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const arrived = await runner.open({
       options: this.options,
       needsLinkContext: this.options.withLinkContext || this.strategy.needsLinkContext === true,
+      linkContextWindow: linkContextWindowOf(this.options, this.strategy),
       needsAnchorScores: this.strategy.needsAnchorScores === true,
       isRecorded: (url) => this.store.isFetched(url),
     });

@@ -8,7 +8,7 @@ import { type FetchResult, looksBinary, type PageFetch } from '../net/index.js';
 import type { PdfExtractor } from '../pdf/index.js';
 import type { PageRecord, WarcPayload } from '../store/index.js';
 import { type ContentFingerprint, pageFingerprint } from '../text/index.js';
-import type { Action, DiscoveredLink, Outcome } from '../types/index.js';
+import type { Action, DiscoveredLink, LinkContextWindow, Outcome } from '../types/index.js';
 import { normalizeUrl } from '../url/index.js';
 import { parseXRobotsTag } from './indexing-directives.js';
 import type { PageJudge } from './judge.js';
@@ -20,6 +20,8 @@ export interface ProcessFetchOptions {
   links: LinkProcessor;
   shouldFollowNofollow: boolean;
   withLinkContext: boolean;
+  /** The part of each link's context to keep (the strategy's window); absent: all. */
+  linkContextWindow?: LinkContextWindow;
   /** Score every new link's anchor text with the judge (for strategies that use it). */
   shouldScoreAnchors: boolean;
   isKnown: (url: string) => boolean;
@@ -204,6 +206,9 @@ async function parseWithinBudget(
   try {
     return await parseHtmlBounded(html, fetched.finalUrl, {
       withContext: o.withLinkContext,
+      ...(o.linkContextWindow === undefined
+        ? {}
+        : { contextDMax: o.linkContextWindow.leaves, contextWords: o.linkContextWindow.words }),
       ...(o.maxTextChars === undefined ? {} : { maxTextChars: o.maxTextChars }),
       ...(o.maxLinksPerPage === undefined ? {} : { maxLinks: o.maxLinksPerPage }),
       ...(o.parseTimeBudgetMs === undefined ? {} : { timeBudgetMs: o.parseTimeBudgetMs }),

@@ -14,7 +14,7 @@ import { type PageRereader, responseHtml } from '../store/index.js';
 import { createStrategy } from '../strategies/index.js';
 import { KeywordSet, pageFingerprint } from '../text/index.js';
 import { DEFAULT_EXCLUDED_EXTENSIONS } from '../url/index.js';
-import { type CrawlerOptions, resolveCrawlerOptions } from './crawl-options.js';
+import { type CrawlerOptions, linkContextWindowOf, resolveCrawlerOptions } from './crawl-options.js';
 import { parseXRobotsTag } from './indexing-directives.js';
 import type { PageJudge } from './judge.js';
 import { KeywordJudge } from './keyword-judge.js';
@@ -39,6 +39,7 @@ export async function createPageRereader(
         })
       : o.strategy;
   const withContext = o.withLinkContext || strategy.needsLinkContext === true;
+  const window = linkContextWindowOf(o, strategy);
   const judge =
     strategy.needsAnchorScores !== true
       ? undefined
@@ -55,6 +56,7 @@ export async function createPageRereader(
       if (type.mime === 'application/pdf' || looksBinary(response.body)) return { outlinks: [] };
       const parsed = parseHtml(responseHtml(response), page.finalUrl, {
         withContext,
+        ...(window === undefined ? {} : { contextDMax: window.leaves, contextWords: window.words }),
         maxTextChars: o.maxTextChars,
         maxLinks: o.maxLinksPerPage,
       });

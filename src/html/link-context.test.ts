@@ -66,6 +66,24 @@ describe('link context (DOM offsets of Chakrabarti et al. 2002)', () => {
     expect(pairs(anchorOnly[1])).toEqual(['endgames:0']);
   });
 
+  it('keeps the words of each leaf nearest the anchor with a smaller contextWords', () => {
+    const links = parseHtml(PAGE_HTML, 'http://x.org/', {
+      withContext: true,
+      contextDMax: 3,
+      contextWords: 1,
+    }).links;
+    // Before the anchor the last word of a leaf, after it the first; the anchor keeps its words.
+    expect(pairs(links[0])).toEqual(['results:-1', 'chess:0', 'openings:0', 'endgames:1', 'for:3']);
+    expect(pairs(links[1])).toEqual([
+      'results:-3',
+      'chess:-2',
+      'openings:-1',
+      'endgames:0',
+      'for:2',
+      'more:3',
+    ]);
+  });
+
   it('counts empty elements as leaves (the <a><br><a> idiom gives even offsets)', () => {
     const links = parseHtml('<a href="/x">X</a><br><a href="/y">Y</a><br>', 'http://x.org/', {
       withContext: true,

@@ -70,8 +70,9 @@ export class LinkContextRecorder {
    * Context of a link whose anchor covers leaves `first`..`last` (inclusive, `first <= last`).
    *
    * @param dMax largest |offset| kept, 0..127
+   * @param wordsPerLeaf most tokens a leaf around the anchor gives (those nearest the anchor)
    */
-  contextFor(first: number, last: number, dMax: number): LinkContext {
+  contextFor(first: number, last: number, dMax: number, wordsPerLeaf = CONTEXT_TOKENS_PER_LEAF): LinkContext {
     // Pass 1: the token spans to copy, as [start, end, offset] triples; pass 2 fills arrays of
     // the exact size (no growing arrays, no Int8Array.from over an iterator).
     const spans: number[] = [];
@@ -80,7 +81,7 @@ export class LinkContextRecorder {
     for (let m = lo; m < first; m++) {
       // Before the anchor: the last tokens of the leaf are the nearest.
       const end = this.leafEnds[m] as number;
-      spans.push(Math.max(this.leafStart(m), end - CONTEXT_TOKENS_PER_LEAF), end, m - first);
+      spans.push(Math.max(this.leafStart(m), end - wordsPerLeaf), end, m - first);
     }
     let anchorRoom = CONTEXT_TOKENS_PER_LEAF;
     for (let m = first; m <= last && anchorRoom > 0; m++) {
@@ -91,7 +92,7 @@ export class LinkContextRecorder {
     }
     for (let m = last + 1; m <= hi; m++) {
       const start = this.leafStart(m);
-      spans.push(start, Math.min(this.leafEnds[m] as number, start + CONTEXT_TOKENS_PER_LEAF), m - last);
+      spans.push(start, Math.min(this.leafEnds[m] as number, start + wordsPerLeaf), m - last);
     }
 
     let count = 0;

@@ -1,5 +1,6 @@
 /** Options of `parseHtml`, their defaults and their validation. */
 import { ConfigError } from '../common/index.js';
+import { CONTEXT_TOKENS_PER_LEAF } from './link-context.js';
 
 /** Options of `parseHtml`. */
 export interface ParseHtmlOptions {
@@ -16,6 +17,12 @@ export interface ParseHtmlOptions {
    * @default 5
    */
   contextDMax?: number;
+  /**
+   * Most words a leaf around the anchor gives a link's context: those nearest the anchor (the
+   * last words of a leaf before it, the first of a leaf after it). Integer >= 1.
+   * @default 32
+   */
+  contextWords?: number;
   /**
    * Cap on the stored visible text, in characters (UTF-16 code units); text past it is
    * dropped (links are still read). Turn off with `false`.
@@ -34,6 +41,7 @@ export interface ParseHtmlOptions {
 export const DEFAULT_PARSE_HTML_OPTIONS: Readonly<Required<ParseHtmlOptions>> = Object.freeze({
   withContext: false,
   contextDMax: 5,
+  contextWords: CONTEXT_TOKENS_PER_LEAF,
   maxTextChars: 200_000,
   maxLinks: 10_000,
 });
@@ -42,6 +50,7 @@ export const DEFAULT_PARSE_HTML_OPTIONS: Readonly<Required<ParseHtmlOptions>> = 
 export interface ResolvedParseHtmlOptions {
   withContext: boolean;
   contextDMax: number;
+  contextWords: number;
   maxTextChars: number;
   maxLinks: number;
 }
@@ -56,9 +65,14 @@ export function resolveParseHtmlOptions(options: ParseHtmlOptions | undefined): 
   if (!Number.isInteger(contextDMax) || contextDMax < 0 || contextDMax > 127) {
     fail('contextDMax', `expected an integer in 0..127, got ${String(contextDMax)}`);
   }
+  const contextWords = options?.contextWords ?? d.contextWords;
+  if (!Number.isInteger(contextWords) || contextWords < 1) {
+    fail('contextWords', `expected an integer >= 1, got ${String(contextWords)}`);
+  }
   return {
     withContext: options?.withContext ?? d.withContext,
     contextDMax,
+    contextWords,
     maxTextChars: cap('maxTextChars', options?.maxTextChars ?? d.maxTextChars),
     maxLinks: cap('maxLinks', options?.maxLinks ?? d.maxLinks),
   };

@@ -181,6 +181,7 @@ describe('parseHtml: options', () => {
   it.each([
     [{ contextDMax: 200 }, 'contextDMax'],
     [{ contextDMax: 1.5 }, 'contextDMax'],
+    [{ contextWords: 0 }, 'contextWords'],
     [{ maxTextChars: -1 }, 'maxTextChars'],
     [{ maxLinks: Number.NaN }, 'maxLinks'],
   ])('throws a ConfigError naming the field for %o', (options, field) => {

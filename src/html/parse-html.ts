@@ -70,7 +70,12 @@ export function finishParse(
     if (url === undefined) continue;
     const link: ParsedLink = { url, anchorText: raw.anchor.toString(), isNofollow: raw.isNofollow };
     if (context !== undefined)
-      link.context = context.contextFor(raw.firstLeaf, raw.lastLeaf, resolved.contextDMax);
+      link.context = context.contextFor(
+        raw.firstLeaf,
+        raw.lastLeaf,
+        resolved.contextDMax,
+        resolved.contextWords,
+      );
     links.push(link);
   }
 

@@ -4,7 +4,7 @@
  * page, its reward and its new outlinks). Every crawler of the papers and every baseline
  * implements it, so all can be compared on the same web in the same loop.
  */
-import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
+import type { Action, DiscoveredLink, LinkContextWindow, Outcome, SelectionContext } from '../types/index.js';
 
 /** Numbers every strategy reports; the keys are the stable metric names. */
 export interface StrategyStats {
@@ -20,6 +20,12 @@ export interface Strategy {
   readonly needsAnchorScores?: boolean;
   /** True if the loop must keep link context tokens (`DiscoveredLink.context`). */
   readonly needsLinkContext?: boolean;
+  /**
+   * The part of each link's context the strategy reads, when `needsLinkContext`: the parser then
+   * keeps only it (less to extract, store and read back). Absent: the parser's whole window (5
+   * leaves a side, 32 words a leaf).
+   */
+  readonly linkContextWindow?: Readonly<LinkContextWindow>;
   /**
    * Every hyperparameter in effect (JSON-serialisable), written into the crawl store as meta
    * `strategyConfig` so that a run can be read back and repeated.

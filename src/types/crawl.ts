@@ -42,6 +42,15 @@ export interface LinkContext {
   readonly source?: LinkContextSource;
 }
 
+/**
+ * The part of a link's context a reader needs: the `leaves` leaves nearest the anchor on each
+ * side (the DOM offsets 1..leaves), and of each leaf the `words` words nearest the anchor.
+ */
+export interface LinkContextWindow {
+  leaves: number;
+  words: number;
+}
+
 /** See {@link LinkContext.source}. */
 export interface LinkContextSource {
   readonly words: readonly string[];

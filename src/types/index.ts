@@ -4,6 +4,7 @@ export type {
   DiscoveredLink,
   LinkContext,
   LinkContextSource,
+  LinkContextWindow,
   Outcome,
   SelectionContext,
 } from './crawl.js';

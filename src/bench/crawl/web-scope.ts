@@ -9,7 +9,13 @@
  * the distinct links discovered and those that leave the web are counted for the report.
  */
 import type { Strategy, StrategyStats } from '../../strategies/index.js';
-import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import type {
+  Action,
+  DiscoveredLink,
+  LinkContextWindow,
+  Outcome,
+  SelectionContext,
+} from '../../types/index.js';
 
 /** Wraps a strategy: filters (closed world) and counts the links that leave the web. */
 export class WebScopeStrategy implements Strategy {
@@ -51,6 +57,10 @@ export class WebScopeStrategy implements Strategy {
 
   get needsLinkContext(): boolean | undefined {
     return this.inner.needsLinkContext;
+  }
+
+  get linkContextWindow(): Readonly<LinkContextWindow> | undefined {
+    return this.inner.linkContextWindow;
   }
 
   seed(links: DiscoveredLink[]): void {

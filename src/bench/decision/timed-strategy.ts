@@ -12,7 +12,13 @@
 
 import type { Strategy, StrategyStats } from '../../strategies/index.js';
 import { type PhaseTimer, TRES_PHASES, type TresPhase } from '../../strategies/index.js';
-import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
+import type {
+  Action,
+  DiscoveredLink,
+  LinkContextWindow,
+  Outcome,
+  SelectionContext,
+} from '../../types/index.js';
 import { ThreadSchedstat } from './thread-schedstat.js';
 
 /** One step's record. */
@@ -81,6 +87,10 @@ export class TimedStrategy implements Strategy, PhaseTimer {
 
   get needsLinkContext(): boolean | undefined {
     return this.inner.needsLinkContext;
+  }
+
+  get linkContextWindow(): Readonly<LinkContextWindow> | undefined {
+    return this.inner.linkContextWindow;
   }
 
   seed(links: DiscoveredLink[]): void {

@@ -14,7 +14,7 @@
  */
 import { ConfigError } from '../../common/index.js';
 import { isStopword, tokenize, urlTokens } from '../../text/index.js';
-import type { DiscoveredLink } from '../../types/index.js';
+import type { DiscoveredLink, LinkContextWindow } from '../../types/index.js';
 
 /**
  * Most words {@link FieldWords}' caches of recent context words and URL origins hold. At 2048 the
@@ -29,17 +29,8 @@ const UNSEEN = -2;
 /** Characters that end a URL's host: '/', '?', '#', ':'. */
 const ORIGIN_ENDS = [47, 63, 35, 58];
 
-/**
- * Which words around a link are features: those of the `leaves` leaves on each side of it, at
- * most `words` of each leaf (the nearest to the link).
- */
-export interface ContextWindow {
-  leaves: number;
-  words: number;
-}
-
-/** Every word a link context holds (the parser keeps at most 5 leaves a side, 32 words a leaf). */
-export const FULL_WINDOW: Readonly<ContextWindow> = Object.freeze({
+/** Every word a link context holds, whatever window the parser kept. */
+const FULL_WINDOW: Readonly<LinkContextWindow> = Object.freeze({
   leaves: 127,
   words: Number.MAX_SAFE_INTEGER,
 });
@@ -148,7 +139,7 @@ export class FieldWords {
   encode(
     link: Pick<DiscoveredLink, 'url' | 'anchorText' | 'context'>,
     isContextUsed = true,
-    window: Readonly<ContextWindow> = FULL_WINDOW,
+    window: Readonly<LinkContextWindow> = FULL_WINDOW,
   ): Int32Array {
     return this.encodeView(link, isContextUsed, window).slice();
   }
@@ -161,7 +152,7 @@ export class FieldWords {
   encodeView(
     link: Pick<DiscoveredLink, 'url' | 'anchorText' | 'context'>,
     isContextUsed = true,
-    window: Readonly<ContextWindow> = FULL_WINDOW,
+    window: Readonly<LinkContextWindow> = FULL_WINDOW,
   ): Int32Array {
     // Every discovered link of a crawl comes here: ids are gathered in a reused buffer, then
     // sorted and deduplicated, instead of a Set per link (garbage on the engine benchmark).

@@ -51,8 +51,14 @@
  */
 import { ConfigError } from '../../common/index.js';
 import { IndexedPriorityFrontier } from '../../frontier/index.js';
-import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
-import { type ContextWindow, FieldWords, QueuedLinks } from '../ache/index.js';
+import type {
+  Action,
+  DiscoveredLink,
+  LinkContextWindow,
+  Outcome,
+  SelectionContext,
+} from '../../types/index.js';
+import { FieldWords, QueuedLinks } from '../ache/index.js';
 import type { Strategy, StrategyStats } from '../strategy.js';
 import { type CoverageConfig, resolveCoverageConfig } from './coverage-config.js';
 import { logit, OnlineLinkModel, type OnlineLinkModelState, trainedOnly } from './online-link-model.js';
@@ -121,8 +127,8 @@ export class CoverageStrategy implements Strategy {
   readonly needsAnchorScores: boolean;
   readonly config: Readonly<CoverageConfig>;
   private readonly words = new FieldWords();
-  /** The words around a link that are features (`contextLeaves`, `contextWords`). */
-  private readonly window: Readonly<ContextWindow>;
+  /** The words around a link that are features (`contextLeaves`, `contextWords`): the parser keeps only them. */
+  readonly linkContextWindow: Readonly<LinkContextWindow>;
   private readonly model: OnlineLinkModel;
   private readonly yields = new SiteYields();
   /** Scratch vector of the model's real features. */
@@ -154,7 +160,7 @@ export class CoverageStrategy implements Strategy {
     this.model = new OnlineLinkModel(this.config.learningRate, realCount, f === 'off' ? 'none' : f);
     this.needsLinkContext = this.config.isWordUsed && this.config.isContextUsed;
     this.needsAnchorScores = this.config.isAnchorScoreUsed;
-    this.window = { leaves: this.config.contextLeaves, words: this.config.contextWords };
+    this.linkContextWindow = { leaves: this.config.contextLeaves, words: this.config.contextWords };
   }
 
   seed(links: DiscoveredLink[]): void {
@@ -290,7 +296,7 @@ export class CoverageStrategy implements Strategy {
    * buffer without it (`FieldWords.encodeView`; `QueuedLinks.set` copies the ids it keeps).
    */
   private encode(link: DiscoveredLink): Int32Array {
-    const ids = this.words.encodeView(link, this.needsLinkContext, this.window);
+    const ids = this.words.encodeView(link, this.needsLinkContext, this.linkContextWindow);
     if (!this.config.isUrlDepthUsed) return ids;
     const out = new Int32Array(ids.length + 1);
     out.set(ids);
