@@ -68,7 +68,7 @@ export interface CoverageConfig {
   isContextUsed: boolean;
   /**
    * Leaves (text nodes and empty elements, the apprentice's DOM offsets) on each side of a link
-   * whose words are features, at most the parser's `contextDMax` (5). @default 5
+   * whose words are features (the parser keeps as many), at most 127. @default 5
    */
   contextLeaves: number;
   /** Words of each leaf around a link that are features, those nearest the link. @default 32 */
@@ -139,7 +139,7 @@ export const COVERAGE_SETTINGS = {
   isContextUsed: booleanSetting(true, 'the words around a link are features (false: URL and anchor only)'),
   contextLeaves: numberSetting(5, 'leaves on each side of a link whose words are features', {
     min: 1,
-    max: 5,
+    max: 127,
     isInteger: true,
   }),
   contextWords: numberSetting(32, 'words of each leaf around a link that are features (the nearest)', {
