@@ -10,6 +10,7 @@ import type { PageRecord, WarcPayload } from '../store/index.js';
 import { type ContentFingerprint, pageFingerprint } from '../text/index.js';
 import type { Action, DiscoveredLink, LinkContextWindow, Outcome } from '../types/index.js';
 import { normalizeUrl } from '../url/index.js';
+import { linkContextParseOptions } from './crawl-options.js';
 import { parseXRobotsTag } from './indexing-directives.js';
 import type { PageJudge } from './judge.js';
 import type { LinkProcessor } from './link-processor.js';
@@ -206,9 +207,7 @@ async function parseWithinBudget(
   try {
     return await parseHtmlBounded(html, fetched.finalUrl, {
       withContext: o.withLinkContext,
-      ...(o.linkContextWindow === undefined
-        ? {}
-        : { contextDMax: o.linkContextWindow.leaves, contextWords: o.linkContextWindow.words }),
+      ...linkContextParseOptions(o.linkContextWindow),
       ...(o.maxTextChars === undefined ? {} : { maxTextChars: o.maxTextChars }),
       ...(o.maxLinksPerPage === undefined ? {} : { maxLinks: o.maxLinksPerPage }),
       ...(o.parseTimeBudgetMs === undefined ? {} : { timeBudgetMs: o.parseTimeBudgetMs }),
