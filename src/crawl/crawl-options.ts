@@ -364,11 +364,3 @@ export function linkContextWindowOf(
 ): LinkContextWindow | undefined {
   return options.withLinkContext ? undefined : strategy.linkContextWindow;
 }
-
-/** The parser's options for keeping `window` of each link's context (none: the parser's whole window). */
-export function linkContextParseOptions(window: LinkContextWindow | undefined): {
-  contextDMax?: number;
-  contextWords?: number;
-} {
-  return window === undefined ? {} : { contextDMax: window.leaves, contextWords: window.words };
-}

@@ -3,14 +3,13 @@
  * turn its links into frontier candidates, and build the WARC payload.
  */
 import { SkipUrlError, TresError } from '../common/index.js';
-import { type ParsedPage, parseHtmlBounded } from '../html/index.js';
+import { contextWindowOptions, type ParsedPage, parseHtmlBounded } from '../html/index.js';
 import { type FetchResult, looksBinary, type PageFetch } from '../net/index.js';
 import type { PdfExtractor } from '../pdf/index.js';
 import type { PageRecord, WarcPayload } from '../store/index.js';
 import { type ContentFingerprint, pageFingerprint } from '../text/index.js';
 import type { Action, DiscoveredLink, LinkContextWindow, Outcome } from '../types/index.js';
 import { normalizeUrl } from '../url/index.js';
-import { linkContextParseOptions } from './crawl-options.js';
 import { parseXRobotsTag } from './indexing-directives.js';
 import type { PageJudge } from './judge.js';
 import type { LinkProcessor } from './link-processor.js';
@@ -207,7 +206,7 @@ async function parseWithinBudget(
   try {
     return await parseHtmlBounded(html, fetched.finalUrl, {
       withContext: o.withLinkContext,
-      ...linkContextParseOptions(o.linkContextWindow),
+      ...contextWindowOptions(o.linkContextWindow),
       ...(o.maxTextChars === undefined ? {} : { maxTextChars: o.maxTextChars }),
       ...(o.maxLinksPerPage === undefined ? {} : { maxLinks: o.maxLinksPerPage }),
       ...(o.parseTimeBudgetMs === undefined ? {} : { timeBudgetMs: o.parseTimeBudgetMs }),

@@ -8,18 +8,13 @@
  * outlinks); anchor scores only when the crawl's judge is given.
  */
 import { createRng } from '../common/index.js';
-import { parseHtml } from '../html/index.js';
+import { contextWindowOptions, parseHtml } from '../html/index.js';
 import { looksBinary, parseContentType } from '../net/index.js';
 import { type PageRereader, responseHtml } from '../store/index.js';
 import { createStrategy } from '../strategies/index.js';
 import { KeywordSet, pageFingerprint } from '../text/index.js';
 import { DEFAULT_EXCLUDED_EXTENSIONS } from '../url/index.js';
-import {
-  type CrawlerOptions,
-  linkContextParseOptions,
-  linkContextWindowOf,
-  resolveCrawlerOptions,
-} from './crawl-options.js';
+import { type CrawlerOptions, linkContextWindowOf, resolveCrawlerOptions } from './crawl-options.js';
 import { parseXRobotsTag } from './indexing-directives.js';
 import type { PageJudge } from './judge.js';
 import { KeywordJudge } from './keyword-judge.js';
@@ -61,7 +56,7 @@ export async function createPageRereader(
       if (type.mime === 'application/pdf' || looksBinary(response.body)) return { outlinks: [] };
       const parsed = parseHtml(responseHtml(response), page.finalUrl, {
         withContext,
-        ...linkContextParseOptions(window),
+        ...contextWindowOptions(window),
         maxTextChars: o.maxTextChars,
         maxLinks: o.maxLinksPerPage,
       });

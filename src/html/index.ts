@@ -11,5 +11,9 @@ export {
   type ParseHtmlBoundedOptions,
   parseHtmlBounded,
 } from './parse-html-bounded.js';
-export { DEFAULT_PARSE_HTML_OPTIONS, type ParseHtmlOptions } from './parse-html-options.js';
+export {
+  contextWindowOptions,
+  DEFAULT_PARSE_HTML_OPTIONS,
+  type ParseHtmlOptions,
+} from './parse-html-options.js';
 export type { LinkContext, MetaRobots, ParsedLink, ParsedPage } from './types.js';

@@ -1,5 +1,6 @@
 /** Options of `parseHtml`, their defaults and their validation. */
 import { ConfigError } from '../common/index.js';
+import type { LinkContextWindow } from '../types/index.js';
 import { CONTEXT_TOKENS_PER_LEAF } from './link-context.js';
 
 /** Options of `parseHtml`. */
@@ -53,6 +54,13 @@ export interface ResolvedParseHtmlOptions {
   contextWords: number;
   maxTextChars: number;
   maxLinks: number;
+}
+
+/** The options that keep `window` of each link's context (none: the parser's whole window). */
+export function contextWindowOptions(
+  window: Readonly<LinkContextWindow> | undefined,
+): Pick<ParseHtmlOptions, 'contextDMax' | 'contextWords'> {
+  return window === undefined ? {} : { contextDMax: window.leaves, contextWords: window.words };
 }
 
 /**
