@@ -101,6 +101,15 @@ export interface CoverageConfig {
    * weights, 'all' word weights too. 'off': one model for every link. @default 'off'
    */
   firstPageModel: 'off' | 'real' | 'all';
+  /**
+   * Adapt lambda as the crawl goes: keep this share of the harvest rate the link model expects
+   * from the most probably relevant links in the frontier, and spend the rest on new sites. Every
+   * 50 pages, lambda is multiplied by exp(mean P of the links fetched / the greedy expectation -
+   * this) (kept within 0.1..30), the greedy expectation being the mean P of the frontier's most
+   * probable links, as many as pages until the next rescoring, measured at each rescoring.
+   * `newSiteValue` is where lambda starts. false: lambda stays `newSiteValue`. @default false
+   */
+  keepHarvest: number | false;
   /** AdaGrad step size of the link model. @default 0.05 */
   learningRate: number;
   /**
@@ -159,6 +168,11 @@ export const COVERAGE_SETTINGS = {
     'off',
     "links to a site's first page get weights of their own",
   ),
+  keepHarvest: numberOrOffSetting(false, 'lambda adapts to keep this share of the greedy harvest rate', {
+    min: 0,
+    max: 1,
+    isMinOpen: true,
+  }),
   learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),
   rescoreEveryPages: numberOrOffSetting(250, 'pages between rescorings of the whole frontier (at least)', {
     min: 1,

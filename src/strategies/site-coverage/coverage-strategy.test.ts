@@ -265,6 +265,59 @@ describe('coverage', () => {
     expect(urlDepthWord('https://a.test/x/y/z/w')).toBe('/3+');
   });
 
+  it('with keepHarvest, lowers lambda while new sites cost more harvest rate than it keeps, and raises it while they cost less', () => {
+    // big.test: every page relevant, linking to two more of its pages and two new sites whose
+    // only page is not relevant. The model learns that the new-site links fail.
+    const graph = (url: string): DiscoveredLink[] => {
+      const m = /^http:\/\/big\.test\/(\d+)$/.exec(url);
+      if (!m) return [];
+      const i = Number(m[1]);
+      return [2 * i + 1, 2 * i + 2].flatMap((j) => [
+        link(`http://big.test/${j}`),
+        link(`http://s${j}.test/`),
+      ]);
+    };
+    const run = (
+      overrides: Parameters<typeof resolveCoverageConfig>[0],
+      relevant: (url: string) => boolean,
+    ) => {
+      const s = new CoverageStrategy({ overrides: { rescoreEveryPages: 10, ...overrides } });
+      const ctx = loop();
+      s.seed([{ ...link('http://big.test/0'), depth: 0 }]);
+      let hits = 0;
+      for (let page = 0; page < 600; page++) {
+        const a = s.next(ctx);
+        if (!a) break;
+        ctx.fetched.add(a.url);
+        if (relevant(a.url)) hits++;
+        s.observe(outcome(a, relevant(a.url) ? 1 : 0, graph(a.url)));
+      }
+      return { hits, lambda: s.stats()['coverage/lambda'] as number };
+    };
+    const bigOnly = (url: string) => url.startsWith('http://big.test/');
+    const fixed = run({ newSiteValue: 30 }, bigOnly);
+    const adapted = run({ newSiteValue: 30, keepHarvest: 0.9 }, bigOnly);
+    expect(fixed.lambda).toBe(30);
+    expect(adapted.lambda).toBeLessThan(15);
+    expect(adapted.hits).toBeGreaterThan(fixed.hits + 50);
+    // Every page relevant: a new site costs nothing, so lambda grows from 1.
+    expect(run({ newSiteValue: 1, keepHarvest: 0.9 }, () => true).lambda).toBeGreaterThan(3);
+    expect(() => new CoverageStrategy({ overrides: { keepHarvest: 0.9, rescoreEveryPages: false } })).toThrow(
+      /keepHarvest .*rescoreEveryPages/,
+    );
+    expect(() => resolveCoverageConfig({ keepHarvest: 0 })).toThrow(/keepHarvest/);
+    expect(() => resolveCoverageConfig({ keepHarvest: 1.5 })).toThrow(/keepHarvest/);
+  });
+
+  it('checkpoints an adapted lambda and restores it', () => {
+    const s = new CoverageStrategy({ overrides: { keepHarvest: 0.9 } });
+    const restored = new CoverageStrategy({ overrides: { keepHarvest: 0.9 } });
+    restored.restore({ ...s.checkpoint(), lambda: 7.5 });
+    expect(restored.stats()['coverage/lambda']).toBe(7.5);
+    expect(s.checkpoint().lambda).toBe(3);
+    expect(new CoverageStrategy().checkpoint().lambda).toBeUndefined();
+  });
+
   it('rejects settings out of range, naming them', () => {
     expect(() => resolveCoverageConfig({ newSiteValue: -1 })).toThrow(ConfigError);
     expect(() => resolveCoverageConfig({ learningRate: 0 })).toThrow(/learningRate/);

@@ -73,6 +73,11 @@ const NO_WORDS = new Int32Array(0);
  * crawl's length: at 100k pages and 900k links, every 250 pages was 3,600 link values per page).
  */
 const RESCORE_SHARE = 200;
+/** Links fetched between two adaptations of lambda (`keepHarvest`). */
+const ADAPT_EVERY_PAGES = 50;
+/** Bounds of an adapted lambda: it moves by a factor, so it must stay above 0. */
+const MIN_ADAPTED_LAMBDA = 0.1;
+const MAX_ADAPTED_LAMBDA = 30;
 
 /**
  * A word for the depth of a URL's path ('/0' for a site's root, '/1', '/2', '/3+'; no URL token
@@ -107,6 +112,8 @@ export interface CoverageCheckpoint {
   format: number;
   words: string[];
   model: OnlineLinkModelState;
+  /** lambda as `keepHarvest` adapted it (absent: `newSiteValue`). */
+  lambda?: number;
 }
 
 /** What a drawn action carries back to `observe`. */
@@ -149,6 +156,17 @@ export class CoverageStrategy implements Strategy {
   private isRescoreDue = false;
   private rechecks = 0;
   private rescorings = 0;
+  /** lambda now: `newSiteValue`, or as `keepHarvest` adapted it. */
+  private lambda: number;
+  /** P(relevant) of the link {@link CoverageStrategy.linkValue} valued last. */
+  private lastProbability = 0;
+  /** `keepHarvest`: P of each live link at a rescoring (scratch)... */
+  private probabilities = new Float64Array(0);
+  /** ...the mean P of the most probable ones, as many as pages until the next rescoring (NaN: none yet)... */
+  private greedyProbability = Number.NaN;
+  /** ...and the sum and count of P of the links fetched since lambda last adapted. */
+  private chosenProbability = 0;
+  private chosenCount = 0;
 
   constructor(options: CoverageOptions = {}) {
     this.config = resolveCoverageConfig(options.overrides);
@@ -161,6 +179,11 @@ export class CoverageStrategy implements Strategy {
     this.needsLinkContext = this.config.isWordUsed && this.config.isContextUsed;
     this.needsAnchorScores = this.config.isAnchorScoreUsed;
     this.linkContextWindow = { leaves: this.config.contextLeaves, words: this.config.contextWords };
+    this.lambda = this.config.newSiteValue;
+    if (this.config.keepHarvest !== false && this.config.rescoreEveryPages === false)
+      throw new ConfigError(
+        'coverage: keepHarvest measures the greedy harvest rate at each rescoring; set rescoreEveryPages to a number',
+      );
   }
 
   seed(links: DiscoveredLink[]): void {
@@ -194,6 +217,7 @@ export class CoverageStrategy implements Strategy {
         this.requeue(u, action, value);
         continue;
       }
+      if (!this.queued.isSeed(u)) this.adapt(this.lastProbability);
       const data = this.dataOf(u);
       action.data = data;
       const parent = data.parent;
@@ -269,7 +293,13 @@ export class CoverageStrategy implements Strategy {
     // the frontier. The kept words keep their order, so a restored model sums its weights in the
     // same order.
     const { state, ids } = trainedOnly(this.model.learnedState());
-    return { format: 2, words: ids.map((id) => this.words.nameOf(id)), model: state };
+    const checkpoint: CoverageCheckpoint = {
+      format: 2,
+      words: ids.map((id) => this.words.nameOf(id)),
+      model: state,
+    };
+    if (this.config.keepHarvest !== false) checkpoint.lambda = this.lambda;
+    return checkpoint;
   }
 
   /** Loads a {@link CoverageStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
@@ -279,6 +309,7 @@ export class CoverageStrategy implements Strategy {
       throw new ConfigError('not a coverage checkpoint of format 1 or 2');
     this.words.loadLearnedState(c.words);
     this.model.loadLearnedState(c.model);
+    if (typeof c.lambda === 'number' && this.config.keepHarvest !== false) this.lambda = c.lambda;
   }
 
   stats(): StrategyStats {
@@ -288,6 +319,7 @@ export class CoverageStrategy implements Strategy {
       'coverage/rechecks': this.rechecks,
       'coverage/rescorings': this.rescorings,
       'learn/updates': this.model.updateCount,
+      'coverage/lambda': this.lambda,
     };
   }
 
@@ -368,10 +400,11 @@ export class CoverageStrategy implements Strategy {
       this.realFeatures(parentProbability, parent, site, anchorProbability),
       this.groupOf(site),
     );
+    this.lastProbability = p;
     const pageValue =
       c.siteSaturation === false ? 1 : 1 / (1 + this.yields.relevantOf(site) / c.siteSaturation);
-    const value = p * (pageValue + c.newSiteValue * this.newSiteShare(site));
-    return c.isHubSiteValued ? value + c.newSiteValue * this.yields.sitesFoundPerPage(site, 1) : value;
+    const value = p * (pageValue + this.lambda * this.newSiteShare(site));
+    return c.isHubSiteValued ? value + this.lambda * this.yields.sitesFoundPerPage(site, 1) : value;
   }
 
   /** The link model's group of a link into `site`: 1 for a site's first page (`firstPageModel`), else 0. */
@@ -421,16 +454,52 @@ export class CoverageStrategy implements Strategy {
     q.setSample(u, this.frontier.addWithKey(action, serial, -value));
   }
 
-  /** Values every queued URL again and re-keys the frontier with the new values (stale copies dropped). */
+  /**
+   * Values every queued URL again and re-keys the frontier with the new values (stale copies
+   * dropped); with `keepHarvest`, measures the greedy expectation on the way.
+   */
   private rescore(): void {
     this.rescorings++;
     this.pagesSinceRescore = 0;
     this.isRescoreDue = false;
+    const isAdapting = this.config.keepHarvest !== false;
+    if (isAdapting && this.probabilities.length < this.queued.size)
+      this.probabilities = new Float64Array(Math.max(this.queued.size, this.probabilities.length * 2));
+    let n = 0;
     this.queued.rekeyLive(this.frontier, (u) => {
       const value = this.valueOf(u);
       this.valueOfQueued[u] = value;
+      if (isAdapting && !this.queued.isSeed(u)) this.probabilities[n++] = this.lastProbability;
       return -value;
     });
+    if (isAdapting && n > 0) {
+      // The links a crawl after P alone would fetch until the next rescoring: the n most probable.
+      const every = this.config.rescoreEveryPages as number;
+      const m = Math.min(n, Math.ceil(Math.max(every, this.frontier.size / RESCORE_SHARE)));
+      const sorted = this.probabilities.subarray(0, n).sort();
+      let sum = 0;
+      for (let i = n - m; i < n; i++) sum += sorted[i] as number;
+      this.greedyProbability = sum / m;
+    }
+  }
+
+  /**
+   * `keepHarvest`: counts a fetched link's P; every {@link ADAPT_EVERY_PAGES} of them, lambda
+   * grows when their mean P kept more than `keepHarvest` of the greedy expectation and shrinks
+   * when it kept less (a multiplicative step, exp of the difference).
+   */
+  private adapt(probability: number): void {
+    const keep = this.config.keepHarvest;
+    if (keep === false || Number.isNaN(this.greedyProbability)) return;
+    this.chosenProbability += probability;
+    if (++this.chosenCount < ADAPT_EVERY_PAGES) return;
+    const kept = this.chosenProbability / this.chosenCount / this.greedyProbability;
+    this.lambda = Math.min(
+      MAX_ADAPTED_LAMBDA,
+      Math.max(MIN_ADAPTED_LAMBDA, this.lambda * Math.exp(kept - keep)),
+    );
+    this.chosenProbability = 0;
+    this.chosenCount = 0;
   }
 
   private ensure(u: number): void {
