@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocweb } from '../../docweb/index.js';
@@ -32,7 +32,8 @@ describe('ensureTopicReward', () => {
     expect(
       JSON.parse(readFileSync(join(fx.root, 'models', 'samples', 'hardware', 'sample.json'), 'utf8')),
     ).toMatchObject({
-      draw: 'by-page',
+      relevant: 1000,
+      draw: 'mixed',
       irrelevantFrom: 'all',
     });
     const model = await loadModel(dir);
@@ -45,5 +46,25 @@ describe('ensureTopicReward', () => {
     expect(await ensureTopicReward(options)).toBe(dir);
     expect(statSync(join(dir, 'model.json')).mtimeMs).toBe(made);
     expect(lines.length).toBe(linesBefore);
+  });
+
+  it('trains again when the kept model was drawn another way (the recipe before the mixed draw)', async () => {
+    const options = {
+      topicFile: join(fx.topicsDir, 'hardware.yaml'),
+      cacheDir: fx.cacheDir,
+      modelsDir: join(fx.root, 'models-old'),
+      log: (line: string) => void lines.push(line),
+    };
+    const lines: string[] = [];
+    const dir = await ensureTopicReward(options);
+    const sampleFile = join(fx.root, 'models-old', 'samples', 'hardware', 'sample.json');
+    const sample = JSON.parse(readFileSync(sampleFile, 'utf8'));
+    writeFileSync(sampleFile, JSON.stringify({ ...sample, relevant: 500, draw: undefined }));
+    lines.length = 0;
+    expect(await ensureTopicReward(options)).toBe(dir);
+    expect(lines[0]).toMatch(
+      /trained on 500 relevant pages drawn by-page; drawing 1000 mixed and training again/,
+    );
+    expect(JSON.parse(readFileSync(sampleFile, 'utf8'))).toMatchObject({ relevant: 1000, draw: 'mixed' });
   });
 });
