@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../common/index.js';
 import { buildDocweb } from './build.js';
-import type { DocwebPageRow } from './docweb-db.js';
+import { DocwebDb, type DocwebPageRow } from './docweb-db.js';
 import { drawByPage, type SampleOptions, sampleTrainingData } from './sample.js';
 import { type DocwebFixture, fixtureBuildOptions, makeDocwebFixture } from './test-fixture.js';
 import { loadTopic, type Topic } from './topic.js';
@@ -115,6 +115,25 @@ describe('sampleTrainingData', () => {
     expect(() => sample('x')).toThrow(/already holds a sample.*--force/);
     expect(() => sample('x', { shouldOverwrite: true })).not.toThrow();
     expect(existsSync(join(fx.root, 'x', 'relevant', '00001.html'))).toBe(true);
+  });
+
+  it('passes over a page that tres train would refuse as binary (a NUL byte near its start)', () => {
+    const url = 'https://hw.example/mm/index.html';
+    expect(manifestOf('all')).toContain(url);
+    const db = new DocwebDb(fx.cacheDir);
+    const page = db.pageByUrl(url);
+    const site = db.sites().find((s) => s.id === page?.siteId);
+    if (page === undefined || site === undefined) throw new Error(`no page ${url} in the fixture`);
+    const file = join(db.siteDir(site), page.path);
+    db.close();
+    const original = readFileSync(file);
+    try {
+      writeFileSync(file, Buffer.concat([original.subarray(0, 20), Buffer.from([0]), original.subarray(20)]));
+      sample('binary', { relevant: 10, ratio: 10, irrelevantFrom: 'all', draw: 'by-site' });
+      expect(manifestOf('binary')).not.toContain(url);
+    } finally {
+      writeFileSync(file, original);
+    }
   });
 
   it('checks its options and names the field', () => {

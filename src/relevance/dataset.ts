@@ -97,6 +97,11 @@ function readFolder(dir: string, label: 0 | 1, docs: LabeledDocument[], problems
   }
 }
 
+/** Whether file bytes are binary as `tres train` sees them: a NUL byte in the first 4 KiB. */
+export function looksBinary(raw: Uint8Array): boolean {
+  return raw.subarray(0, 4096).includes(0);
+}
+
 /**
  * One labelled document from a file (HTML through the crawler's parser, or plain text), or why
  * it cannot be one (unreadable, binary, no words, not English).
@@ -108,7 +113,7 @@ export function readDocumentFile(path: string, label: 0 | 1): LabeledDocument | 
   } catch (error) {
     return { why: `unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
-  if (raw.subarray(0, 4096).includes(0)) return { why: 'binary, not text' };
+  if (looksBinary(raw)) return { why: 'binary, not text' };
   const content = raw.toString('utf8');
   const isHtml = HTML_EXTENSIONS.has(extname(path).toLowerCase()) || looksLikeHtml(content);
   // HTML goes through the crawler's own parser, so training sees the text the crawl will see.

@@ -29,6 +29,7 @@ export {
   type LoadDatasetOptions,
   loadDataset,
   loadFolder,
+  looksBinary,
   readDocumentFile,
 } from './dataset.js';
 export { trainDecisionTree } from './decision-tree.js';
