@@ -110,6 +110,14 @@ export interface CoverageConfig {
    * `newSiteValue` is where lambda starts. false: lambda stays `newSiteValue`. @default false
    */
   keepHarvest: number | false;
+  /**
+   * Scale lambda to the web: lambda = this x the judged-relevant pages per site that gave one, so
+   * far (shrunk to `newSiteValue` by 5 pseudo-sites at the start): a new relevant site is worth
+   * this share of what an average relevant site has given. Where relevant sites are many and small
+   * a new one is worth fewer pages than where they are few and large. false: lambda stays
+   * `newSiteValue`. @default false
+   */
+  siteShareValue: number | false;
   /** AdaGrad step size of the link model. @default 0.05 */
   learningRate: number;
   /**
@@ -173,6 +181,11 @@ export const COVERAGE_SETTINGS = {
     max: 1,
     isMinOpen: true,
   }),
+  siteShareValue: numberOrOffSetting(
+    false,
+    'lambda = this x the judged-relevant pages per relevant site so far',
+    { min: 0, isMinOpen: true },
+  ),
   learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),
   rescoreEveryPages: numberOrOffSetting(250, 'pages between rescorings of the whole frontier (at least)', {
     min: 1,

@@ -309,6 +309,18 @@ describe('coverage', () => {
     expect(() => resolveCoverageConfig({ keepHarvest: 1.5 })).toThrow(/keepHarvest/);
   });
 
+  it('with siteShareValue, sets lambda to that share of the relevant pages per relevant site so far', () => {
+    const s = new CoverageStrategy({ overrides: { siteShareValue: 0.5 } });
+    expect(s.stats()['coverage/lambda']).toBe(3); // newSiteValue before any page
+    // Every page relevant: 5 pages from 3 sites (hub.test, a.test, b.test), 5 pseudo-sites of 3 / 0.5 pages.
+    crawl(s, () => true);
+    expect(s.stats()['coverage/lambda']).toBeCloseTo((0.5 * (5 + 5 * 6)) / (3 + 5), 12);
+    expect(() => new CoverageStrategy({ overrides: { siteShareValue: 0.5, keepHarvest: 0.9 } })).toThrow(
+      /keepHarvest and siteShareValue/,
+    );
+    expect(() => resolveCoverageConfig({ siteShareValue: 0 })).toThrow(/siteShareValue/);
+  });
+
   it('checkpoints an adapted lambda and restores it', () => {
     const s = new CoverageStrategy({ overrides: { keepHarvest: 0.9 } });
     const restored = new CoverageStrategy({ overrides: { keepHarvest: 0.9 } });

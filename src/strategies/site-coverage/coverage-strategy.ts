@@ -75,6 +75,8 @@ const NO_WORDS = new Int32Array(0);
 const RESCORE_SHARE = 200;
 /** Links fetched between two adaptations of lambda (`keepHarvest`). */
 const ADAPT_EVERY_PAGES = 50;
+/** Pseudo-sites of `siteShareValue`'s prior (relevant pages per relevant site = newSiteValue / siteShareValue). */
+const SITE_SHARE_PRIOR_SITES = 5;
 /** Bounds of an adapted lambda: it moves by a factor, so it must stay above 0. */
 const MIN_ADAPTED_LAMBDA = 0.1;
 const MAX_ADAPTED_LAMBDA = 30;
@@ -184,6 +186,8 @@ export class CoverageStrategy implements Strategy {
       throw new ConfigError(
         'coverage: keepHarvest measures the greedy harvest rate at each rescoring; set rescoreEveryPages to a number',
       );
+    if (this.config.keepHarvest !== false && this.config.siteShareValue !== false)
+      throw new ConfigError('coverage: keepHarvest and siteShareValue both set lambda; set one of them');
   }
 
   seed(links: DiscoveredLink[]): void {
@@ -256,6 +260,10 @@ export class CoverageStrategy implements Strategy {
       this.model.update(this.config.isWordUsed ? data.ids : NO_WORDS, real, gain, this.groupOf(site));
     }
     this.yields.record(site, gain, data?.parent ?? -1);
+    const share = this.config.siteShareValue;
+    if (share !== false)
+      this.lambda =
+        share * this.yields.relevantPerCoveredSite(this.config.newSiteValue / share, SITE_SHARE_PRIOR_SITES);
     if (outcome.links.length > 0) {
       const parent = this.yields.addParent(site);
       this.parentUrls.push(action.url);

@@ -46,6 +46,9 @@ export class SiteYields {
   private sitesFound = new Float64Array(256);
   private allSitesFound = 0;
   private allFetched = 0;
+  /** Over all sites: judged-relevant pages, and sites with one (soft: expected ones). */
+  private allRelevant = 0;
+  private allCovered = 0;
 
   /** The id of `site` (a new id the first time). */
   siteId(site: string): number {
@@ -102,6 +105,8 @@ export class SiteYields {
     this.relevant[site] = (this.relevant[site] as number) + gain;
     this.uncovered[site] = wasUncovered * (1 - gain);
     this.allFetched++;
+    this.allRelevant += gain;
+    this.allCovered += wasUncovered * gain;
     if (parent < 0) return;
     const from = this.parentSite[parent] as number;
     if (from === site) return;
@@ -121,6 +126,14 @@ export class SiteYields {
   }
 
   /** The probability that no fetched page of `site` was relevant (1 or 0 when gains are 0/1). */
+  /**
+   * Judged-relevant pages per site that gave one, over the crawl so far: `prior` shrunk by `k`
+   * pseudo-sites.
+   */
+  relevantPerCoveredSite(prior: number, k: number): number {
+    return shrunk(this.allRelevant, this.allCovered, prior, k);
+  }
+
   uncoveredOf(site: number): number {
     return this.uncovered[site] as number;
   }
