@@ -39,23 +39,37 @@ const VARIANTS: { label: string; spec: string }[] = [
   { label: 'han-async overrides', spec: 'han-async:epsilon=0.2,isLearning=false' },
   { label: 'rlwcs overrides', spec: 'rlwcs:retrainEvery=50,isLearning=false' },
   { label: 'apprentice overrides', spec: 'apprentice:batchPages=50,isLearning=false' },
-  // newSitePatience=false: the lines below were taken before patience 1 became the default.
-  { label: 'coverage saturation', spec: 'coverage:siteSaturation=100,newSitePatience=false' },
-  { label: 'coverage soft', spec: 'coverage:isSoftJudged=true,rescoreEveryPages=50,newSitePatience=false' },
+  // siteShareValue=false on every coverage line below: they were taken while lambda was fixed
+  // (before issue 25's tenth session). newSitePatience=false: taken before patience 1 became the default.
+  {
+    label: 'coverage saturation',
+    spec: 'coverage:siteSaturation=100,newSitePatience=false,siteShareValue=false',
+  },
+  {
+    label: 'coverage soft',
+    spec: 'coverage:isSoftJudged=true,rescoreEveryPages=50,newSitePatience=false,siteShareValue=false',
+  },
   {
     label: 'coverage no-context',
-    spec: 'coverage:siteSaturation=100,isContextUsed=false,newSitePatience=false',
+    spec: 'coverage:siteSaturation=100,isContextUsed=false,newSitePatience=false,siteShareValue=false',
   },
   // The defaults before issue 25 made coverage the default strategy: its fingerprint then.
   {
     label: 'coverage old-defaults',
-    spec: 'coverage:newSiteValue=1,siteSaturation=false,anchors=0,newSitePatience=false',
+    spec: 'coverage:newSiteValue=1,siteSaturation=false,anchors=0,newSitePatience=false,siteShareValue=false',
   },
-  { label: 'coverage hub-sites', spec: 'coverage:hubSites=1,newSitePatience=false' },
+  { label: 'coverage hub-sites', spec: 'coverage:hubSites=1,newSitePatience=false,siteShareValue=false' },
   // The default before newSitePatience (issue 25, seventh session): the bare `coverage` line then.
-  { label: 'coverage no-patience', spec: 'coverage:newSitePatience=false' },
+  { label: 'coverage no-patience', spec: 'coverage:newSitePatience=false,siteShareValue=false' },
   // First pages' own weights and the URL-depth word (issue 25, eighth session; both off by default).
-  { label: 'coverage first-page', spec: 'coverage:firstPageModel=all,urlDepth=1' },
+  { label: 'coverage first-page', spec: 'coverage:firstPageModel=all,urlDepth=1,siteShareValue=false' },
+  // The default before siteShareValue (issue 25, tenth session): the bare `coverage` line then.
+  { label: 'coverage fixed-lambda', spec: 'coverage:siteShareValue=false' },
+  // lambda adapted to keep a share of the greedy harvest rate (tenth session; off by default).
+  {
+    label: 'coverage keep-harvest',
+    spec: 'coverage:siteShareValue=false,keepHarvest=0.9,rescoreEveryPages=50',
+  },
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -86,7 +86,7 @@ describe('coverage', () => {
     const everything = () => true;
     // a.test/1 comes first (ties by URL); then a.test holds a relevant page, so b.test/1 (a new
     // site, worth 1 + newSiteValue) goes before a.test/2 and a.test/3.
-    const once = { isLinkLearning: false, siteSaturation: false } as const;
+    const once = { isLinkLearning: false, siteSaturation: false, siteShareValue: false } as const;
     expect(crawl(new CoverageStrategy({ overrides: once }), everything)).toEqual([
       'http://hub.test/',
       'http://a.test/1',
@@ -281,7 +281,9 @@ describe('coverage', () => {
       overrides: Parameters<typeof resolveCoverageConfig>[0],
       relevant: (url: string) => boolean,
     ) => {
-      const s = new CoverageStrategy({ overrides: { rescoreEveryPages: 10, ...overrides } });
+      const s = new CoverageStrategy({
+        overrides: { rescoreEveryPages: 10, siteShareValue: false, ...overrides },
+      });
       const ctx = loop();
       s.seed([{ ...link('http://big.test/0'), depth: 0 }]);
       let hits = 0;
@@ -302,9 +304,12 @@ describe('coverage', () => {
     expect(adapted.hits).toBeGreaterThan(fixed.hits + 50);
     // Every page relevant: a new site costs nothing, so lambda grows from 1.
     expect(run({ newSiteValue: 1, keepHarvest: 0.9 }, () => true).lambda).toBeGreaterThan(3);
-    expect(() => new CoverageStrategy({ overrides: { keepHarvest: 0.9, rescoreEveryPages: false } })).toThrow(
-      /keepHarvest .*rescoreEveryPages/,
-    );
+    expect(
+      () =>
+        new CoverageStrategy({
+          overrides: { keepHarvest: 0.9, siteShareValue: false, rescoreEveryPages: false },
+        }),
+    ).toThrow(/keepHarvest .*rescoreEveryPages/);
     expect(() => resolveCoverageConfig({ keepHarvest: 0 })).toThrow(/keepHarvest/);
     expect(() => resolveCoverageConfig({ keepHarvest: 1.5 })).toThrow(/keepHarvest/);
   });
@@ -315,15 +320,15 @@ describe('coverage', () => {
     // Every page relevant: 5 pages from 3 sites (hub.test, a.test, b.test), 5 pseudo-sites of 3 / 0.5 pages.
     crawl(s, () => true);
     expect(s.stats()['coverage/lambda']).toBeCloseTo((0.5 * (5 + 5 * 6)) / (3 + 5), 12);
-    expect(() => new CoverageStrategy({ overrides: { siteShareValue: 0.5, keepHarvest: 0.9 } })).toThrow(
-      /keepHarvest and siteShareValue/,
+    expect(() => new CoverageStrategy({ overrides: { keepHarvest: 0.9 } })).toThrow(
+      /keepHarvest and siteShareValue both set lambda; add siteShareValue=false/,
     );
     expect(() => resolveCoverageConfig({ siteShareValue: 0 })).toThrow(/siteShareValue/);
   });
 
   it('checkpoints an adapted lambda and restores it', () => {
-    const s = new CoverageStrategy({ overrides: { keepHarvest: 0.9 } });
-    const restored = new CoverageStrategy({ overrides: { keepHarvest: 0.9 } });
+    const s = new CoverageStrategy({ overrides: { keepHarvest: 0.9, siteShareValue: false } });
+    const restored = new CoverageStrategy({ overrides: { keepHarvest: 0.9, siteShareValue: false } });
     restored.restore({ ...s.checkpoint(), lambda: 7.5 });
     expect(restored.stats()['coverage/lambda']).toBe(7.5);
     expect(s.checkpoint().lambda).toBe(3);

@@ -187,7 +187,9 @@ export class CoverageStrategy implements Strategy {
         'coverage: keepHarvest measures the greedy harvest rate at each rescoring; set rescoreEveryPages to a number',
       );
     if (this.config.keepHarvest !== false && this.config.siteShareValue !== false)
-      throw new ConfigError('coverage: keepHarvest and siteShareValue both set lambda; set one of them');
+      throw new ConfigError(
+        'coverage: keepHarvest and siteShareValue both set lambda; add siteShareValue=false to use keepHarvest',
+      );
   }
 
   seed(links: DiscoveredLink[]): void {
