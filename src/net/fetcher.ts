@@ -22,6 +22,9 @@ import { parseRetryAfterMs, statusError, toFetchError } from './http-errors.js';
 import { withDefaults } from './option-checks.js';
 import { ResolveRules } from './resolve-rules.js';
 
+/** The reason a fetch's total-timeout timer is stopped with (see `fetch`). */
+const TIMER_STOPPED = Symbol('timer stopped');
+
 export { DEFAULT_FETCHER_OPTIONS, type FetcherOptions, type FetchRequestOptions } from './fetcher-options.js';
 
 /** Bytes of an unwanted body (3xx, 5xx) read to keep the connection reusable. */
@@ -220,7 +223,9 @@ export class Fetcher {
       if (timeout.signal.aborted) throw timeout.signal.reason;
       throw toFetchError(error, context);
     } finally {
-      stopTimer.abort();
+      // With a reason of ours: abort() without one builds a DOMException per fetch (about 1 s of
+      // a 38 s coverage crawl's CPU in a profile of the engine benchmark); nothing reads it.
+      stopTimer.abort(TIMER_STOPPED);
     }
   }
 
