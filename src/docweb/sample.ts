@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { ConfigError, createRng, type Rng } from '../common/index.js';
 import { parseHtml } from '../html/index.js';
 import { decodeText, detectCharset } from '../net/index.js';
-import { looksBinary } from '../relevance/index.js';
+import { isBinaryForTraining } from '../relevance/index.js';
 import { detectLanguage, pageTokens } from '../text/index.js';
 import { defaultCacheDir } from './cache-layout.js';
 import { DocwebDb, type DocwebPageRow, type DocwebSiteRow } from './docweb-db.js';
@@ -295,7 +295,7 @@ function usablePage(
   const bytes = charset === 'utf-8' ? raw : Buffer.from(html, 'utf8');
   // ...and refuses a file with a NUL byte near its start (one irrelevant page of 9,000 drawn for
   // statistics with seed 2 had one, and training stopped on it).
-  if (looksBinary(bytes)) return undefined;
+  if (isBinaryForTraining(bytes)) return undefined;
   return { page, site, bytes };
 }
 

@@ -97,8 +97,11 @@ function readFolder(dir: string, label: 0 | 1, docs: LabeledDocument[], problems
   }
 }
 
-/** Whether file bytes are binary as `tres train` sees them: a NUL byte in the first 4 KiB. */
-export function looksBinary(raw: Uint8Array): boolean {
+/**
+ * Whether file bytes are binary as `tres train` sees them: a NUL byte in the first 4 KiB (a narrower
+ * rule than the crawler's `looksBinary` in net/, which also knows file signatures).
+ */
+export function isBinaryForTraining(raw: Uint8Array): boolean {
   return raw.subarray(0, 4096).includes(0);
 }
 
@@ -113,7 +116,7 @@ export function readDocumentFile(path: string, label: 0 | 1): LabeledDocument | 
   } catch (error) {
     return { why: `unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
-  if (looksBinary(raw)) return { why: 'binary, not text' };
+  if (isBinaryForTraining(raw)) return { why: 'binary, not text' };
   const content = raw.toString('utf8');
   const isHtml = HTML_EXTENSIONS.has(extname(path).toLowerCase()) || looksLikeHtml(content);
   // HTML goes through the crawler's own parser, so training sees the text the crawl will see.

@@ -26,10 +26,10 @@ export {
 export {
   type DatasetSource,
   documentProblem,
+  isBinaryForTraining,
   type LoadDatasetOptions,
   loadDataset,
   loadFolder,
-  looksBinary,
   readDocumentFile,
 } from './dataset.js';
 export { trainDecisionTree } from './decision-tree.js';

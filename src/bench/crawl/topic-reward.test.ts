@@ -49,13 +49,13 @@ describe('ensureTopicReward', () => {
   });
 
   it('trains again when the kept model was drawn another way (the recipe before the mixed draw)', async () => {
+    const lines: string[] = [];
     const options = {
       topicFile: join(fx.topicsDir, 'hardware.yaml'),
       cacheDir: fx.cacheDir,
       modelsDir: join(fx.root, 'models-old'),
       log: (line: string) => void lines.push(line),
     };
-    const lines: string[] = [];
     const dir = await ensureTopicReward(options);
     const sampleFile = join(fx.root, 'models-old', 'samples', 'hardware', 'sample.json');
     const sample = JSON.parse(readFileSync(sampleFile, 'utf8'));

@@ -158,7 +158,7 @@ export class CoverageStrategy implements Strategy {
   private isRescoreDue = false;
   private rechecks = 0;
   private rescorings = 0;
-  /** lambda now: `newSiteValue`, or as `keepHarvest` adapted it. */
+  /** lambda now: `newSiteValue`, or as `siteShareValue` or `keepHarvest` set it. */
   private lambda: number;
   /** P(relevant) of the link {@link CoverageStrategy.linkValue} valued last. */
   private lastProbability = 0;
