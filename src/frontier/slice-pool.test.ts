@@ -21,7 +21,12 @@ describe('SlicePool', () => {
       pool.set(id, values, 37, isLive);
       expected.set(id, values);
     }
-    for (const [id, values] of expected) expect([...pool.view(id)]).toEqual(values);
+    for (const [id, values] of expected) {
+      expect([...pool.view(id)]).toEqual(values);
+      // The same slice read in place, as a hot loop over many slices reads it.
+      const start = pool.start(id);
+      expect([...pool.entries.subarray(start, start + pool.length(id))]).toEqual(values);
+    }
   });
 
   it('gives back every live slice as set, whatever the order of sets and frees, across growth in place and compactions', () => {

@@ -164,6 +164,23 @@ export class SlicePool {
     this.lengthOf[id] = 0;
   }
 
+  /**
+   * The pool itself, valid until the next {@link SlicePool.set}: the slice of `id` is its entries
+   * from {@link SlicePool.start} for {@link SlicePool.length}. For a hot loop over many slices, where
+   * a {@link SlicePool.view} per slice (a typed-array object each) costs more than the reads.
+   */
+  get entries(): Int32Array {
+    return this.pool;
+  }
+  /** Where the slice of `id` starts in {@link SlicePool.entries}. */
+  start(id: number): number {
+    return this.startOf[id] as number;
+  }
+  /** Entries in the slice of `id`. */
+  length(id: number): number {
+    return this.lengthOf[id] as number;
+  }
+
   /** The slice of `id`: a view into the pool, valid until the next {@link SlicePool.set}. */
   view(id: number): Int32Array {
     const start = this.startOf[id] as number;

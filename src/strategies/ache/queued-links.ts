@@ -110,6 +110,21 @@ export class QueuedLinks {
     return this.pool.view(u);
   }
 
+  /**
+   * The pool of every queued URL's field-word ids, valid until the next {@link QueuedLinks.set}:
+   * those of `u` are its entries from {@link QueuedLinks.idStart} to {@link QueuedLinks.idEnd}
+   * (what {@link QueuedLinks.ids} views, without a view object per call).
+   */
+  get idPool(): Int32Array {
+    return this.pool.entries;
+  }
+  idStart(u: number): number {
+    return this.pool.start(u);
+  }
+  idEnd(u: number): number {
+    return this.pool.start(u) + this.pool.length(u);
+  }
+
   /** A copy of the URL's data. */
   data(u: number): QueuedLinkData & { ids: Int32Array } {
     return {

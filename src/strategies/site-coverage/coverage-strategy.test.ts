@@ -406,6 +406,19 @@ describe('coverage estimates', () => {
     expect(m.probability([2], parent(0.5))).toBeLessThan(0.3);
   });
 
+  it('scores a link whose word ids are a range of a pool exactly as one given its ids alone', () => {
+    const m = new OnlineLinkModel(0.05, 2, 'all');
+    for (let i = 0; i < 50; i++) {
+      m.update([1, 3, 7], [0.4, 1], 1, i % 2);
+      m.update([2, 3, 9], [-0.2, 0], 0, 0);
+    }
+    const pool = new Int32Array([9, 1, 3, 7, 2]);
+    for (const group of [0, 1]) {
+      expect(m.probabilityIn(pool, 1, 4, [0.1, 1], group)).toBe(m.probability([1, 3, 7], [0.1, 1], group));
+      expect(m.probabilityIn(pool, 2, 2, [0.1, 1], group)).toBe(m.probability([], [0.1, 1], group));
+    }
+  });
+
   it('gives group 1 weights of its own on top of the shared ones, learned from its links only', () => {
     const m = new OnlineLinkModel(0.05, 2, 'all');
     const parent = [0, 0];

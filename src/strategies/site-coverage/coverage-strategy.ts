@@ -50,7 +50,7 @@
  * the replay, not every `rescoreEveryPages` replayed pages.
  */
 import { ConfigError } from '../../common/index.js';
-import { IndexedPriorityFrontier } from '../../frontier/index.js';
+import { grownArray, IndexedPriorityFrontier } from '../../frontier/index.js';
 import type {
   Action,
   DiscoveredLink,
@@ -152,6 +152,11 @@ export class CoverageStrategy implements Strategy {
   private anchorOfQueued: Float32Array;
   private serial = 0;
   private readonly parentUrls: string[] = [];
+  /**
+   * logit of each parent page's P(relevant), by parent index: every link found on a page has
+   * its P, and a rescoring values every link (a Math.log each saved).
+   */
+  private parentLogits = new Float64Array(1024);
   private readonly fetched = new Set<string>();
   private pagesSinceRescore = 0;
   /** A replay has queued links since the last rescoring: the next step rescores first. */
@@ -269,6 +274,8 @@ export class CoverageStrategy implements Strategy {
     if (outcome.links.length > 0) {
       const parent = this.yields.addParent(site);
       this.parentUrls.push(action.url);
+      if (parent >= this.parentLogits.length) this.parentLogits = grownArray(this.parentLogits, parent * 2);
+      this.parentLogits[parent] = logit(outcome.probability);
       for (const link of outcome.links) {
         if (this.fetched.has(link.url)) continue;
         this.enqueue(link, {
@@ -363,7 +370,9 @@ export class CoverageStrategy implements Strategy {
     const q = this.queued;
     if (q.isSeed(u)) return Number.POSITIVE_INFINITY;
     return this.linkValue(
-      q.ids(u),
+      q.idPool,
+      q.idStart(u),
+      q.idEnd(u),
       q.parentProbability(u),
       q.parent(u),
       this.siteOfQueued[u] as number,
@@ -385,7 +394,8 @@ export class CoverageStrategy implements Strategy {
     const x = this.real;
     const c = this.config;
     const y = this.yields;
-    x[0] = logit(parentProbability);
+    // A link's parentProbability is its parent page's (the P its logit was kept from).
+    x[0] = parent >= 0 ? (this.parentLogits[parent] as number) : logit(parentProbability);
     const fetched = y.fetchedOf(site);
     x[1] = c.isSiteYieldUsed && fetched > 0 ? logit(shrunk(y.relevantOf(site), fetched, 0.5, 1)) : 0;
     x[2] = c.isSiteYieldUsed && fetched === 0 ? 1 : 0;
@@ -396,17 +406,21 @@ export class CoverageStrategy implements Strategy {
     return x;
   }
 
-  /** The value of a link with word ids `ids`, found on page `parent`, into site id `site`. */
+  /** The value of a link with word ids `ids[from..to)`, found on page `parent`, into site id `site`. */
   private linkValue(
     ids: Int32Array,
+    from: number,
+    to: number,
     parentProbability: number,
     parent: number,
     site: number,
     anchorProbability: number,
   ): number {
     const c = this.config;
-    const p = this.model.probability(
-      c.isWordUsed ? ids : NO_WORDS,
+    const p = this.model.probabilityIn(
+      ids,
+      from,
+      c.isWordUsed ? to : from,
       this.realFeatures(parentProbability, parent, site, anchorProbability),
       this.groupOf(site),
     );
@@ -438,7 +452,15 @@ export class CoverageStrategy implements Strategy {
     const site = this.yields.siteId(siteOf(link.host));
     const value = data.isSeed
       ? Number.POSITIVE_INFINITY
-      : this.linkValue(data.ids, data.parentProbability, data.parent, site, data.anchorProbability);
+      : this.linkValue(
+          data.ids,
+          0,
+          data.ids.length,
+          data.parentProbability,
+          data.parent,
+          site,
+          data.anchorProbability,
+        );
     const existing = this.queued.idOf(link.url);
     // A URL found again replaces its queued link only if it is worth more from here.
     if (existing !== undefined && this.valueOf(existing) >= value) return;

@@ -67,13 +67,23 @@ function newWeights(realCount: number, wordCount: number): GroupWeights {
   };
 }
 
-/** `z` plus the decision of weights `b` for a link (bias, then real features, then words). */
-function addDecision(b: GroupWeights, ids: ArrayLike<number>, real: ArrayLike<number>, z: number): number {
+/**
+ * `z` plus the decision of weights `b` for a link (bias, then real features, then words) whose
+ * word ids are `ids[from..to)`.
+ */
+function addDecision(
+  b: GroupWeights,
+  ids: ArrayLike<number>,
+  from: number,
+  to: number,
+  real: ArrayLike<number>,
+  z: number,
+): number {
   z += b.bias;
   for (let i = 0; i < b.real.length; i++) z += (b.real[i] as number) * (real[i] as number);
   const w = b.words;
   if (w.length === 0) return z;
-  for (let k = 0; k < ids.length; k++) {
+  for (let k = from; k < to; k++) {
     const id = ids[k] as number;
     if (id < w.length) z += w[id] as number;
   }
@@ -150,12 +160,28 @@ export class OnlineLinkModel {
    * group `group` (1 adds the group's weights when the model has groups).
    */
   probability(ids: ArrayLike<number>, real: ArrayLike<number>, group = 0): number {
-    return sigmoid(this.decision(ids, real, group));
+    return sigmoid(this.decision(ids, 0, ids.length, real, group));
+  }
+
+  /**
+   * {@link OnlineLinkModel.probability} of a link whose word ids are `pool[from..to)`: a frontier
+   * rescored link by link reads them where they are kept: a subarray per link was over a third of
+   * the time of summing its weights (links of 60 ids in a pool on a resizable buffer, Node 20:
+   * 260 ns a link with a view each, 165 ns in place).
+   */
+  probabilityIn(
+    pool: ArrayLike<number>,
+    from: number,
+    to: number,
+    real: ArrayLike<number>,
+    group = 0,
+  ): number {
+    return sigmoid(this.decision(pool, from, to, real, group));
   }
 
   /** One AdaGrad step on the log loss of the link's outcome `label` (0 or 1, or a probability). */
   update(ids: ArrayLike<number>, real: ArrayLike<number>, label: number, group = 0): void {
-    const g = sigmoid(this.decision(ids, real, group)) - label; // d loss / d decision
+    const g = sigmoid(this.decision(ids, 0, ids.length, real, group)) - label; // d loss / d decision
     if (g === 0) return;
     if (group === 1 && this.group !== undefined)
       step(this.group, ids, real, g, this.learningRate, this.groupWords === 'all');
@@ -202,10 +228,16 @@ export class OnlineLinkModel {
       Object.assign(this.group, copyGroup(state.group));
   }
 
-  private decision(ids: ArrayLike<number>, real: ArrayLike<number>, group: number): number {
-    const z = addDecision(this.shared, ids, real, 0);
+  private decision(
+    ids: ArrayLike<number>,
+    from: number,
+    to: number,
+    real: ArrayLike<number>,
+    group: number,
+  ): number {
+    const z = addDecision(this.shared, ids, from, to, real, 0);
     // The group's terms are added to the shared sum, in the same order as before groups existed.
-    return group === 1 && this.group !== undefined ? addDecision(this.group, ids, real, z) : z;
+    return group === 1 && this.group !== undefined ? addDecision(this.group, ids, from, to, real, z) : z;
   }
 }
 
