@@ -15,11 +15,12 @@
 import { ConfigError } from '../../common/index.js';
 import { isStopword, tokenize, urlTokens } from '../../text/index.js';
 import type { DiscoveredLink, LinkContextWindow } from '../../types/index.js';
+import { WordTable } from './word-table.js';
 
 /**
- * Most words {@link FieldWords}' caches of recent context words and URL origins hold. At 2048 the
- * engine benchmark's web (about 16k distinct context words) emptied it every 27 pages and a third
- * of the lookups missed; at 16384 `encode` takes about 15% less time there.
+ * Most URL origins {@link FieldWords}' cache of recent ones holds (it was also the size of a cache
+ * of recent context words: at 2048 the engine benchmark's web, about 16k distinct context words,
+ * emptied that every 27 pages; at 16384 `encode` took about 15% less time).
  */
 const RECENT_WORDS = 16_384;
 /** Up to this many ids a link's ids are sorted by insertion. */
@@ -60,26 +61,25 @@ export const ACHE_FEATURE_SELECTION: Readonly<FeatureSelection> = Object.freeze(
 });
 
 /**
- * Interns field-word pairs as small integers. One map per field, keyed by the word: every link
- * of every page is encoded, and a "field:word" key built per token was the largest cost of
- * `coverage` on the engine benchmark (7.8% of its CPU time in idOf, issue 25).
+ * Interns field-word pairs as small integers. One table per field, keyed by the word (a
+ * ./word-table.ts, by two hashes of it): every link of every page is encoded, and a "field:word"
+ * key built per token was the largest cost of `coverage` on the engine benchmark (7.8% of its CPU
+ * time in idOf, issue 25); a Map per field after that still cost 0.5 s of a 33 s crawl.
  */
 export class FieldWords {
-  private readonly ids: Record<LinkField, Map<string, number>> = {
-    url: new Map(),
-    anchor: new Map(),
-    around: new Map(),
+  private readonly ids: Record<LinkField, WordTable> = {
+    url: new WordTable(),
+    anchor: new WordTable(),
+    around: new WordTable(),
   };
   private readonly names: string[] = [];
   /** Ids of the link being encoded. */
   private scratch = new Int32Array(64);
   /**
-   * The 'around' ids of the words seen lately, stopwords as -1: a page's links share most of
-   * their context words, and a lookup in this small map is several times as fast as one in the
-   * vocabulary's (measured on a DocWeb crawl's links, issue 25). Emptied when it holds
-   * {@link RECENT_WORDS}.
+   * The 'around' id of every context word met, stopwords as -1 (./word-table.ts: the lookup of
+   * each word of each page, cheaper than the vocabulary's Map; a recent-words Map before it).
    */
-  private readonly recentAround = new Map<string, number>();
+  private readonly aroundIds = new WordTable();
   /**
    * The 'url' ids of the words of recent URLs' scheme and host ("https://www.lirc.org"), which a
    * page's links mostly share; emptied when it holds {@link RECENT_WORDS}.
@@ -243,12 +243,10 @@ export class FieldWords {
   /** The 'around' id of context word `t`; -1 for a stopword or a one-letter word. */
   private aroundId(t: string): number {
     if (t.length < 2) return -1;
-    const recent = this.recentAround;
-    let id = recent.get(t);
+    let id = this.aroundIds.get(t);
     if (id === undefined) {
-      if (recent.size >= RECENT_WORDS) recent.clear();
       id = isStopword(t) ? -1 : this.idOf('around', t);
-      recent.set(t, id);
+      this.aroundIds.set(t, id);
     }
     return id;
   }
