@@ -126,8 +126,8 @@ export interface CoverageConfig {
   /**
    * Fetched pages between two rescorings of the whole frontier (a queued link's value can rise
    * when its site's yield does; falls are caught when it is drawn), at least: with a frontier of
-   * more than 200 times as many links, one rescoring every frontier / 200 pages, so rescoring
-   * costs at most about 200 link values per page however large the frontier grows. false:
+   * more than 50 times as many links, one rescoring every frontier / 50 pages, so rescoring
+   * costs at most about 50 link values per page however large the frontier grows. false:
    * never. @default 250
    */
   rescoreEveryPages: number | false;

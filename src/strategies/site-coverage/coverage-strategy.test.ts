@@ -66,7 +66,7 @@ describe('coverage', () => {
     s.next(ctx);
     expect(s.stats()['coverage/rescorings']).toBe(1);
   });
-  it('rescores every rescoreEveryPages pages, and every frontier / 200 pages once the frontier is larger', () => {
+  it('rescores every rescoreEveryPages pages, and every frontier / 50 pages once the frontier is larger', () => {
     const s = new CoverageStrategy({ overrides: { rescoreEveryPages: 2 } });
     const ctx = loop();
     s.seed([{ ...link('http://hub.test/'), depth: 0 }]);
@@ -75,8 +75,8 @@ describe('coverage', () => {
       const a = s.next(ctx);
       if (!a) throw new Error('frontier ran dry');
       ctx.fetched.add(a.url);
-      // The first page links to 1,000 pages: a frontier of 999-1,000 links, rescored every 5 pages.
-      const links = page === 0 ? Array.from({ length: 1000 }, (_, i) => link(`http://s${i}.test/`)) : [];
+      // The first page links to 250 pages: a frontier of 240-250 links, rescored every 5 pages.
+      const links = page === 0 ? Array.from({ length: 250 }, (_, i) => link(`http://s${i}.test/`)) : [];
       s.observe(outcome(a, 0, links));
       rescorings.push(s.stats()['coverage/rescorings'] as number);
     }

@@ -37,7 +37,7 @@
  * fell by more than `recheckTolerance` (e.g. its site just got its first relevant page, or its
  * yield fell) it goes back with the new value and the next is drawn, so falls are exact at the
  * head (lazy greedy). Rises are caught by a rescoring of the whole frontier every
- * `rescoreEveryPages` pages (every frontier / 200 pages when that is longer), and by the new
+ * `rescoreEveryPages` pages (every frontier / 50 pages when that is longer), and by the new
  * links of each fetched page.
  *
  * Storage per queued URL: ACHE's QueuedLinks (typed arrays by interned URL id: serial, sample,
@@ -71,8 +71,13 @@ const NO_WORDS = new Int32Array(0);
  * A frontier of F links is rescored at most every F / RESCORE_SHARE pages: a rescoring values
  * every queued link, so at a fixed period its cost grows with the frontier (quadratic in the
  * crawl's length: at 100k pages and 900k links, every 250 pages was 3,600 link values per page).
+ * So a page pays for at most 50 link values. 200 (the first value) made rescoring a twelfth of
+ * `coverage`'s CPU on the engine benchmark's 20,000 pages; at 50 the DocWeb's crawls of 3,000
+ * pages are unchanged (their frontiers stay under 12,500 links) and those of 10,000 pages tie
+ * (3 seeds each on hardware, programming languages and system administration: harvest rate
+ * -0.3 to -0.1 points, relevant sites -0.3 to +4.7, within the spread; issue 25).
  */
-const RESCORE_SHARE = 200;
+const RESCORE_SHARE = 50;
 /** Links fetched between two adaptations of lambda (`keepHarvest`). */
 const ADAPT_EVERY_PAGES = 50;
 /** Pseudo-sites of `siteShareValue`'s prior (relevant pages per relevant site = newSiteValue / siteShareValue). */
