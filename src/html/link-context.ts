@@ -48,6 +48,55 @@ export function tokenizeInto(text: string, out: string[]): void {
   if (start !== -1) out.push(lower.slice(start));
 }
 
+/** Where a lazily built context keeps its tokens and offsets once read (not enumerable). */
+const BUILT = Symbol('built');
+type LazyContext = LinkContext & { [BUILT]?: { tokens: string[]; offsets: Int8Array } };
+
+/** The tokens and offsets of a context from its page's words and [start, end, offset] spans. */
+function built(context: LazyContext): { tokens: string[]; offsets: Int8Array } {
+  const done = context[BUILT];
+  if (done !== undefined) return done;
+  const { words, spans } = context.source as NonNullable<LinkContext['source']>;
+  let count = 0;
+  for (let s = 0; s < spans.length; s += 3) count += (spans[s + 1] as number) - (spans[s] as number);
+  const tokens = new Array<string>(count);
+  const offsets = new Int8Array(count);
+  let k = 0;
+  for (let s = 0; s < spans.length; s += 3) {
+    const end = spans[s + 1] as number;
+    const offset = spans[s + 2] as number;
+    for (let i = spans[s] as number; i < end; i++, k++) {
+      tokens[k] = words[i] as string;
+      offsets[k] = offset;
+    }
+  }
+  const made = { tokens, offsets };
+  Object.defineProperty(context, BUILT, { value: made });
+  return made;
+}
+
+/**
+ * `tokens` and `offsets` as enumerable getters that build both on first read (JSON, structured
+ * clones and spreads still see them as properties). A reader of `source` never builds them: on
+ * the engine benchmark the arrays of every link of the pages in flight (about 30 KB a page, read
+ * by none of `coverage`, the outlinks codec or ACHE's encoder) lived long enough to be promoted to
+ * V8's old space, and made scavenges twice as slow (issue 25).
+ */
+const LAZY_TOKENS: PropertyDescriptorMap = {
+  tokens: {
+    get(this: LazyContext) {
+      return built(this).tokens;
+    },
+    enumerable: true,
+  },
+  offsets: {
+    get(this: LazyContext) {
+      return built(this).offsets;
+    },
+    enumerable: true,
+  },
+};
+
 /** Records the leaves of one page in document order and builds link contexts from them. */
 export class LinkContextRecorder {
   /** Tokens of all leaves, in document order. */
@@ -95,23 +144,10 @@ export class LinkContextRecorder {
       spans.push(start, Math.min(this.leafEnds[m] as number, start + wordsPerLeaf), m - last);
     }
 
-    let count = 0;
-    for (let s = 0; s < spans.length; s += 3) count += (spans[s + 1] as number) - (spans[s] as number);
-    const tokens = new Array<string>(count);
-    const offsets = new Int8Array(count);
-    let k = 0;
-    for (let s = 0; s < spans.length; s += 3) {
-      const end = spans[s + 1] as number;
-      const offset = spans[s + 2] as number;
-      for (let i = spans[s] as number; i < end; i++, k++) {
-        tokens[k] = this.tokens[i] as string;
-        offsets[k] = offset;
-      }
-    }
-    const context: LinkContext = { tokens, offsets };
     // The page's words and the runs: per-page work (interning words, storing them) is done once
     // per page instead of once per link and token (issue 25: link contexts were most of what
-    // `coverage` cost beyond best-first).
+    // `coverage` cost beyond best-first). `tokens` and `offsets` are built on first read.
+    const context = Object.defineProperties({}, LAZY_TOKENS) as LinkContext;
     Object.defineProperty(context, 'source', { value: { words: this.tokens, spans } });
     return context;
   }
