@@ -69,7 +69,9 @@ export async function ensureTopicReward(o: TopicRewardOptions): Promise<string> 
     outDir: modelDir,
     isSkippingBad: true,
     topic: { keywords: topic.keywords, keyphrases: [], isExpanded: false },
-    command: `train --model ${model} --out ${modelDir} --relevant ${join(sampleDir, 'relevant')} --irrelevant ${join(sampleDir, 'irrelevant')} --keywords ${keywords} --skip-bad`,
+    // Every sampled page is trained on (trainToFolder holds none out unless told): the command
+    // says so, as `tres train` would need to be told.
+    command: `train --model ${model} --out ${modelDir} --relevant ${join(sampleDir, 'relevant')} --irrelevant ${join(sampleDir, 'irrelevant')} --keywords ${keywords} --skip-bad --no-holdout`,
     log,
   });
   log(`${topic.name}: trained ${model} in ${(trained.trainMs / 1000).toFixed(1)} s into ${modelDir}`);
