@@ -18,12 +18,14 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 /**
  * The lines printed after training: the held-out figures (or why there are none), then warnings.
  * @param documents all documents loaded; `relevant` of them relevant
+ * @param savedOn documents the saved model was trained on (all of them unless `--no-refit`)
  */
 export function formatTrainReport(
   heldOut: HeldOutResult | undefined,
   documents: number,
   relevant: number,
   holdout: number | false,
+  savedOn = heldOut?.trainedOn ?? documents,
 ): { lines: string[]; warnings: string[] } {
   const lines: string[] = [];
   const warnings: string[] = [];
@@ -34,6 +36,10 @@ export function formatTrainReport(
       `held-out test: ${heldOut.documents} documents the model never saw (${heldOut.relevant} relevant, ${heldOut.documents - heldOut.relevant} irrelevant)`,
       `  precision ${pct(m.precision)}  recall ${pct(m.recall)}  F1 ${pct(heldOut.relevantF1)}  macro F1 ${pct(m.macroF1)}  accuracy ${pct(m.accuracy)}`,
     );
+    if (savedOn > heldOut.trainedOn)
+      lines.push(
+        `  (of a model trained on the other ${heldOut.trainedOn}; the saved model was then trained on all ${savedOn} documents, --no-refit to save the measured one)`,
+      );
     if (m.recall < TRAIN_WARNINGS.poorBelow) {
       warnings.push(
         `recall ${pct(m.recall)}: the model missed ${pct(1 - m.recall)} of the held-out relevant pages, and a crawl judged by it will miss them too; give it more relevant documents, ones like the pages the crawl will meet`,

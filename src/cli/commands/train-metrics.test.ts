@@ -55,10 +55,40 @@ describe('tres train reports the quality of the model it saves', () => {
     );
     expect(figures, run.stdout).not.toBeNull();
     const record = JSON.parse(readFileSync(join(out, 'training.json'), 'utf8'));
-    expect(record.documents).toEqual({ total: 100, relevant: 40, trainedOn: 80 });
+    // Measured on a model trained on 80, then trained again on all 100 and saved.
+    expect(run.stdout).toContain(
+      '(of a model trained on the other 80; the saved model was then trained on all 100 documents',
+    );
+    expect(record.documents).toEqual({ total: 100, relevant: 40, trainedOn: 100 });
+    expect(record.heldOut.trainedOn).toBe(80);
     expect((record.heldOut.metrics.recall * 100).toFixed(1)).toBe(figures![2]);
     expect(record.heldOut.metrics.recall).toBeGreaterThan(0.7); // two distinct topics: learnable
     expect(run.stderr).not.toContain('warning: recall');
+  });
+
+  it('saves the measured model itself with --no-refit', async () => {
+    const args = [
+      'train',
+      '--relevant',
+      join(work, 'rel'),
+      '--irrelevant',
+      join(work, 'irr'),
+      '--model',
+      'nb',
+    ];
+    const refit = await runMain([...args, '--out', join(work, 'r1')]);
+    const measured = await runMain([...args, '--no-refit', '--out', join(work, 'r2')]);
+    expect(refit.code).toBe(0);
+    expect(measured.code).toBe(0);
+    expect(measured.stdout).not.toContain('the saved model was then trained');
+    const record = JSON.parse(readFileSync(join(work, 'r2', 'training.json'), 'utf8'));
+    expect(record.documents.trainedOn).toBe(80);
+    expect(record.heldOut.trainedOn).toBe(80);
+    // The same held-out figures (the same measured model); different saved models.
+    const figures = (out: string) => /precision .*/.exec(out)?.[0];
+    expect(figures(measured.stdout)).toBe(figures(refit.stdout));
+    const model = (dir: string) => readFileSync(join(work, dir, 'model.json'), 'utf8');
+    expect(model('r2')).not.toBe(model('r1'));
   });
 
   it('warns when recall or precision is poor and when a class is tiny, and trains on everything with --no-holdout', async () => {

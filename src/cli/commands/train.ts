@@ -122,6 +122,8 @@ type TrainFlags = RelevanceCliOptions & {
   crawl?: string;
   /** A fraction as typed, or false for --no-holdout, or true (the default). */
   holdout?: string | boolean;
+  /** false for --no-refit. */
+  refit?: boolean;
 };
 
 /** --holdout as a fraction, or false for --no-holdout. @throws ConfigError for a bad fraction. */
@@ -156,7 +158,11 @@ export function registerTrainCommand(program: Command): void {
       '--holdout <fraction>',
       `share of each class held out of training to measure the saved model (default: ${DEFAULT_HOLDOUT})`,
     )
-    .option('--no-holdout', 'train on every document; nothing says how good the model is');
+    .option('--no-holdout', 'train on every document; nothing says how good the model is')
+    .option(
+      '--no-refit',
+      'save the model the held-out share measured (trained on the rest) instead of training it again on every document',
+    );
   addRelevanceOptions(command)
     .addHelpText(
       'after',
@@ -164,7 +170,8 @@ export function registerTrainCommand(program: Command): void {
         "inputs, needs --keywords; the papers' reward), bilstm (ablation),\n" +
         'nb (multinomial naive Bayes), fast (mean word vector + keyword features, logistic regression).\n' +
         `The model is trained on ${100 - DEFAULT_HOLDOUT * 100}% of each class and scored on the rest: precision, recall and F1 of\n` +
-        'the relevant class on pages it never saw are printed, with a warning when they are poor.\n' +
+        'the relevant class on pages it never saw are printed, with a warning when they are poor; then it is\n' +
+        'trained again on every document and saved (--no-refit: the measured model is saved).\n' +
         'Examples:\n  tres train --relevant data/rel --irrelevant data/irr --keywords seeds.txt --model kwbilstm --out models/hw\n' +
         '  tres train --labels my-labels.tsv --out models/mine          # files listed with their labels\n' +
         "  tres train --crawl crawl1 --out models/from-crawl1           # the labels given in crawl1's dashboard",
@@ -192,6 +199,7 @@ export function registerTrainCommand(program: Command): void {
         source: datasetSource(opts),
         ...(documents ? { documents } : {}),
         holdout,
+        refit: opts.refit !== false,
         outDir: opts.out,
         isSkippingBad: opts.skipBad === true,
         ...(topic ? { topic } : {}),
@@ -202,7 +210,13 @@ export function registerTrainCommand(program: Command): void {
         onProgress: createProgressBar(process.stderr),
       });
       console.log(`saved ${name} to ${opts.out} (trained in ${(trained.trainMs / 1000).toFixed(1)} s)`);
-      const report = formatTrainReport(trained.heldOut, trained.documents, trained.relevant, holdout);
+      const report = formatTrainReport(
+        trained.heldOut,
+        trained.documents,
+        trained.relevant,
+        holdout,
+        trained.trainedOn,
+      );
       for (const line of report.lines) console.log(line);
       for (const warning of report.warnings) console.error(`tres: warning: ${warning}`);
     });
