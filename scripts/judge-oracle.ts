@@ -9,6 +9,9 @@
  *
  *   npx vite-node scripts/judge-oracle.ts -- TOPIC MODEL_DIR OUT [--cache DIR] [--runs N] [--pages N]
  *
+ * --cache defaults to the DocWeb cache of `npm run lab -- docweb` ($TRES_CACHE_DIR/docweb);
+ * --runs to 5 (seeds 0..N-1), --pages to 3,000.
+ *
  * TOPIC is a name of data/topics/ (hardware, ...); MODEL_DIR the judge (`tres train --out`).
  * Scoring the DocWeb's 250k pages takes about 4 minutes, each run under a minute.
  */
@@ -17,6 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runOnce } from '../src/bench/crawl/crawl-bench-run.js';
 import { openBenchWeb } from '../src/bench/crawl/crawl-bench-topic.js';
+import { defaultCacheDir } from '../src/docweb/cache-layout.js';
 import { DocwebDb } from '../src/docweb/docweb-db.js';
 import { servedPageLookup } from '../src/docweb/link-graph.js';
 import { pageKey } from '../src/docweb/seed-check.js';
@@ -27,7 +31,7 @@ import type { PageToJudge } from '../src/types/index.js';
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    cache: { type: 'string', default: '/work/cache/docweb' },
+    cache: { type: 'string', default: defaultCacheDir() },
     runs: { type: 'string', default: '5' },
     pages: { type: 'string', default: '3000' },
   },
@@ -41,6 +45,12 @@ if (!topicName || !modelDir || !outDir) {
 }
 const runs = Number(values.runs);
 const maxPages = Number(values.pages);
+if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(maxPages) || maxPages < 1) {
+  console.error(
+    `--runs and --pages must be whole numbers of at least 1, got ${values.runs} and ${values.pages}`,
+  );
+  process.exit(2);
+}
 const cache = values.cache as string;
 mkdirSync(join(outDir, 'runs'), { recursive: true });
 

@@ -1,6 +1,7 @@
 /**
  * What `tres train` says about the model it saved: precision, recall and F1 on documents held out
- * of its training, and a warning when they are poor or a class is too small to trust them. A
+ * of the training of the model it measured (the saved one is then trained on every document unless
+ * `--no-refit`), and a warning when they are poor or a class is too small to trust them. A
  * model that misses most relevant pages should say so before a crawl, not after it.
  */
 import type { HeldOutResult } from '../relevance/index.js';

@@ -150,3 +150,30 @@ describe('tokenizeInto', () => {
     expect(out).toEqual(['kept', 'hello', 'world', 'c3po', 's', 'e', 'mail', 'n', 'code']);
   });
 });
+
+describe('a parsed link context builds its tokens on first read', () => {
+  it('reads as a plain { tokens, offsets } would in JSON, spreads, clones and equality, and has its source', () => {
+    const [a] = parseHtml(PAGE_HTML, 'http://x.org/', { withContext: true }).links;
+    const context = a?.context;
+    if (context === undefined) throw new Error('no context');
+    const source = context.source;
+    if (source === undefined) throw new Error('no source');
+    // The source alone: its spans over the page's words, as FieldWords and the outlinks codec read it.
+    const fromSource: string[] = [];
+    for (let s = 0; s < source.spans.length; s += 3)
+      for (let i = source.spans[s] as number; i < (source.spans[s + 1] as number); i++)
+        fromSource.push(source.words[i] as string);
+    const plain = { tokens: [...context.tokens], offsets: Int8Array.from(context.offsets) };
+    expect(plain.tokens).toEqual(fromSource);
+    expect(context).toEqual(plain);
+    expect(JSON.stringify(context)).toBe(JSON.stringify(plain));
+    expect({ ...context }).toEqual(plain);
+    expect(structuredClone(context)).toEqual(plain);
+    expect(Object.keys(context)).toEqual(['tokens', 'offsets']);
+    // Read twice, the same arrays; never assignable.
+    expect(context.tokens).toBe(context.tokens);
+    expect(() => {
+      (context as { tokens: string[] }).tokens = [];
+    }).toThrow(TypeError);
+  });
+});

@@ -24,14 +24,17 @@ export interface DiscoveredLink {
 
 /** The words around a link, each with its DOM offset (0 inside the anchor; see html/link-context.ts). */
 export interface LinkContext {
-  /** Lowercased tokens near the link, in document order. */
-  tokens: string[];
+  /**
+   * Lowercased tokens near the link, in document order. Read-only: a context the parser made
+   * builds them (and `offsets`) on first read from `source`, and has no setter.
+   */
+  readonly tokens: string[];
   /**
    * DOM offset of each token, same length as `tokens`: 0 for tokens inside the anchor, negative
    * for text before it, positive for text after it, |offset| <= dMax (section 3.2 of the
    * apprentice's paper).
    */
-  offsets: Int8Array;
+  readonly offsets: Int8Array;
   /**
    * Where the tokens came from, when the parser knows: the page's words (one array per parsed
    * page, never changed after the parse), shared by every link of the page, and the link's runs

@@ -69,8 +69,8 @@ export async function ensureTopicReward(o: TopicRewardOptions): Promise<string> 
     outDir: modelDir,
     isSkippingBad: true,
     topic: { keywords: topic.keywords, keyphrases: [], isExpanded: false },
-    // Every sampled page is trained on (trainToFolder holds none out unless told): the command
-    // says so, as `tres train` would need to be told.
+    // Every sampled page is trained on and nothing is measured (trainToFolder holds none out
+    // unless told): the command that does the same.
     command: `train --model ${model} --out ${modelDir} --relevant ${join(sampleDir, 'relevant')} --irrelevant ${join(sampleDir, 'irrelevant')} --keywords ${keywords} --skip-bad --no-holdout`,
     log,
   });

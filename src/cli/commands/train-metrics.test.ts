@@ -12,7 +12,7 @@ import { createSyntheticWeb, sandboxResolveRules, startReplayServer } from '../.
 import { CrawlReader, CrawlStore } from '../../store/index.js';
 import { runMain } from '../test-cli.js';
 
-describe('tres train reports the quality of the model it saves', () => {
+describe('tres train reports the quality of the model it measures, and saves one trained on every label', () => {
   let work: string;
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'tres-train-metrics-'));
@@ -61,6 +61,7 @@ describe('tres train reports the quality of the model it saves', () => {
     );
     expect(record.documents).toEqual({ total: 100, relevant: 40, trainedOn: 100 });
     expect(record.heldOut.trainedOn).toBe(80);
+    expect(record.refit).toBe(true);
     expect((record.heldOut.metrics.recall * 100).toFixed(1)).toBe(figures![2]);
     expect(record.heldOut.metrics.recall).toBeGreaterThan(0.7); // two distinct topics: learnable
     expect(run.stderr).not.toContain('warning: recall');
@@ -84,6 +85,7 @@ describe('tres train reports the quality of the model it saves', () => {
     const record = JSON.parse(readFileSync(join(work, 'r2', 'training.json'), 'utf8'));
     expect(record.documents.trainedOn).toBe(80);
     expect(record.heldOut.trainedOn).toBe(80);
+    expect(record.refit).toBe(false);
     // The same held-out figures (the same measured model); different saved models.
     const figures = (out: string) => /precision .*/.exec(out)?.[0];
     expect(figures(measured.stdout)).toBe(figures(refit.stdout));

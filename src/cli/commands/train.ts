@@ -122,7 +122,7 @@ type TrainFlags = RelevanceCliOptions & {
   crawl?: string;
   /** A fraction as typed, or false for --no-holdout, or true (the default). */
   holdout?: string | boolean;
-  /** false for --no-refit. */
+  /** false for --no-refit (commander names the flag's value after it). */
   refit?: boolean;
 };
 
@@ -156,12 +156,12 @@ export function registerTrainCommand(program: Command): void {
     )
     .option(
       '--holdout <fraction>',
-      `share of each class held out of training to measure the saved model (default: ${DEFAULT_HOLDOUT})`,
+      `share of each class held out of training to measure the model (default: ${DEFAULT_HOLDOUT})`,
     )
     .option('--no-holdout', 'train on every document; nothing says how good the model is')
     .option(
       '--no-refit',
-      'save the model the held-out share measured (trained on the rest) instead of training it again on every document',
+      'save the model the held-out share measured (trained on the rest) instead of training it again on every document (which takes as long again)',
     );
   addRelevanceOptions(command)
     .addHelpText(
@@ -199,7 +199,7 @@ export function registerTrainCommand(program: Command): void {
         source: datasetSource(opts),
         ...(documents ? { documents } : {}),
         holdout,
-        refit: opts.refit !== false,
+        shouldRefit: opts.refit !== false,
         outDir: opts.out,
         isSkippingBad: opts.skipBad === true,
         ...(topic ? { topic } : {}),

@@ -80,8 +80,10 @@ export class FieldWords {
   /** Ids of the link being encoded. */
   private scratch = new Int32Array(64);
   /**
-   * The 'around' id of every context word met, stopwords as -1 (./word-table.ts: the lookup of
-   * each word of each page, cheaper than the vocabulary's Map; a recent-words Map before it).
+   * The 'around' id of every context word met, stopwords and one-letter words as -1: the lookup
+   * of each word of each page, one table probe where the vocabulary's would add a stopword test.
+   * It keeps every context word of the crawl (a recent-words Map emptied at 16,384 did before):
+   * 12 to 24 bytes a word, about 5 MB at 200,000 distinct words.
    */
   private readonly aroundIds = new WordTable();
   /**

@@ -118,9 +118,11 @@ export class QueuedLinks {
   get idPool(): Int32Array {
     return this.pool.entries;
   }
+  /** Where `u`'s ids start in {@link QueuedLinks.idPool}. */
   idStart(u: number): number {
     return this.pool.start(u);
   }
+  /** Just past `u`'s last id in {@link QueuedLinks.idPool}. */
   idEnd(u: number): number {
     return this.pool.start(u) + this.pool.length(u);
   }

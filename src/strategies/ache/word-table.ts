@@ -31,6 +31,7 @@ function hashInto(word: string, out: Int32Array): void {
   out[1] = h2 ^ (h2 >>> 13);
 }
 
+/** Words to integers (see the file comment); nothing is ever removed. */
 export class WordTable {
   private slots: Int32Array;
   private mask: number;

@@ -44,9 +44,10 @@ export class LinkFeatureSpace {
     const out: number[] = [this.intern(`critic${SEP}${isSourceRelevant ? 'HIGH' : 'LOW'}`, 0)];
     const context = link.context;
     if (context !== undefined) {
-      for (let i = 0; i < context.tokens.length; i++) {
-        const d = context.offsets[i] as number;
-        const token = context.tokens[i] as string;
+      const { tokens, offsets } = context; // getters on a parsed page's context: read once
+      for (let i = 0; i < tokens.length; i++) {
+        const d = offsets[i] as number;
+        const token = tokens[i] as string;
         // The parser's tokens are [a-z0-9]+ with stopwords; drop stopwords and one-character
         // tokens as Rainbow's default stoplist and the project tokenizer do.
         if (d > this.dMax || d < -this.dMax || token.length < 2 || isStopword(token)) continue;

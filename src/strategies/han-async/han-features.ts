@@ -138,8 +138,9 @@ export class TopicCosine {
     const around: string[] = [];
     const context = link.context;
     if (context) {
-      context.tokens.forEach((t, i) => {
-        if (context.offsets[i] !== 0 && t.length >= 2 && !isStopword(t)) around.push(t);
+      const { tokens, offsets } = context; // getters on a parsed page's context: read once
+      tokens.forEach((t, i) => {
+        if (offsets[i] !== 0 && t.length >= 2 && !isStopword(t)) around.push(t);
       });
     }
     return [this.of(tokenize(link.anchorText)), this.of(urlTokens(link.url)), this.of(around)];

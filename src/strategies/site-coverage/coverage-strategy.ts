@@ -75,7 +75,8 @@ const NO_WORDS = new Int32Array(0);
  * `coverage`'s CPU on the engine benchmark's 20,000 pages; at 50 the DocWeb's crawls of 3,000
  * pages are unchanged (their frontiers stay under 12,500 links) and those of 10,000 pages tie
  * (3 seeds each on hardware, programming languages and system administration: harvest rate
- * -0.3 to -0.1 points, relevant sites -0.3 to +4.7, within the spread; issue 25).
+ * -0.3 to -0.1 points, relevant sites -0.3 to +4.7, within the spread; issue 25). It is also the
+ * window `keepHarvest` (off) measures its greedy expectation over, widened with it past 12,500.
  */
 const RESCORE_SHARE = 50;
 /** Links fetched between two adaptations of lambda (`keepHarvest`). */
