@@ -98,6 +98,13 @@ export interface CoverageConfig {
    */
   isUrlDepthUsed: boolean;
   /**
+   * Give the link model the yield of the target's directory (its site and the first segment of
+   * its path: docs.kernel.org/hwmon): the logit of judged-relevant pages per fetched page there
+   * (Jeffreys prior; 0 before any). Big sites mix relevant and irrelevant sections, which a site's
+   * yield averages. false: not used. @default false
+   */
+  isDirYieldUsed: boolean;
+  /**
    * Links into a site not fetched yet (a site's first page) get weights of their own on top of
    * the shared ones, learned from those links' outcomes only: 'real' a bias and real-feature
    * weights, 'all' word weights too. 'off': one model for every link. @default 'off'
@@ -174,6 +181,10 @@ export const COVERAGE_SETTINGS = {
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
   isSoftJudged: booleanSetting(false, "learn from the judge's P(relevant), not its 0/1 verdict"),
   isUrlDepthUsed: booleanSetting(false, "the link model learns a word for the depth of the link's URL path"),
+  isDirYieldUsed: booleanSetting(
+    false,
+    "the link model sees the yield of the link's directory (site + first path segment)",
+  ),
   firstPageModel: wordSetting(
     ['off', 'real', 'all'],
     'off',
@@ -211,6 +222,7 @@ export const COVERAGE_ALIASES = {
   learn: { to: 'isLinkLearning', values: { 0: false, 1: true } },
   soft: { to: 'isSoftJudged', values: { 0: false, 1: true } },
   urlDepth: { to: 'isUrlDepthUsed', values: { 0: false, 1: true } },
+  dirYield: { to: 'isDirYieldUsed', values: { 0: false, 1: true } },
 };
 
 /** Defaults of {@link CoverageConfig}. */

@@ -3,7 +3,7 @@ import { ConfigError } from '../../common/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { FieldWords } from '../ache/index.js';
 import { resolveCoverageConfig } from './coverage-config.js';
-import { CoverageStrategy, urlDepthWord } from './coverage-strategy.js';
+import { CoverageStrategy, dirOf, urlDepthWord } from './coverage-strategy.js';
 import { OnlineLinkModel } from './online-link-model.js';
 import { SiteYields, shrunk, siteOf } from './site-yields.js';
 
@@ -263,6 +263,40 @@ describe('coverage', () => {
     ]);
     expect(urlDepthWord('https://a.test/x/y.html')).toBe('/2');
     expect(urlDepthWord('https://a.test/x/y/z/w')).toBe('/3+');
+  });
+
+  it("names a URL's directory by its site and its path's first segment", () => {
+    expect(dirOf('https://www.a.test', 'www.a.test')).toBe('a.test/');
+    expect(dirOf('https://a.test/?q=1/2', 'a.test')).toBe('a.test/');
+    expect(dirOf('https://a.test/hwmon/lm75.html', 'a.test')).toBe('a.test/hwmon');
+    expect(dirOf('https://a.test/index.html#x/y', 'a.test')).toBe('a.test/index.html');
+    expect(dirOf('http://a.test:8080/mm?x=/y', 'a.test:8080')).toBe('a.test:8080/mm');
+  });
+
+  it('with dirYield, learns that a directory of a site gives relevant pages and another does not', () => {
+    // The root of s.test links to 30 pages under /good/ and 30 under /bad/, alternating; only
+    // /good/ pages are relevant. Without words, only the directories' yields tell them apart.
+    const links = Array.from({ length: 60 }, (_, i) =>
+      link(`http://s.test/${i % 2 === 0 ? 'good' : 'bad'}/${i}`, 'page'),
+    );
+    const goodLate = (isDirYieldUsed: boolean): number => {
+      const s = new CoverageStrategy({
+        overrides: { isDirYieldUsed, isWordUsed: false, siteShareValue: false, newSiteValue: 0 },
+      });
+      const ctx = loop();
+      s.seed([{ ...link('http://s.test/'), depth: 0 }]);
+      const order: string[] = [];
+      for (let page = 0; page < 31; page++) {
+        const a = s.next(ctx);
+        if (!a) throw new Error('frontier ran dry');
+        ctx.fetched.add(a.url);
+        order.push(a.url);
+        s.observe(outcome(a, a.url.includes('/good/') ? 1 : 0, page === 0 ? links : []));
+      }
+      return order.slice(11).filter((u) => u.includes('/good/')).length;
+    };
+    expect(goodLate(true)).toBeGreaterThanOrEqual(18); // of the last 20 fetches
+    expect(goodLate(false)).toBeLessThan(15);
   });
 
   it('with keepHarvest, lowers lambda while new sites cost more harvest rate than it keeps, and raises it while they cost less', () => {

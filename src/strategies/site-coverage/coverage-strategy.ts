@@ -105,6 +105,22 @@ export function urlDepthWord(url: string): string {
   return depth >= 3 ? '/3+' : `/${depth}`;
 }
 
+/**
+ * The directory of a URL for `dirYield`: its site (host without `www.`) and the first segment of
+ * its path ("docs.kernel.org/hwmon"; "docs.kernel.org/" for a page at the root).
+ */
+export function dirOf(url: string, host: string): string {
+  const scheme = url.indexOf('://');
+  const start = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+  if (start < 0) return `${siteOf(host)}/`;
+  let end = start + 1;
+  for (; end < url.length; end++) {
+    const c = url.charCodeAt(end);
+    if (c === 47 || c === 63 || c === 35) break; // '/', '?' or '#'
+  }
+  return `${siteOf(host)}${url.slice(start, end)}`;
+}
+
 export interface CoverageOptions {
   /** Settings by field name (see `COVERAGE_SETTINGS`); defaults for the rest. */
   overrides?: Partial<CoverageConfig>;
@@ -146,6 +162,10 @@ export class CoverageStrategy implements Strategy {
   readonly linkContextWindow: Readonly<LinkContextWindow>;
   private readonly model: OnlineLinkModel;
   private readonly yields = new SiteYields();
+  /** `dirYield`: fetched and judged-relevant pages per directory ({@link dirOf}), as sites' are counted. */
+  private readonly dirs = new SiteYields();
+  /** Directory id of each queued URL id; empty unless `isDirYieldUsed`. */
+  private dirOfQueued: Int32Array;
   /** Scratch vector of the model's real features. */
   private readonly real: Float64Array;
   private readonly frontier = new IndexedPriorityFrontier();
@@ -184,9 +204,11 @@ export class CoverageStrategy implements Strategy {
   constructor(options: CoverageOptions = {}) {
     this.config = resolveCoverageConfig(options.overrides);
     this.name = options.name ?? 'coverage';
-    const realCount = REAL_FEATURES + (this.config.isAnchorScoreUsed ? 1 : 0);
+    const realCount =
+      REAL_FEATURES + (this.config.isAnchorScoreUsed ? 1 : 0) + (this.config.isDirYieldUsed ? 1 : 0);
     this.real = new Float64Array(realCount);
     this.anchorOfQueued = new Float32Array(this.config.isAnchorScoreUsed ? 1024 : 0);
+    this.dirOfQueued = new Int32Array(this.config.isDirYieldUsed ? 1024 : 0);
     const f = this.config.firstPageModel;
     this.model = new OnlineLinkModel(this.config.learningRate, realCount, f === 'off' ? 'none' : f);
     this.needsLinkContext = this.config.isWordUsed && this.config.isContextUsed;
@@ -267,12 +289,14 @@ export class CoverageStrategy implements Strategy {
         ? 1
         : 0;
     const site = this.yields.siteId(siteOf(action.host));
+    const dir = this.config.isDirYieldUsed ? this.dirs.siteId(dirOf(action.url, action.host)) : -1;
     // The model learns from the features as they were when the link was chosen (before this outcome).
     if (data !== undefined && !data.isSeed && this.config.isLinkLearning && outcome.isLearned !== true) {
-      const real = this.realFeatures(data.parentProbability, data.parent, site, data.anchorProbability);
+      const real = this.realFeatures(data.parentProbability, data.parent, site, data.anchorProbability, dir);
       this.model.update(this.config.isWordUsed ? data.ids : NO_WORDS, real, gain, this.groupOf(site));
     }
     this.yields.record(site, gain, data?.parent ?? -1);
+    if (dir >= 0) this.dirs.record(dir, gain, -1);
     const share = this.config.siteShareValue;
     if (share !== false)
       this.lambda =
@@ -383,6 +407,7 @@ export class CoverageStrategy implements Strategy {
       q.parent(u),
       this.siteOfQueued[u] as number,
       this.anchorOfQueued[u] ?? 0.5,
+      this.dirOfQueued[u] ?? -1,
     );
   }
 
@@ -396,6 +421,7 @@ export class CoverageStrategy implements Strategy {
     parent: number,
     site: number,
     anchorProbability: number,
+    dir: number,
   ): Float64Array {
     const x = this.real;
     const c = this.config;
@@ -409,6 +435,11 @@ export class CoverageStrategy implements Strategy {
     x[3] = c.isHubUsed && isOffSite ? logit(y.hubEstimate(parent, 0.5, 1)) : 0;
     x[4] = c.isHubUsed && isOffSite ? 1 : 0;
     if (c.isAnchorScoreUsed) x[5] = logit(anchorProbability);
+    if (c.isDirYieldUsed) {
+      const d = this.dirs;
+      const n = dir >= 0 ? d.fetchedOf(dir) : 0;
+      x[x.length - 1] = n > 0 ? logit(shrunk(d.relevantOf(dir), n, 0.5, 1)) : 0;
+    }
     return x;
   }
 
@@ -421,13 +452,14 @@ export class CoverageStrategy implements Strategy {
     parent: number,
     site: number,
     anchorProbability: number,
+    dir: number,
   ): number {
     const c = this.config;
     const p = this.model.probabilityIn(
       ids,
       from,
       c.isWordUsed ? to : from,
-      this.realFeatures(parentProbability, parent, site, anchorProbability),
+      this.realFeatures(parentProbability, parent, site, anchorProbability, dir),
       this.groupOf(site),
     );
     this.lastProbability = p;
@@ -456,6 +488,7 @@ export class CoverageStrategy implements Strategy {
   /** Queues `link` unless its URL is queued with a value at least as high; `data.ids` may be FieldWords' scratch (copied here). */
   private enqueue(link: DiscoveredLink, data: CoverageData): void {
     const site = this.yields.siteId(siteOf(link.host));
+    const dir = this.config.isDirYieldUsed ? this.dirs.siteId(dirOf(link.url, link.host)) : -1;
     const value = data.isSeed
       ? Number.POSITIVE_INFINITY
       : this.linkValue(
@@ -466,6 +499,7 @@ export class CoverageStrategy implements Strategy {
           data.parent,
           site,
           data.anchorProbability,
+          dir,
         );
     const existing = this.queued.idOf(link.url);
     // A URL found again replaces its queued link only if it is worth more from here.
@@ -481,6 +515,7 @@ export class CoverageStrategy implements Strategy {
     this.siteOfQueued[u] = site;
     this.valueOfQueued[u] = value;
     this.anchorOfQueued[u] = data.anchorProbability;
+    if (dir >= 0) this.dirOfQueued[u] = dir;
     this.queued.setSample(u, this.frontier.addWithKey(link, serial, -value));
   }
 
@@ -553,6 +588,11 @@ export class CoverageStrategy implements Strategy {
       const a = new Float32Array(n);
       a.set(this.anchorOfQueued);
       this.anchorOfQueued = a;
+    }
+    if (this.config.isDirYieldUsed) {
+      const d = new Int32Array(n);
+      d.set(this.dirOfQueued);
+      this.dirOfQueued = d;
     }
   }
 }
