@@ -65,6 +65,8 @@ const VARIANTS: { label: string; spec: string }[] = [
   { label: 'coverage first-page', spec: 'coverage:firstPageModel=all,urlDepth=1,siteShareValue=false' },
   // The default before siteShareValue (issue 25, tenth session): the bare `coverage` line then.
   { label: 'coverage fixed-lambda', spec: 'coverage:siteShareValue=false' },
+  // A directory's yield as a feature (eleventh session; off by default).
+  { label: 'coverage dir-yield', spec: 'coverage:dirYield=1' },
   // lambda adapted to keep a share of the greedy harvest rate (tenth session; off by default).
   {
     label: 'coverage keep-harvest',

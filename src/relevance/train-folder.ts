@@ -37,8 +37,9 @@ export interface TrainToFolderOptions {
   documents?: readonly LabeledDocument[];
   /**
    * Share of each class held out of training and scored by the model trained on the rest (the
-   * measured model), so that its precision, recall and F1 describe pages it never saw; false trains on every document and
-   * measures nothing. The held-out documents are drawn with the config's seed.
+   * measured model), so that its precision, recall and F1 describe pages it never saw; false
+   * trains on every document and measures nothing. The held-out documents are drawn with the
+   * config's seed.
    * @default false
    */
   holdout?: number | false;

@@ -160,7 +160,7 @@ export class OnlineLinkModel {
    * group `group` (1 adds the group's weights when the model has groups).
    */
   probability(ids: ArrayLike<number>, real: ArrayLike<number>, group = 0): number {
-    return sigmoid(this.decision(ids, 0, ids.length, real, group));
+    return this.probabilityIn(ids, 0, ids.length, real, group);
   }
 
   /**

@@ -125,7 +125,6 @@ export class SiteYields {
     return this.relevant[site] as number;
   }
 
-  /** The probability that no fetched page of `site` was relevant (1 or 0 when gains are 0/1). */
   /**
    * Judged-relevant pages per site that gave one, over the crawl so far: `prior` shrunk by `k`
    * pseudo-sites.
@@ -134,6 +133,7 @@ export class SiteYields {
     return shrunk(this.allRelevant, this.allCovered, prior, k);
   }
 
+  /** The probability that no fetched page of `site` was relevant (1 or 0 when gains are 0/1). */
   uncoveredOf(site: number): number {
     return this.uncovered[site] as number;
   }
