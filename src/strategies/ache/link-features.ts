@@ -91,9 +91,15 @@ export class FieldWords {
    * page's links mostly share; emptied when it holds {@link RECENT_WORDS}.
    */
   private readonly recentOrigins = new Map<string, Int32Array>();
+  /** The origin of the last link encoded ('' before the first) and its ids. */
+  private lastOrigin = '';
+  private lastOriginIds: Int32Array = new Int32Array(0);
   /** The words of the page whose links are being encoded (a link context's `source`)... */
   private pageWords: readonly string[] | undefined;
-  /** ...and their 'around' ids as far as its links have met them ({@link UNSEEN} before, -1: none). */
+  /**
+   * ...and their 'around' ids as far as its links have met them ({@link UNSEEN} before, -1: none),
+   * in the first `pageWords.length` entries (the buffer is reused from page to page).
+   */
   private pageIds = new Int32Array(0);
 
   /** Number of distinct field-word pairs seen. */
@@ -166,15 +172,29 @@ export class FieldWords {
     // The URL's words are those of its origin and those of the rest: a non-letter ('/', ':',
     // '?', '#') ends the host, so no word spans both.
     const url = link.url;
-    const scheme = url.indexOf('://');
-    let hostEnd = scheme < 0 ? 0 : scheme + 3;
-    if (scheme >= 0) while (hostEnd < url.length && !ORIGIN_ENDS.includes(url.charCodeAt(hostEnd))) hostEnd++;
-    const origin = url.slice(0, hostEnd);
-    let originIds = this.recentOrigins.get(origin);
-    if (originIds === undefined) {
-      if (this.recentOrigins.size >= RECENT_WORDS) this.recentOrigins.clear();
-      originIds = Int32Array.from(urlTokens(origin), (w) => this.idOf('url', w));
-      this.recentOrigins.set(origin, originIds);
+    let hostEnd = this.lastOrigin.length;
+    let originIds = this.lastOriginIds;
+    // Most links of a page go to its own origin: the last one's, when the URL starts with it and
+    // ends its host there, skips the scan, the slice and the lookup.
+    if (
+      hostEnd === 0 ||
+      !url.startsWith(this.lastOrigin) ||
+      (hostEnd < url.length && !ORIGIN_ENDS.includes(url.charCodeAt(hostEnd)))
+    ) {
+      const scheme = url.indexOf('://');
+      hostEnd = scheme < 0 ? 0 : scheme + 3;
+      if (scheme >= 0)
+        while (hostEnd < url.length && !ORIGIN_ENDS.includes(url.charCodeAt(hostEnd))) hostEnd++;
+      const origin = url.slice(0, hostEnd);
+      const known = this.recentOrigins.get(origin);
+      if (known !== undefined) originIds = known;
+      else {
+        if (this.recentOrigins.size >= RECENT_WORDS) this.recentOrigins.clear();
+        originIds = Int32Array.from(urlTokens(origin), (w) => this.idOf('url', w));
+        this.recentOrigins.set(origin, originIds);
+      }
+      this.lastOrigin = origin;
+      this.lastOriginIds = originIds;
     }
     for (const id of originIds) n = this.push(n, id);
     for (const w of urlTokens(url.slice(hostEnd))) n = this.push(n, this.idOf('url', w));
@@ -186,7 +206,8 @@ export class FieldWords {
       const { words, spans } = context.source;
       if (words !== this.pageWords) {
         this.pageWords = words;
-        this.pageIds = new Int32Array(words.length).fill(UNSEEN);
+        if (this.pageIds.length < words.length) this.pageIds = new Int32Array(words.length * 2);
+        this.pageIds.fill(UNSEEN, 0, words.length);
       }
       const ids = this.pageIds;
       const { leaves, words: perLeaf } = window;
