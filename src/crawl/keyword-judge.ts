@@ -7,6 +7,8 @@
 import type { AnchorToJudge, PageJudge, PageToJudge } from './judge.js';
 
 const WORD = /[\p{L}\p{N}]+/gu;
+/** Any character outside ASCII: such a text is counted with {@link WORD}. */
+const NON_ASCII = /[^\x00-\x7f]/;
 
 export interface KeywordJudgeOptions {
   /** Topic keywords (single words; case-insensitive). */
@@ -21,9 +23,16 @@ export class KeywordJudge implements PageJudge {
   private readonly keywords: Set<string>;
   private readonly halfAtCount: number;
 
+  /** Lengths of the shortest and the longest keyword. */
+  private readonly minLength: number;
+  private readonly maxLength: number;
+
   constructor(options: KeywordJudgeOptions) {
     this.keywords = new Set(options.keywords.map((k) => k.toLowerCase()));
     this.halfAtCount = options.halfAtCount ?? 3;
+    const lengths = [...this.keywords].map((k) => k.length);
+    this.minLength = Math.min(...lengths);
+    this.maxLength = Math.max(...lengths);
   }
 
   async scorePages(pages: readonly PageToJudge[]): Promise<Float32Array> {
@@ -44,10 +53,32 @@ export class KeywordJudge implements PageJudge {
     return out;
   }
 
+  /**
+   * Occurrences of keywords among the words of `text` (runs of letters and digits, lowercased).
+   * An ASCII text is scanned character by character, and only words as long as some keyword are
+   * looked up: the engine benchmark judged every page and anchor with the regex, which allocates
+   * a match per word (0.96 s of a 20,000-page `coverage` crawl, issue 25).
+   */
   private count(text: string): number {
     if (this.keywords.size === 0) return 0;
     let n = 0;
-    for (const m of text.toLowerCase().matchAll(WORD)) if (this.keywords.has(m[0])) n++;
+    const lower = text.toLowerCase();
+    if (NON_ASCII.test(lower)) {
+      for (const m of lower.matchAll(WORD)) if (this.keywords.has(m[0])) n++;
+      return n;
+    }
+    const { minLength, maxLength } = this;
+    let start = -1;
+    for (let i = 0; i <= lower.length; i++) {
+      const c = i < lower.length ? lower.charCodeAt(i) : 0;
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+        if (start < 0) start = i;
+      } else if (start >= 0) {
+        const length = i - start;
+        if (length >= minLength && length <= maxLength && this.keywords.has(lower.slice(start, i))) n++;
+        start = -1;
+      }
+    }
     return n;
   }
 }
