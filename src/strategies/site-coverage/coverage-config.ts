@@ -26,7 +26,8 @@ export interface CoverageConfig {
    * 1 / (1 + n / siteSaturation) relevant pages (a concave utility, siteSaturation * ln(1 + n /
    * siteSaturation) relevant pages for n of them), so a site that has given many relevant pages
    * loses to links into sites that gave few. false: every relevant page is worth 1, however many
-   * its site gave. @default 300
+   * its site gave. @default 600 (300 until issue 25's twenty-second session: with lambda following
+   * `siteShareValue`, 300 left big relevant sites too soon; results/coverage-strategy/saturation.md)
    */
   siteSaturation: number | false;
   /**
@@ -148,7 +149,7 @@ export interface CoverageConfig {
 /** The settings of `coverage:key=value` specs, by field name, with their defaults and checks. */
 export const COVERAGE_SETTINGS = {
   newSiteValue: numberSetting(3, 'lambda: a new relevant site is worth this many relevant pages', { min: 0 }),
-  siteSaturation: numberOrOffSetting(300, "a site's n-th relevant page is worth 1 / (1 + n / this)", {
+  siteSaturation: numberOrOffSetting(600, "a site's n-th relevant page is worth 1 / (1 + n / this)", {
     min: 0,
     isMinOpen: true,
   }),

@@ -29,8 +29,9 @@
  * default towards the goal on every topic).
  *
  * With `hubSites=1` (off by default) a link is also worth lambda times the new relevant sites
- * its target's site has led to per fetched page. The defaults (lambda 3, siteSaturation 300,
- * anchors on) are the ones measured on the five DocWeb topics (results/coverage-strategy/default.md).
+ * its target's site has led to per fetched page. The defaults (lambda 3, anchors on) are the ones
+ * measured on the five DocWeb topics (results/coverage-strategy/default.md); siteSaturation 600
+ * (300 before `siteShareValue` came) on those and three more (results/coverage-strategy/saturation.md).
  *
  * Frontier: an IndexedPriorityFrontier keyed by -value (per-host heaps behind one heap; ties by
  * URL). Values change as sites and hubs are learned. A drawn link is valued again; if its value
