@@ -32,20 +32,20 @@ describe('tres train reports the quality of the model it measures, and saves one
     );
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
+  /** `tres train` of the naive Bayes model on the two folders of documents. */
+  const trainFolders = () => [
+    'train',
+    '--relevant',
+    join(work, 'rel'),
+    '--irrelevant',
+    join(work, 'irr'),
+    '--model',
+    'nb',
+  ];
 
   it('prints held-out precision, recall and F1 of the saved model and records them in training.json', async () => {
     const out = join(work, 'm1');
-    const run = await runMain([
-      'train',
-      '--relevant',
-      join(work, 'rel'),
-      '--irrelevant',
-      join(work, 'irr'),
-      '--model',
-      'nb',
-      '--out',
-      out,
-    ]);
+    const run = await runMain([...trainFolders(), '--out', out]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
       'held-out test: 20 documents the model never saw (8 relevant, 12 irrelevant)',
@@ -68,15 +68,7 @@ describe('tres train reports the quality of the model it measures, and saves one
   });
 
   it('saves the measured model itself with --no-refit', async () => {
-    const args = [
-      'train',
-      '--relevant',
-      join(work, 'rel'),
-      '--irrelevant',
-      join(work, 'irr'),
-      '--model',
-      'nb',
-    ];
+    const args = trainFolders();
     const refit = await runMain([...args, '--out', join(work, 'r1')]);
     const measured = await runMain([...args, '--no-refit', '--out', join(work, 'r2')]);
     expect(refit.code).toBe(0);
