@@ -21,6 +21,7 @@
  *   {@link CONTEXT_TOKENS_PER_LEAF} tokens (those nearest to the anchor), and the anchor itself
  *   at most as many in total (an unclosed `<a>` can swallow the rest of a page).
  */
+import type { LinkContextSource } from '../types/index.js';
 import type { LinkContext } from './types.js';
 
 /** Most tokens one leaf (and the anchor as a whole) contributes to a link's context. */
@@ -48,54 +49,65 @@ export function tokenizeInto(text: string, out: string[]): void {
   if (start !== -1) out.push(lower.slice(start));
 }
 
-/** Where a lazily built context keeps its tokens and offsets once read (not enumerable). */
-const BUILT = Symbol('built');
-type LazyContext = LinkContext & { [BUILT]?: { tokens: string[]; offsets: Int8Array } };
-
-/** The tokens and offsets of a context from its page's words and [start, end, offset] spans. */
-function built(context: LazyContext): { tokens: string[]; offsets: Int8Array } {
-  const done = context[BUILT];
-  if (done !== undefined) return done;
-  const { words, spans } = context.source as NonNullable<LinkContext['source']>;
-  let count = 0;
-  for (let s = 0; s < spans.length; s += 3) count += (spans[s + 1] as number) - (spans[s] as number);
-  const tokens = new Array<string>(count);
-  const offsets = new Int8Array(count);
-  let k = 0;
-  for (let s = 0; s < spans.length; s += 3) {
-    const end = spans[s + 1] as number;
-    const offset = spans[s + 2] as number;
-    for (let i = spans[s] as number; i < end; i++, k++) {
-      tokens[k] = words[i] as string;
-      offsets[k] = offset;
-    }
-  }
-  const made = { tokens, offsets };
-  Object.defineProperty(context, BUILT, { value: made });
-  return made;
-}
-
 /**
- * `tokens` and `offsets` as enumerable getters that build both on first read (JSON, structured
- * clones and spreads still see them as properties). A reader of `source` never builds them: on
- * the engine benchmark the arrays of every link of the pages in flight (about 30 KB a page, read
- * by none of `coverage`, the outlinks codec or ACHE's encoder) lived long enough to be promoted to
- * V8's old space, and made scavenges twice as slow (issue 25).
+ * A link context whose `tokens` and `offsets` are built from its page's words and
+ * [start, end, offset] spans on first read. A reader of `source` never builds them: on the engine
+ * benchmark the arrays of every link of the pages in flight (about 30 KB a page, read by none of
+ * `coverage`, the outlinks codec or ACHE's encoder) lived long enough to be promoted to V8's old
+ * space, and made scavenges twice as slow (issue 25).
+ *
+ * A class, so the accessors live on its prototype: one object with accessors of its own per
+ * link (`Object.defineProperties`) cost about 0.8 us to make against 0.02 us for this, a
+ * seventieth of `coverage`'s CPU on the engine benchmark. `toJSON` keeps what JSON showed of the
+ * own accessors, `tokens` and `offsets`; `source` stays out of JSON as before. Spreads and
+ * structured clones see no own property: read `tokens` and `offsets` to copy a context.
  */
-const LAZY_TOKENS: PropertyDescriptorMap = {
-  tokens: {
-    get(this: LazyContext) {
-      return built(this).tokens;
-    },
-    enumerable: true,
-  },
-  offsets: {
-    get(this: LazyContext) {
-      return built(this).offsets;
-    },
-    enumerable: true,
-  },
-};
+export class LazyLinkContext implements LinkContext {
+  readonly #source: LinkContextSource;
+  #tokens: string[] | undefined;
+  #offsets: Int8Array | undefined;
+
+  constructor(words: readonly string[], spans: readonly number[]) {
+    this.#source = { words, spans };
+  }
+
+  get source(): LinkContextSource {
+    return this.#source;
+  }
+
+  get tokens(): string[] {
+    if (this.#tokens === undefined) this.build();
+    return this.#tokens as string[];
+  }
+
+  get offsets(): Int8Array {
+    if (this.#offsets === undefined) this.build();
+    return this.#offsets as Int8Array;
+  }
+
+  toJSON(): { tokens: string[]; offsets: Int8Array } {
+    return { tokens: this.tokens, offsets: this.offsets };
+  }
+
+  private build(): void {
+    const { words, spans } = this.#source;
+    let count = 0;
+    for (let s = 0; s < spans.length; s += 3) count += (spans[s + 1] as number) - (spans[s] as number);
+    const tokens = new Array<string>(count);
+    const offsets = new Int8Array(count);
+    let k = 0;
+    for (let s = 0; s < spans.length; s += 3) {
+      const end = spans[s + 1] as number;
+      const offset = spans[s + 2] as number;
+      for (let i = spans[s] as number; i < end; i++, k++) {
+        tokens[k] = words[i] as string;
+        offsets[k] = offset;
+      }
+    }
+    this.#tokens = tokens;
+    this.#offsets = offsets;
+  }
+}
 
 /** Records the leaves of one page in document order and builds link contexts from them. */
 export class LinkContextRecorder {
@@ -147,9 +159,7 @@ export class LinkContextRecorder {
     // The page's words and the runs: per-page work (interning words, storing them) is done once
     // per page instead of once per link and token (issue 25: link contexts were most of what
     // `coverage` cost beyond best-first). `tokens` and `offsets` are built on first read.
-    const context = Object.defineProperties({}, LAZY_TOKENS) as LinkContext;
-    Object.defineProperty(context, 'source', { value: { words: this.tokens, spans } });
-    return context;
+    return new LazyLinkContext(this.tokens, spans);
   }
 
   private leafStart(m: number): number {
