@@ -39,8 +39,10 @@ export interface LinkContext {
    * Where the tokens came from, when the parser knows: the page's words (one array per parsed
    * page, never changed after the parse), shared by every link of the page, and the link's runs
    * of them as [start, end, offset] triples. Readers that handle many links of one page use it
-   * to do per-page work once (`FieldWords` interns each page word once). Not enumerable: JSON
-   * and structured clones leave it out, and `tokens` / `offsets` always hold the same words.
+   * to do per-page work once (`FieldWords` interns each page word once). JSON leaves it out, and
+   * `tokens` / `offsets` always hold the same words. A parsed context is the parser's
+   * `LazyLinkContext`, whose accessors are its prototype's: JSON gives `{ tokens, offsets }`,
+   * spreads and structured clones give `{}`, so read `tokens` and `offsets` to copy one.
    */
   readonly source?: LinkContextSource;
 }

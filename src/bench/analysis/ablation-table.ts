@@ -2,17 +2,22 @@
 // each topic, the paired difference from a baseline spec, by seed, in points of the oracle's
 // harvest rate and of its relevant sites (each run as a share of the oracle's run from the same
 // seed, no limit), mean ± sample std over the seeds all three have; `*` where the mean exceeds
-// the spread. A topic is LABEL=DIR[+DIR...] (the folders' runs/*.json merged; a later folder's
-// run of the same spec and seed wins). With --shares, the table holds each spec's shares
+// the spread (two seeds at least). A topic is LABEL=DIR[+DIR...] (the folders' runs/*.json, as
+// `bench crawl --out DIR` keeps them, merged; a later folder's run of the same spec and run index
+// wins). Runs pair when they start from the same seed URL with the same page budget; a run that
+// ran dry before half its budget is left out. With --shares, the table holds each spec's shares
 // themselves (HR / sites % of the oracle's) instead of differences.
 // npx vite-node src/bench/analysis/ablation-table.ts -- [--baseline coverage] [--shares] hardware=DIR+DIR ...
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface Run {
   strategy: string;
   domainLimit: string;
   run: number;
+  seedUrl: string;
+  maxPages: number;
+  steps: number;
   harvestRate: number;
   relevantDomains: number;
 }
@@ -26,12 +31,12 @@ for (let i = 0; i < args.length; i++) {
   if (a === '--baseline') baseline = args[++i] as string;
   else if (a === '--shares') isShares = true;
   else {
-    const [label, dirs] = a.split('=', 2) as [string, string | undefined];
-    if (dirs === undefined) {
+    const at = a.indexOf('=');
+    if (at <= 0) {
       process.stderr.write(`not LABEL=DIR[+DIR...]: ${a}\n`);
       process.exit(2);
     }
-    topics.push({ label, dirs: dirs.split('+') });
+    topics.push({ label: a.slice(0, at), dirs: a.slice(at + 1).split('+') });
   }
 }
 if (topics.length === 0) {
@@ -39,13 +44,17 @@ if (topics.length === 0) {
   process.exit(2);
 }
 
-/** Runs with no domain limit of one topic's folders, by spec, then by seed. */
+/** Runs with no domain limit of one topic's folders that did not run dry, by spec, then by run index. */
 function load(dirs: readonly string[]): Map<string, Map<number, Run>> {
   const runs = new Map<string, Map<number, Run>>();
   for (const dir of dirs) {
+    if (!existsSync(join(dir, 'runs'))) {
+      process.stderr.write(`${dir} has no runs/ folder (bench crawl --out keeps one per run there)\n`);
+      process.exit(2);
+    }
     for (const name of readdirSync(join(dir, 'runs')).filter((n) => n.endsWith('.json'))) {
       const r = JSON.parse(readFileSync(join(dir, 'runs', name), 'utf8')).result as Run;
-      if (r.domainLimit !== 'none') continue;
+      if (r.domainLimit !== 'none' || r.steps < r.maxPages / 2) continue;
       if (!runs.has(r.strategy)) runs.set(r.strategy, new Map());
       runs.get(r.strategy)?.set(r.run, r);
     }
@@ -56,8 +65,9 @@ function load(dirs: readonly string[]): Map<string, Map<number, Run>> {
 function meanStd(xs: readonly number[], isMarked: boolean): string {
   if (xs.length === 0) return 'n/a';
   const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const s = xs.length > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1)) : 0;
   const sign = isMarked && m >= 0 ? '+' : '';
+  if (xs.length < 2) return `${sign}${m.toFixed(1)} ± n/a`;
+  const s = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
   return `${sign}${m.toFixed(1)} ± ${s.toFixed(1)}${isMarked && Math.abs(m) > s ? ' *' : ''}`;
 }
 
@@ -76,7 +86,19 @@ for (const spec of specs) {
     const mine = runs.get(spec);
     const base = runs.get(baseline);
     if (oracle === undefined || mine === undefined || (!isShares && base === undefined)) return 'n/a';
-    const seeds = [...mine.keys()].filter((s) => oracle.has(s) && (isShares || base?.has(s)));
+    // The same start and budget as the oracle's run (and the baseline's), and a yardstick above 0.
+    const isPair = (r: Run, o: Run | undefined) =>
+      o !== undefined && r.seedUrl === o.seedUrl && r.maxPages === o.maxPages;
+    const seeds = [...mine.keys()].filter((s) => {
+      const r = mine.get(s) as Run;
+      const o = oracle.get(s);
+      return (
+        isPair(r, o) &&
+        (o as Run).harvestRate > 0 &&
+        (o as Run).relevantDomains > 0 &&
+        (isShares || isPair(r, base?.get(s)))
+      );
+    });
     const share = (s: number, f: (r: Run) => number, r: Run | undefined) =>
       (100 * f(r as Run)) / f(oracle.get(s) as Run);
     const axis = (f: (r: Run) => number) =>
@@ -85,7 +107,8 @@ for (const spec of specs) {
       );
     const hr = axis((r) => r.harvestRate);
     const sites = axis((r) => r.relevantDomains);
-    return `${meanStd(hr, !isShares)} / ${meanStd(sites, !isShares)}${seeds.length < 5 ? ` (${seeds.length})` : ''}`;
+    const count = seeds.length < mine.size ? ` (${seeds.length} of ${mine.size} seeds)` : '';
+    return `${meanStd(hr, !isShares)} / ${meanStd(sites, !isShares)}${count}`;
   });
   console.log(`| ${spec} | ${cells.join(' | ')} |`);
 }

@@ -3,9 +3,10 @@
 // share of the oracle's run with no limit from the same seed, so that every point of a plot has
 // one yardstick. `coverage` with no limit and its `siteShareValue=V` specs with no limit are the
 // setting's front (highlighted, joined); other `coverage:...` specs (an ablation) are left out
-// unless --all. Runs that ran dry before half their budget are left out. Prints the points.
+// unless --all. Runs that ran dry before half their budget are left out, and runs pair with the
+// oracle's only from the same seed URL and budget. Prints the points.
 // npx vite-node src/bench/analysis/share-front-svg.ts -- OUT.svg TITLE DIR [DIR ...] [--all]
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ScatterPoint, scatterChart } from '../report/index.js';
 
@@ -13,6 +14,7 @@ interface Run {
   strategy: string;
   domainLimit: string;
   run: number;
+  seedUrl: string;
   harvestRate: number;
   relevantDomains: number;
   steps: number;
@@ -29,6 +31,10 @@ if (out === undefined || title === undefined || folders.length === 0) {
 /** Runs by "strategy|limit", then by run index (a later folder's run of the same key wins). */
 const runs = new Map<string, Map<number, Run>>();
 for (const dir of folders) {
+  if (!existsSync(join(dir, 'runs'))) {
+    process.stderr.write(`${dir} has no runs/ folder (bench crawl --out keeps one per run there)\n`);
+    process.exit(2);
+  }
   for (const name of readdirSync(join(dir, 'runs')).filter((n) => n.endsWith('.json'))) {
     const r = JSON.parse(readFileSync(join(dir, 'runs', name), 'utf8')).result as Run;
     const key = `${r.strategy}|${r.domainLimit}`;
@@ -50,12 +56,20 @@ for (const [key, byRun] of runs) {
   if (strategy.startsWith('coverage:') && !isFront && !isAll) continue;
   const seeds = [...byRun.keys()].filter((s) => {
     const r = byRun.get(s) as Run;
-    return oracle.has(s) && r.steps >= r.maxPages / 2;
+    const o = oracle.get(s);
+    return (
+      o !== undefined &&
+      o.seedUrl === r.seedUrl &&
+      o.maxPages === r.maxPages &&
+      o.harvestRate > 0 &&
+      o.relevantDomains > 0 &&
+      r.steps >= r.maxPages / 2
+    );
   });
   if (seeds.length === 0) continue;
   const mean = (f: (r: Run, o: Run) => number) =>
     seeds.reduce((a, s) => a + f(byRun.get(s) as Run, oracle.get(s) as Run), 0) / seeds.length;
-  const value = strategy === 'coverage' ? '0.15' : share.exec(strategy)?.[1];
+  const value = share.exec(strategy)?.[1];
   const name =
     strategy === 'coverage' ? 'the default' : value !== undefined ? `siteShareValue ${value}` : strategy;
   points.push({
