@@ -89,7 +89,7 @@ writeFileSync(
     xLabel: "relevant sites, % of the oracle's with no limit",
     yLabel: "harvest rate, % of the oracle's with no limit",
     points,
-    frontLabel: 'coverage, siteShareValue front, no limit',
+    frontLabel: 'siteShareValue front',
     labels: 'all',
   }),
 );
