@@ -8,19 +8,8 @@
 // ran dry before half its budget is left out. With --shares, the table holds each spec's shares
 // themselves (HR / sites % of the oracle's) instead of differences.
 // npx vite-node src/bench/analysis/ablation-table.ts -- [--baseline coverage] [--shares] hardware=DIR+DIR ...
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-interface Run {
-  strategy: string;
-  domainLimit: string;
-  run: number;
-  seedUrl: string;
-  maxPages: number;
-  steps: number;
-  harvestRate: number;
-  relevantDomains: number;
-}
+import type { RunResult } from '../crawl/index.js';
+import { readRunResults } from './run-files.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 let baseline = 'coverage';
@@ -45,15 +34,10 @@ if (topics.length === 0) {
 }
 
 /** Runs with no domain limit of one topic's folders that did not run dry, by spec, then by run index. */
-function load(dirs: readonly string[]): Map<string, Map<number, Run>> {
-  const runs = new Map<string, Map<number, Run>>();
+function load(dirs: readonly string[]): Map<string, Map<number, RunResult>> {
+  const runs = new Map<string, Map<number, RunResult>>();
   for (const dir of dirs) {
-    if (!existsSync(join(dir, 'runs'))) {
-      process.stderr.write(`${dir} has no runs/ folder (bench crawl --out keeps one per run there)\n`);
-      process.exit(2);
-    }
-    for (const name of readdirSync(join(dir, 'runs')).filter((n) => n.endsWith('.json'))) {
-      const r = JSON.parse(readFileSync(join(dir, 'runs', name), 'utf8')).result as Run;
+    for (const r of readRunResults(dir)) {
       if (r.domainLimit !== 'none' || r.steps < r.maxPages / 2) continue;
       if (!runs.has(r.strategy)) runs.set(r.strategy, new Map());
       runs.get(r.strategy)?.set(r.run, r);
@@ -87,21 +71,21 @@ for (const spec of specs) {
     const base = runs.get(baseline);
     if (oracle === undefined || mine === undefined || (!isShares && base === undefined)) return 'n/a';
     // The same start and budget as the oracle's run (and the baseline's), and a yardstick above 0.
-    const isPair = (r: Run, o: Run | undefined) =>
+    const isPair = (r: RunResult, o: RunResult | undefined) =>
       o !== undefined && r.seedUrl === o.seedUrl && r.maxPages === o.maxPages;
     const seeds = [...mine.keys()].filter((s) => {
-      const r = mine.get(s) as Run;
+      const r = mine.get(s) as RunResult;
       const o = oracle.get(s);
       return (
         isPair(r, o) &&
-        (o as Run).harvestRate > 0 &&
-        (o as Run).relevantDomains > 0 &&
+        (o as RunResult).harvestRate > 0 &&
+        (o as RunResult).relevantDomains > 0 &&
         (isShares || isPair(r, base?.get(s)))
       );
     });
-    const share = (s: number, f: (r: Run) => number, r: Run | undefined) =>
-      (100 * f(r as Run)) / f(oracle.get(s) as Run);
-    const axis = (f: (r: Run) => number) =>
+    const share = (s: number, f: (r: RunResult) => number, r: RunResult | undefined) =>
+      (100 * f(r as RunResult)) / f(oracle.get(s) as RunResult);
+    const axis = (f: (r: RunResult) => number) =>
       seeds.map((s) =>
         isShares ? share(s, f, mine.get(s)) : share(s, f, mine.get(s)) - share(s, f, base?.get(s)),
       );

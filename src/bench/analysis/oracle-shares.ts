@@ -5,17 +5,8 @@
 // kept by `tres bench crawl --out DIR`). A folder given as LABEL=DIR has its strategies renamed
 // LABEL/strategy, except the oracle, so runs of two builds can sit in one table.
 // npx vite-node src/bench/analysis/oracle-shares.ts -- [--baseline best-first] DIR [LABEL=DIR ...]
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-interface Run {
-  strategy: string;
-  domainLimit: string;
-  run: number;
-  harvestRate: number;
-  relevantDomains: number;
-  classifierHarvestRate: number;
-}
+import type { RunResult } from '../crawl/index.js';
+import { readRunResults } from './run-files.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 let baseline = 'best-first';
@@ -30,11 +21,10 @@ if (folders.length === 0) {
 }
 
 /** Runs by "strategy|limit", then by run index. */
-const runs = new Map<string, Map<number, Run>>();
+const runs = new Map<string, Map<number, RunResult>>();
 for (const folder of folders) {
   const [label, dir] = folder.includes('=') ? (folder.split('=', 2) as [string, string]) : ['', folder];
-  for (const name of readdirSync(join(dir, 'runs')).filter((n) => n.endsWith('.json'))) {
-    const r = JSON.parse(readFileSync(join(dir, 'runs', name), 'utf8')).result as Run;
+  for (const r of readRunResults(dir)) {
     const strategy = label === '' || r.strategy === 'oracle' ? r.strategy : `${label}/${r.strategy}`;
     const key = `${strategy}|${r.domainLimit}`;
     if (!runs.has(key)) runs.set(key, new Map());
@@ -51,12 +41,12 @@ function meanStd(xs: number[], scale = 1): string {
 
 /** f(run, other) over the seeds both rows have. */
 function paired(
-  a: Map<number, Run>,
-  b: Map<number, Run> | undefined,
-  f: (x: Run, y: Run) => number,
+  a: Map<number, RunResult>,
+  b: Map<number, RunResult> | undefined,
+  f: (x: RunResult, y: RunResult) => number,
 ): number[] {
   if (b === undefined) return [];
-  return [...a].filter(([i]) => b.has(i)).map(([i, r]) => f(r, b.get(i) as Run));
+  return [...a].filter(([i]) => b.has(i)).map(([i, r]) => f(r, b.get(i) as RunResult));
 }
 
 const order = ['oracle', 'best-first', 'coverage', 'tres', 'ache', 'apprentice'];
@@ -73,7 +63,7 @@ console.log(
 console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const key of keys) {
   const [strategy, limit] = key.split('|') as [string, string];
-  const rs = runs.get(key) as Map<number, Run>;
+  const rs = runs.get(key) as Map<number, RunResult>;
   const oracle = runs.get(`oracle|${limit}`);
   const base = runs.get(`${baseline}|${limit}`);
   const all = [...rs.values()];

@@ -6,20 +6,10 @@
 // unless --all. Runs that ran dry before half their budget are left out, and runs pair with the
 // oracle's only from the same seed URL and budget. Prints the points.
 // npx vite-node src/bench/analysis/share-front-svg.ts -- OUT.svg TITLE DIR [DIR ...] [--all]
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import type { RunResult } from '../crawl/index.js';
 import { type ScatterPoint, scatterChart } from '../report/index.js';
-
-interface Run {
-  strategy: string;
-  domainLimit: string;
-  run: number;
-  seedUrl: string;
-  harvestRate: number;
-  relevantDomains: number;
-  steps: number;
-  maxPages: number;
-}
+import { readRunResults } from './run-files.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const isAll = args.includes('--all');
@@ -29,14 +19,9 @@ if (out === undefined || title === undefined || folders.length === 0) {
   process.exit(2);
 }
 /** Runs by "strategy|limit", then by run index (a later folder's run of the same key wins). */
-const runs = new Map<string, Map<number, Run>>();
+const runs = new Map<string, Map<number, RunResult>>();
 for (const dir of folders) {
-  if (!existsSync(join(dir, 'runs'))) {
-    process.stderr.write(`${dir} has no runs/ folder (bench crawl --out keeps one per run there)\n`);
-    process.exit(2);
-  }
-  for (const name of readdirSync(join(dir, 'runs')).filter((n) => n.endsWith('.json'))) {
-    const r = JSON.parse(readFileSync(join(dir, 'runs', name), 'utf8')).result as Run;
+  for (const r of readRunResults(dir)) {
     const key = `${r.strategy}|${r.domainLimit}`;
     if (!runs.has(key)) runs.set(key, new Map());
     runs.get(key)?.set(r.run, r);
@@ -55,7 +40,7 @@ for (const [key, byRun] of runs) {
   const isFront = limit === 'none' && (strategy === 'coverage' || share.test(strategy));
   if (strategy.startsWith('coverage:') && !isFront && !isAll) continue;
   const seeds = [...byRun.keys()].filter((s) => {
-    const r = byRun.get(s) as Run;
+    const r = byRun.get(s) as RunResult;
     const o = oracle.get(s);
     return (
       o !== undefined &&
@@ -67,8 +52,8 @@ for (const [key, byRun] of runs) {
     );
   });
   if (seeds.length === 0) continue;
-  const mean = (f: (r: Run, o: Run) => number) =>
-    seeds.reduce((a, s) => a + f(byRun.get(s) as Run, oracle.get(s) as Run), 0) / seeds.length;
+  const mean = (f: (r: RunResult, o: RunResult) => number) =>
+    seeds.reduce((a, s) => a + f(byRun.get(s) as RunResult, oracle.get(s) as RunResult), 0) / seeds.length;
   const value = share.exec(strategy)?.[1];
   const name =
     strategy === 'coverage' ? 'the default' : value !== undefined ? `siteShareValue ${value}` : strategy;
