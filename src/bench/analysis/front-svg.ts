@@ -4,27 +4,17 @@
 // the folder's runs/*.json (a run that ran dry before half its page budget is left out, as the
 // crawl reports leave it out); writes the SVG to stdout.
 // npx vite-node src/bench/analysis/front-svg.ts -- RUNS_FOLDER TITLE > out.svg
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import type { RunResult } from '../crawl/index.js';
 import { type ScatterPoint, scatterChart } from '../report/index.js';
-
-interface Run {
-  strategy: string;
-  domainLimit: string;
-  harvestRate: number;
-  relevantDomains: number;
-  steps: number;
-  maxPages: number;
-}
+import { readRunResults } from './run-files.js';
 
 const [folder, title = ''] = process.argv.slice(2).filter((a) => a !== '--');
 if (folder === undefined) {
   process.stderr.write('usage: front-svg.ts RUNS_FOLDER TITLE > out.svg\n');
   process.exit(2);
 }
-const groups = new Map<string, Run[]>();
-for (const name of readdirSync(join(folder, 'runs')).filter((n) => n.endsWith('.json'))) {
-  const r = JSON.parse(readFileSync(join(folder, 'runs', name), 'utf8')).result as Run;
+const groups = new Map<string, RunResult[]>();
+for (const r of readRunResults(folder)) {
   if (r.steps < r.maxPages / 2) continue;
   const key = `${r.strategy}|${r.domainLimit}`;
   groups.set(key, [...(groups.get(key) ?? []), r]);
