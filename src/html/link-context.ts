@@ -64,8 +64,8 @@ export function tokenizeInto(text: string, out: string[]): void {
  */
 export class LazyLinkContext implements LinkContext {
   readonly #source: LinkContextSource;
-  #tokens: string[] | undefined;
-  #offsets: Int8Array | undefined;
+  /** The tokens and offsets, once read. */
+  #built: { tokens: string[]; offsets: Int8Array } | undefined;
 
   constructor(words: readonly string[], spans: readonly number[]) {
     this.#source = { words, spans };
@@ -76,20 +76,19 @@ export class LazyLinkContext implements LinkContext {
   }
 
   get tokens(): string[] {
-    if (this.#tokens === undefined) this.build();
-    return this.#tokens as string[];
+    return this.build().tokens;
   }
 
   get offsets(): Int8Array {
-    if (this.#offsets === undefined) this.build();
-    return this.#offsets as Int8Array;
+    return this.build().offsets;
   }
 
   toJSON(): { tokens: string[]; offsets: Int8Array } {
     return { tokens: this.tokens, offsets: this.offsets };
   }
 
-  private build(): void {
+  private build(): { tokens: string[]; offsets: Int8Array } {
+    if (this.#built !== undefined) return this.#built;
     const { words, spans } = this.#source;
     let count = 0;
     for (let s = 0; s < spans.length; s += 3) count += (spans[s + 1] as number) - (spans[s] as number);
@@ -104,8 +103,8 @@ export class LazyLinkContext implements LinkContext {
         offsets[k] = offset;
       }
     }
-    this.#tokens = tokens;
-    this.#offsets = offsets;
+    this.#built = { tokens, offsets };
+    return this.#built;
   }
 }
 
