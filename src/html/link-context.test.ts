@@ -141,6 +141,30 @@ describe('LinkContextRecorder', () => {
     expect(context.tokens).toEqual(['left', 'in', 'one', 'in', 'two', 'right']);
     expect(Array.from(context.offsets)).toEqual([-2, 0, 0, 0, 0, 1]);
   });
+
+  it('tokenizes only the leaves within dMax of a link, in document order', () => {
+    const recorder = new LinkContextRecorder();
+    for (let m = 0; m < 20; m++) recorder.addLeaf(`word${m} more${m}`);
+    const first = recorder.contextFor(3, 3, 2);
+    const second = recorder.contextFor(5, 6, 2);
+    expect(first.tokens).toEqual([
+      'word1',
+      'more1',
+      'word2',
+      'more2',
+      'word3',
+      'more3',
+      'word4',
+      'more4',
+      'word5',
+      'more5',
+    ]);
+    expect(second.tokens.slice(0, 2)).toEqual(['word3', 'more3']);
+    expect(second.tokens.slice(-2)).toEqual(['word8', 'more8']);
+    // Leaves 0 and 9-19 are within reach of neither link: their words were never tokenized.
+    expect(second.source?.words).toBe(first.source?.words);
+    expect(first.source?.words).toEqual([1, 2, 3, 4, 5, 6, 7, 8].flatMap((m) => [`word${m}`, `more${m}`]));
+  });
 });
 
 describe('tokenizeInto', () => {
