@@ -46,6 +46,34 @@ function crawl(s: CoverageStrategy, relevant: (url: string) => boolean): string[
 }
 
 describe('coverage', () => {
+  it('values a URL found again only from a more probably relevant page or with a better-scored anchor (screenRefound)', () => {
+    const found = (
+      s: CoverageStrategy,
+      probability: number,
+      anchorProbability: number,
+      url = 'http://p.test/',
+    ) =>
+      s.observe({
+        ...outcome({ url, host: 'p.test', domain: 'p.test', depth: 1 }, 0, [
+          { ...link('http://x.test/'), anchorProbability },
+        ]),
+        probability,
+      });
+    const kept = (s: CoverageStrategy) => s.stats()['coverage/kept-as-queued'];
+    const s = new CoverageStrategy();
+    found(s, 0.6, 0.5);
+    expect(kept(s)).toBe(0);
+    found(s, 0.2, 0.3, 'http://p.test/2'); // a weaker page, a weaker anchor: kept as queued
+    found(s, 0.6, 0.5, 'http://p.test/3'); // as strong as the queued one's: kept
+    expect(kept(s)).toBe(2);
+    found(s, 0.7, 0.1, 'http://p.test/4'); // a stronger page: valued again
+    found(s, 0.1, 0.9, 'http://p.test/5'); // a better anchor: valued again
+    expect(kept(s)).toBe(2);
+    const unscreened = new CoverageStrategy({ overrides: { isRefoundScreened: false } });
+    found(unscreened, 0.6, 0.5);
+    found(unscreened, 0.2, 0.3, 'http://p.test/2');
+    expect(kept(unscreened)).toBe(0);
+  });
   it('rescores once after a replay, at the first step, not while replaying', () => {
     const s = new CoverageStrategy({ overrides: { rescoreEveryPages: 2 } });
     const ctx = loop();

@@ -189,6 +189,8 @@ export class CoverageStrategy implements Strategy {
   /** A replay has queued links since the last rescoring: the next step rescores first. */
   private isRescoreDue = false;
   private rechecks = 0;
+  /** Links found again and kept as queued, unvalued (`isRefoundScreened`). */
+  private keptAsQueued = 0;
   private rescorings = 0;
   /** lambda now: `newSiteValue`, or as `siteShareValue` or `keepHarvest` set it. */
   private lambda: number;
@@ -308,7 +310,7 @@ export class CoverageStrategy implements Strategy {
       if (parent >= this.parentLogits.length) this.parentLogits = grownArray(this.parentLogits, parent * 2);
       this.parentLogits[parent] = logit(outcome.probability);
       for (const link of outcome.links) {
-        if (this.fetched.has(link.url)) continue;
+        if (this.fetched.has(link.url) || this.isKeptAsQueued(link, outcome.probability)) continue;
         this.enqueue(link, {
           ids: this.encode(link),
           parent,
@@ -365,6 +367,7 @@ export class CoverageStrategy implements Strategy {
       'frontier/size': this.frontier.size,
       'coverage/sites': this.yields.siteCount,
       'coverage/rechecks': this.rechecks,
+      'coverage/kept-as-queued': this.keptAsQueued,
       'coverage/rescorings': this.rescorings,
       'learn/updates': this.model.updateCount,
       'coverage/lambda': this.lambda,
@@ -484,6 +487,22 @@ export class CoverageStrategy implements Strategy {
     const patience = this.config.newSitePatience;
     if (uncovered === 0 || patience === false) return uncovered;
     return uncovered * 0.5 ** (this.yields.fetchedOf(site) / patience);
+  }
+
+  /**
+   * With `screenRefound`: true if `link`'s URL is queued already from a page at least as probably
+   * relevant (`parentProbability`, the page it was found on now) with an anchor the judge scored at
+   * least as high, so it keeps its queued link without its words being encoded and valued.
+   */
+  private isKeptAsQueued(link: DiscoveredLink, parentProbability: number): boolean {
+    if (!this.config.isRefoundScreened) return false;
+    const u = this.queued.idOf(link.url);
+    const isKept =
+      u !== undefined &&
+      parentProbability <= this.queued.parentProbability(u) &&
+      Math.fround(link.anchorProbability ?? 0.5) <= (this.anchorOfQueued[u] ?? 0.5);
+    if (isKept) this.keptAsQueued++;
+    return isKept;
   }
 
   /** Queues `link` unless its URL is queued with a value at least as high; `data.ids` may be FieldWords' scratch (copied here). */
