@@ -60,6 +60,7 @@ const VARIANTS: { label: string; spec: string }[] = [
     label: 'coverage old-defaults',
     spec: 'coverage:newSiteValue=1,siteSaturation=false,anchors=0,newSitePatience=false,siteShareValue=false,screenRefound=0',
   },
+  // Its term times the link's P since the twenty-fourth session (the line changed then).
   {
     label: 'coverage hub-sites',
     spec: 'coverage:hubSites=1,newSitePatience=false,siteShareValue=false,screenRefound=0',

@@ -28,8 +28,8 @@
  * word for its URL path's depth (results/coverage-strategy/first-page.md: neither moved the
  * default towards the goal on every topic).
  *
- * With `hubSites=1` (off by default) a link is also worth lambda times the new relevant sites
- * its target's site has led to per fetched page. The defaults (lambda 3, anchors on) are the ones
+ * With `hubSites=1` (off by default) a link is also worth p times lambda times the new relevant
+ * sites its target's site has led to per fetched page. The defaults (lambda 3, anchors on) are the ones
  * measured on the five DocWeb topics (results/coverage-strategy/default.md); siteSaturation 600
  * (300 before `siteShareValue` came) on those and three more (results/coverage-strategy/saturation.md).
  *
@@ -470,7 +470,8 @@ export class CoverageStrategy implements Strategy {
     const pageValue =
       c.siteSaturation === false ? 1 : 1 / (1 + this.yields.relevantOf(site) / c.siteSaturation);
     const value = p * (pageValue + this.lambda * this.newSiteShare(site));
-    return c.isHubSiteValued ? value + this.lambda * this.yields.sitesFoundPerPage(site, 1) : value;
+    // A hub site's worth comes with a relevant page of it: its links out lead to new relevant sites.
+    return c.isHubSiteValued ? value + p * this.lambda * this.yields.sitesFoundPerPage(site, 1) : value;
   }
 
   /** The link model's group of a link into `site`: 1 for a site's first page (`firstPageModel`), else 0. */
