@@ -63,8 +63,9 @@ export interface CoverageConfig {
    * every web at the default; results/coverage-strategy/hub-front.md.) With it `siteShareValue`
    * traces a front that reaches further in sites (typesetting's sites behind a package index) and
    * dominates best-first's with and without a domain limit on every web measured; as the default
-   * (with `siteShareValue` 0.1) it tied the default's crawls but cost 4% of its pages/s.
-   * false: a link is valued by its target alone. @default false
+   * (with `siteShareValue` 0.1) it tied the default's crawls but for fewer sites on system
+   * administration and the demo's web. false: a link is valued by its target alone.
+   * @default false
    */
   isHubSiteValued: boolean;
   /** Learn the word features (URL, anchor and context words) of links. false: none. @default true */
