@@ -104,7 +104,7 @@ The benchmarks (never part of npm test). With no PART, every part runs (hours). 
 DIR; commit a report on purpose with --out results.
 
 Parts:
-  engine     throughput and memory against Crawlee (--runs N: every row N times, in turn, with medians)
+  engine     throughput and memory against Crawlee (--runs N: every row N times, in turn, each round starting one row further on, with medians)
   memory     bytes per frontier URL of every strategy at 100k, 500k and 1M frontier samples
   decision   time per step of tres as the frontier passes 500,000 samples (the journal's Figure 4)
   tree       the Tree-Frontier's share of each decision, frontier past 500,000 samples

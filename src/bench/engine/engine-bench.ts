@@ -40,8 +40,10 @@ export interface EngineBenchOptions {
   /**
    * Runs of every row, the rows in turn (round 1 of every row, then round 2, ...): on a shared
    * machine one run of the same build varies by up to 1.7x, and a ratio of two rows is steadier
-   * taken within a round. Above 1 the report adds each row's medians and the median of its
-   * per-round speed against best-first. @default 1
+   * taken within a round. Each round starts one row further on (round 2 runs the rows from the
+   * second, the first last): whichever row ran last in a round was 4-6% slower, every round
+   * (issue 25, results/coverage-strategy/hub-front.md). Above 1 the report adds each row's
+   * medians and the median of its per-round speed against best-first. @default 1
    */
   rounds?: number;
 }
@@ -168,7 +170,8 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
       .map((spec) => ({ name: `tres engine, ${spec} (WARC off)`, strategy: spec, shouldWriteWarc: false }));
     const rows = [...TRES_ROWS.filter((r) => only.length === 0 || only.includes(r.strategy)), ...extra];
     for (let round = 1; round <= rounds; round++) {
-      for (const row of rows) {
+      const rotated = rows.map((_, i) => rows[(i + round - 1) % rows.length] as (typeof rows)[number]);
+      for (const row of rotated) {
         console.log(`running ${row.name}${rounds > 1 ? `, round ${round} of ${rounds}` : ''} ...`);
         const outDir = join(work, `${row.name.replace(/\W+/g, '-')}-${round}`);
         const result = await runWorker('tres-worker.js', {
@@ -215,7 +218,7 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
   ].join('\n');
   const roundsTable = rounds > 1 ? roundsTableOf(runs, rounds) : '';
   console.log(`\n${table}\n${roundsTable === '' ? '' : `\n${roundsTable}`}`);
-  const md = `# Engine benchmark\n\nGenerated web: ${web.pageCount} pages on ${web.hosts.length} hosts (seed engine-bench), served on loopback by the replay server in the parent process. Each crawler in its own child process, K = ${o.concurrency}, no politeness delay, ${o.maxPages} pages per crawl. tres fetches and obeys robots.txt, parses every page, judges it (keyword judge) and records it in SQLite (+ WARC when on), with the strategy named in the row (bfs: the engine alone; best-first: ordered by the parent page's relevance; tres: Tree-Frontier + Double DQN, anchor scores, training); Crawlee (CheerioCrawler, in-memory storage, breadth-first) parses with cheerio and enqueues every link.\n\n${table}\n${roundsTable === '' ? '' : `\nEvery row ran ${rounds} times, in turn; the table above shows each row's run of median pages/s.\n\n${roundsTable}`}\nCommand: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.\n`;
+  const md = `# Engine benchmark\n\nGenerated web: ${web.pageCount} pages on ${web.hosts.length} hosts (seed engine-bench), served on loopback by the replay server in the parent process. Each crawler in its own child process, K = ${o.concurrency}, no politeness delay, ${o.maxPages} pages per crawl. tres fetches and obeys robots.txt, parses every page, judges it (keyword judge) and records it in SQLite (+ WARC when on), with the strategy named in the row (bfs: the engine alone; best-first: ordered by the parent page's relevance; tres: Tree-Frontier + Double DQN, anchor scores, training); Crawlee (CheerioCrawler, in-memory storage, breadth-first) parses with cheerio and enqueues every link.\n\n${table}\n${roundsTable === '' ? '' : `\nEvery row ran ${rounds} times, in turn, each round starting one row further on; the table above shows each row's run of median pages/s.\n\n${roundsTable}`}\nCommand: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.\n`;
   const paths = writeResults(o.resultsDir, 'engine', { env, options: o, results: rows, runs }, md);
   console.log(`results: ${paths.json}, ${paths.md}`);
 }
