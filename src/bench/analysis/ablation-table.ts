@@ -8,8 +8,8 @@
 // ran dry before half its budget is left out. With --shares, the table holds each spec's shares
 // themselves (HR / sites % of the oracle's) instead of differences.
 // npx vite-node src/bench/analysis/ablation-table.ts -- [--baseline coverage] [--shares] hardware=DIR+DIR ...
-import type { RunResult } from '../crawl/index.js';
-import { readRunResults } from './run-files.js';
+import { type RunResult, spread } from '../crawl/index.js';
+import { isOraclePair, isRanDry, isSameStart, readRunResults } from './run-files.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 let baseline = 'coverage';
@@ -38,7 +38,7 @@ function load(dirs: readonly string[]): Map<string, Map<number, RunResult>> {
   const runs = new Map<string, Map<number, RunResult>>();
   for (const dir of dirs) {
     for (const r of readRunResults(dir)) {
-      if (r.domainLimit !== 'none' || r.steps < r.maxPages / 2) continue;
+      if (r.domainLimit !== 'none' || isRanDry(r)) continue;
       if (!runs.has(r.strategy)) runs.set(r.strategy, new Map());
       runs.get(r.strategy)?.set(r.run, r);
     }
@@ -48,10 +48,9 @@ function load(dirs: readonly string[]): Map<string, Map<number, RunResult>> {
 
 function meanStd(xs: readonly number[], isMarked: boolean): string {
   if (xs.length === 0) return 'n/a';
-  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const { mean: m, std: s } = spread(xs);
   const sign = isMarked && m >= 0 ? '+' : '';
   if (xs.length < 2) return `${sign}${m.toFixed(1)} ± n/a`;
-  const s = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1));
   return `${sign}${m.toFixed(1)} ± ${s.toFixed(1)}${isMarked && Math.abs(m) > s ? ' *' : ''}`;
 }
 
@@ -71,17 +70,9 @@ for (const spec of specs) {
     const base = runs.get(baseline);
     if (oracle === undefined || mine === undefined || (!isShares && base === undefined)) return 'n/a';
     // The same start and budget as the oracle's run (and the baseline's), and a yardstick above 0.
-    const isPair = (r: RunResult, o: RunResult | undefined) =>
-      o !== undefined && r.seedUrl === o.seedUrl && r.maxPages === o.maxPages;
     const seeds = [...mine.keys()].filter((s) => {
       const r = mine.get(s) as RunResult;
-      const o = oracle.get(s);
-      return (
-        isPair(r, o) &&
-        (o as RunResult).harvestRate > 0 &&
-        (o as RunResult).relevantDomains > 0 &&
-        (isShares || isPair(r, base?.get(s)))
-      );
+      return isOraclePair(r, oracle.get(s)) && (isShares || isSameStart(r, base?.get(s)));
     });
     const share = (s: number, f: (r: RunResult) => number, r: RunResult | undefined) =>
       (100 * f(r as RunResult)) / f(oracle.get(s) as RunResult);

@@ -6,7 +6,7 @@
 // npx vite-node src/bench/analysis/front-svg.ts -- RUNS_FOLDER TITLE > out.svg
 import type { RunResult } from '../crawl/index.js';
 import { type ScatterPoint, scatterChart } from '../report/index.js';
-import { readRunResults } from './run-files.js';
+import { isRanDry, readRunResults } from './run-files.js';
 
 const [folder, title = ''] = process.argv.slice(2).filter((a) => a !== '--');
 if (folder === undefined) {
@@ -15,7 +15,7 @@ if (folder === undefined) {
 }
 const groups = new Map<string, RunResult[]>();
 for (const r of readRunResults(folder)) {
-  if (r.steps < r.maxPages / 2) continue;
+  if (isRanDry(r)) continue;
   const key = `${r.strategy}|${r.domainLimit}`;
   groups.set(key, [...(groups.get(key) ?? []), r]);
 }

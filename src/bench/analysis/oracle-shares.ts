@@ -5,7 +5,7 @@
 // kept by `tres bench crawl --out DIR`). A folder given as LABEL=DIR has its strategies renamed
 // LABEL/strategy, except the oracle, so runs of two builds can sit in one table.
 // npx vite-node src/bench/analysis/oracle-shares.ts -- [--baseline best-first] DIR [LABEL=DIR ...]
-import type { RunResult } from '../crawl/index.js';
+import { type RunResult, spread } from '../crawl/index.js';
 import { readRunResults } from './run-files.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
@@ -34,8 +34,7 @@ for (const folder of folders) {
 
 function meanStd(xs: number[], scale = 1): string {
   if (xs.length === 0) return 'n/a';
-  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const s = xs.length > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1)) : 0;
+  const { mean: m, std: s } = spread(xs);
   return `${(m * scale).toFixed(1)} ± ${(s * scale).toFixed(1)}`;
 }
 

@@ -18,3 +18,18 @@ export function readRunResults(dir: string): RunResult[] {
     .filter((name) => name.endsWith('.json'))
     .map((name) => JSON.parse(readFileSync(join(runs, name), 'utf8')).result as RunResult);
 }
+
+/** A run that ran dry before half its page budget: the analysis scripts leave it out. */
+export function isRanDry(r: RunResult): boolean {
+  return r.steps < r.maxPages / 2;
+}
+
+/** `r` and `other` started from the same seed URL with the same page budget. */
+export function isSameStart(r: RunResult, other: RunResult | undefined): other is RunResult {
+  return other !== undefined && r.seedUrl === other.seedUrl && r.maxPages === other.maxPages;
+}
+
+/** `oracle` is a yardstick for `r`: the same start, and a harvest rate and sites above 0. */
+export function isOraclePair(r: RunResult, oracle: RunResult | undefined): oracle is RunResult {
+  return isSameStart(r, oracle) && oracle.harvestRate > 0 && oracle.relevantDomains > 0;
+}

@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import type { RunResult } from '../crawl/index.js';
 import { type ScatterPoint, scatterChart } from '../report/index.js';
-import { readRunResults } from './run-files.js';
+import { isOraclePair, isRanDry, readRunResults } from './run-files.js';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const isAll = args.includes('--all');
@@ -41,15 +41,7 @@ for (const [key, byRun] of runs) {
   if (strategy.startsWith('coverage:') && !isFront && !isAll) continue;
   const seeds = [...byRun.keys()].filter((s) => {
     const r = byRun.get(s) as RunResult;
-    const o = oracle.get(s);
-    return (
-      o !== undefined &&
-      o.seedUrl === r.seedUrl &&
-      o.maxPages === r.maxPages &&
-      o.harvestRate > 0 &&
-      o.relevantDomains > 0 &&
-      r.steps >= r.maxPages / 2
-    );
+    return isOraclePair(r, oracle.get(s)) && !isRanDry(r);
   });
   if (seeds.length === 0) continue;
   const mean = (f: (r: RunResult, o: RunResult) => number) =>

@@ -13,6 +13,7 @@ export {
   rowDominates,
   rowParetoFront,
   type Spread,
+  spread,
   summarizeRuns,
 } from './crawl-bench-stats.js';
 export { openBenchWeb } from './crawl-bench-topic.js';
