@@ -310,14 +310,22 @@ export class CoverageStrategy implements Strategy {
       if (parent >= this.parentLogits.length) this.parentLogits = grownArray(this.parentLogits, parent * 2);
       this.parentLogits[parent] = logit(outcome.probability);
       for (const link of outcome.links) {
-        if (this.fetched.has(link.url) || this.isKeptAsQueued(link, outcome.probability)) continue;
-        this.enqueue(link, {
-          ids: this.encode(link),
-          parent,
-          parentProbability: outcome.probability,
-          anchorProbability: Math.fround(link.anchorProbability ?? 0.5), // as anchorOfQueued keeps it
-          isSeed: false,
-        });
+        if (this.fetched.has(link.url)) continue;
+        const existing = this.queued.idOf(link.url);
+        const anchorProbability = Math.fround(link.anchorProbability ?? 0.5); // as anchorOfQueued keeps it
+        if (existing !== undefined && this.isKeptAsQueued(existing, outcome.probability, anchorProbability))
+          continue;
+        this.enqueue(
+          link,
+          {
+            ids: this.encode(link),
+            parent,
+            parentProbability: outcome.probability,
+            anchorProbability,
+            isSeed: false,
+          },
+          existing,
+        );
       }
     }
     const every = this.config.rescoreEveryPages;
@@ -491,23 +499,24 @@ export class CoverageStrategy implements Strategy {
   }
 
   /**
-   * With `screenRefound`: true if `link`'s URL is queued already from a page at least as probably
-   * relevant (`parentProbability`, the page it was found on now) with an anchor the judge scored at
-   * least as high, so it keeps its queued link without its words being encoded and valued.
+   * With `screenRefound`: true if queued URL id `u`, found again on a page no more probably
+   * relevant than its queued link's parent (`parentProbability`, that page's) with an anchor the
+   * judge scored no higher, keeps its queued link without its words being encoded and valued.
    */
-  private isKeptAsQueued(link: DiscoveredLink, parentProbability: number): boolean {
+  private isKeptAsQueued(u: number, parentProbability: number, anchorProbability: number): boolean {
     if (!this.config.isRefoundScreened) return false;
-    const u = this.queued.idOf(link.url);
     const isKept =
-      u !== undefined &&
       parentProbability <= this.queued.parentProbability(u) &&
-      Math.fround(link.anchorProbability ?? 0.5) <= (this.anchorOfQueued[u] ?? 0.5);
+      anchorProbability <= (this.anchorOfQueued[u] ?? 0.5);
     if (isKept) this.keptAsQueued++;
     return isKept;
   }
 
-  /** Queues `link` unless its URL is queued with a value at least as high; `data.ids` may be FieldWords' scratch (copied here). */
-  private enqueue(link: DiscoveredLink, data: CoverageData): void {
+  /**
+   * Queues `link` unless its URL (queued id `existing`) is queued with a value at least as high;
+   * `data.ids` may be FieldWords' scratch (copied here).
+   */
+  private enqueue(link: DiscoveredLink, data: CoverageData, existing = this.queued.idOf(link.url)): void {
     const site = this.yields.siteId(siteOf(link.host));
     const dir = this.config.isDirYieldUsed ? this.dirs.siteId(dirOf(link.url, link.host)) : -1;
     const value = data.isSeed
@@ -522,7 +531,6 @@ export class CoverageStrategy implements Strategy {
           data.anchorProbability,
           dir,
         );
-    const existing = this.queued.idOf(link.url);
     // A URL found again replaces its queued link only if it is worth more from here.
     if (existing !== undefined && this.valueOf(existing) >= value) return;
     const serial = this.serial++;
