@@ -68,10 +68,14 @@ export function registerDemoCommand(program: Command): void {
         .join(', ')}`,
       'coverage,tres,best-first,random',
     )
-    .option('--seed <value>', 'run seed', '1')
+    .option(
+      '--seed <value>',
+      'run seed of the random choices (tres\u2019s exploration, random; coverage and best-first make none)',
+      '1',
+    )
     .option(
       '--concurrency <k>',
-      `fetches in flight; with more than 1 it is faster, but the table may change from run to run (default ${DEMO_CONCURRENCY})`,
+      'fetches in flight; with more than 1 it is faster, but the table may change from run to run',
       wholeNumberAtLeast1('--concurrency'),
       DEMO_CONCURRENCY,
     )
@@ -82,7 +86,7 @@ export function registerDemoCommand(program: Command): void {
 Examples:
   tres demo                                      # 1,000 pages with each of four strategies
   tres demo --pages 3000 --strategies tres,bfs   # a longer run, two strategies
-  tres demo --seed 2 --out demo1                 # another run seed; keep the crawls in demo1/
+  tres demo --seed 2 --out demo1                 # another run seed (tres and random move); keep the crawls in demo1/
 The web: ${DEMO_WEB.pageCount.toLocaleString('en')} pages on ${DEMO_WEB.hostCount} sites on loopback, relevant topic "${DEMO_WEB.relevantTopic}"; one fetch at a time (the same --seed gives the same table), no delay.`,
     )
     .action(async (flags: DemoFlags) => runDemo(flags));
