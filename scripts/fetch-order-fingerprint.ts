@@ -43,24 +43,27 @@ const VARIANTS: { label: string; spec: string }[] = [
   // (before issue 25's tenth session). newSitePatience=false: taken before patience 1 became the default.
   // screenRefound=0 on every one: taken while every URL found again was valued again (before the
   // twenty-fourth session).
+  // hubSites=0 on every one but hub-sites (and siteShareValue=0.15 where it follows the web):
+  // taken before hub sites were valued by default (twenty-fifth session).
   {
     label: 'coverage saturation',
-    spec: 'coverage:siteSaturation=100,newSitePatience=false,siteShareValue=false,screenRefound=0',
+    spec: 'coverage:siteSaturation=100,newSitePatience=false,siteShareValue=false,screenRefound=0,hubSites=0',
   },
   {
     label: 'coverage soft',
-    spec: 'coverage:isSoftJudged=true,rescoreEveryPages=50,newSitePatience=false,siteShareValue=false,screenRefound=0',
+    spec: 'coverage:isSoftJudged=true,rescoreEveryPages=50,newSitePatience=false,siteShareValue=false,screenRefound=0,hubSites=0',
   },
   {
     label: 'coverage no-context',
-    spec: 'coverage:siteSaturation=100,isContextUsed=false,newSitePatience=false,siteShareValue=false,screenRefound=0',
+    spec: 'coverage:siteSaturation=100,isContextUsed=false,newSitePatience=false,siteShareValue=false,screenRefound=0,hubSites=0',
   },
   // The defaults before issue 25 made coverage the default strategy: its fingerprint then.
   {
     label: 'coverage old-defaults',
-    spec: 'coverage:newSiteValue=1,siteSaturation=false,anchors=0,newSitePatience=false,siteShareValue=false,screenRefound=0',
+    spec: 'coverage:newSiteValue=1,siteSaturation=false,anchors=0,newSitePatience=false,siteShareValue=false,screenRefound=0,hubSites=0',
   },
-  // Its term times the link's P since the twenty-fourth session (the line changed then).
+  // Its term times the link's P since the twenty-fourth session, its rate shrunk with 20
+  // pseudo-pages instead of 1 since the twenty-fifth (the line changed each time).
   {
     label: 'coverage hub-sites',
     spec: 'coverage:hubSites=1,newSitePatience=false,siteShareValue=false,screenRefound=0',
@@ -68,25 +71,28 @@ const VARIANTS: { label: string; spec: string }[] = [
   // The default before newSitePatience (issue 25, seventh session): the bare `coverage` line then.
   {
     label: 'coverage no-patience',
-    spec: 'coverage:newSitePatience=false,siteShareValue=false,screenRefound=0',
+    spec: 'coverage:newSitePatience=false,siteShareValue=false,screenRefound=0,hubSites=0',
   },
   // First pages' own weights and the URL-depth word (issue 25, eighth session; both off by default).
   {
     label: 'coverage first-page',
-    spec: 'coverage:firstPageModel=all,urlDepth=1,siteShareValue=false,screenRefound=0',
+    spec: 'coverage:firstPageModel=all,urlDepth=1,siteShareValue=false,screenRefound=0,hubSites=0',
   },
   // The default before siteShareValue (issue 25, tenth session): the bare `coverage` line then.
-  { label: 'coverage fixed-lambda', spec: 'coverage:siteShareValue=false,screenRefound=0' },
+  { label: 'coverage fixed-lambda', spec: 'coverage:siteShareValue=false,screenRefound=0,hubSites=0' },
   // A directory's yield as a feature (eleventh session; off by default).
-  { label: 'coverage dir-yield', spec: 'coverage:dirYield=1,screenRefound=0' },
+  { label: 'coverage dir-yield', spec: 'coverage:dirYield=1,screenRefound=0,hubSites=0,siteShareValue=0.15' },
   // lambda adapted to keep a share of the greedy harvest rate (tenth session; off by default).
   {
     label: 'coverage keep-harvest',
-    spec: 'coverage:siteShareValue=false,keepHarvest=0.9,rescoreEveryPages=50,screenRefound=0',
+    spec: 'coverage:siteShareValue=false,keepHarvest=0.9,rescoreEveryPages=50,screenRefound=0,hubSites=0',
   },
   // The default before URLs found again were screened (issue 25, twenty-fourth session): the bare
   // `coverage` line then.
-  { label: 'coverage no-screen', spec: 'coverage:screenRefound=0' },
+  { label: 'coverage no-screen', spec: 'coverage:screenRefound=0,hubSites=0,siteShareValue=0.15' },
+  // The default before hub sites were valued (issue 25, twenty-fifth session): the bare `coverage`
+  // line then.
+  { label: 'coverage no-hub', spec: 'coverage:hubSites=0,siteShareValue=0.15' },
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -56,16 +56,13 @@ export interface CoverageConfig {
   /**
    * Value a link also by what fetching a page of its site has led to: p times lambda times the
    * new relevant sites found per page fetched from that site (through links out of its pages),
-   * shrunk to the crawl's mean. A hub site (a package index whose pages link to projects' home
-   * pages) then keeps being fetched for the sites it leads to, through its pages most likely
-   * relevant. (Until issue 25's twenty-fourth session the term was not multiplied by p: it then
-   * fetched a hub's pages whatever they were, for 1.3-6.5 points of the oracle's harvest rate on
-   * every web at the default; results/coverage-strategy/hub-front.md.) With it `siteShareValue`
-   * traces a front that reaches further in sites (typesetting's sites behind a package index) and
-   * dominates best-first's with and without a domain limit on every web measured; as the default
-   * (with `siteShareValue` 0.1) it tied the default's crawls but for fewer sites on system
-   * administration and the demo's web. false: a link is valued by its target alone.
-   * @default false
+   * shrunk to the crawl's mean with 20 pseudo-pages. A hub site (a package index whose pages link
+   * to projects' home pages) then keeps being fetched for the sites it leads to, through its pages
+   * most likely relevant. With it `siteShareValue` traces a front that dominates best-first's with
+   * and without a domain limit on every web measured, typesetting's sites behind a package index
+   * included, which the crawl without it does not reach. false: a link is valued by its target
+   * alone. @default true (false, with `siteShareValue` 0.15, before issue 25's twenty-fifth
+   * session: results/coverage-strategy/hub-default.md)
    */
   isHubSiteValued: boolean;
   /** Learn the word features (URL, anchor and context words) of links. false: none. @default true */
@@ -132,8 +129,10 @@ export interface CoverageConfig {
    * far (shrunk to `newSiteValue` by 5 pseudo-sites at the start): a new relevant site is worth
    * this share of what an average relevant site has given. Where relevant sites are many and small
    * a new one is worth fewer pages than where they are few and large. false: lambda stays
-   * `newSiteValue`. @default 0.15 (false before it was measured on the five DocWeb topics with
-   * three judge draws: results/coverage-strategy/site-share.md)
+   * `newSiteValue`. @default 0.1 (0.15 until `hubSites` was on by default, which values a new
+   * site through the hub pages that lead to it too: results/coverage-strategy/hub-default.md;
+   * false before it was measured on the five DocWeb topics with three judge draws:
+   * results/coverage-strategy/site-share.md)
    */
   siteShareValue: number | false;
   /**
@@ -178,7 +177,7 @@ export const COVERAGE_SETTINGS = {
   isSiteYieldUsed: booleanSetting(true, "the link model sees the target site's yield"),
   isHubUsed: booleanSetting(true, "the link model sees the hub yield of an off-site link's parent"),
   isHubSiteValued: booleanSetting(
-    false,
+    true,
     'a link is also worth p x lambda x the new sites its site led to per page',
   ),
   isWordUsed: booleanSetting(true, 'the link model learns URL, anchor and context words'),
@@ -215,7 +214,7 @@ export const COVERAGE_SETTINGS = {
     isMinOpen: true,
   }),
   siteShareValue: numberOrOffSetting(
-    0.15,
+    0.1,
     'lambda = this x the judged-relevant pages per relevant site so far',
     { min: 0, isMinOpen: true },
   ),

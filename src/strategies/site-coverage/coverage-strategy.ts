@@ -28,10 +28,13 @@
  * word for its URL path's depth (results/coverage-strategy/first-page.md: neither moved the
  * default towards the goal on every topic).
  *
- * With `hubSites=1` (off by default) a link is also worth p times lambda times the new relevant
- * sites its target's site has led to per fetched page. The defaults (lambda 3, anchors on) are the ones
- * measured on the five DocWeb topics (results/coverage-strategy/default.md); siteSaturation 600
- * (300 before `siteShareValue` came) on those and three more (results/coverage-strategy/saturation.md).
+ * A link is also worth p times lambda times the new relevant sites its target's site has led to
+ * per fetched page (`hubSites`, on by default since issue 25's twenty-fifth session): a page of a
+ * hub (a package index whose pages link to projects' home pages) is worth the sites it leads to.
+ * The defaults (lambda 3, anchors on) are the ones measured on the five DocWeb topics
+ * (results/coverage-strategy/default.md); siteSaturation 600 (300 before `siteShareValue` came)
+ * on those and three more (results/coverage-strategy/saturation.md); hubSites with
+ * siteShareValue 0.1 (results/coverage-strategy/hub-default.md).
  *
  * Frontier: an IndexedPriorityFrontier keyed by -value (per-host heaps behind one heap; ties by
  * URL). Values change as sites and hubs are learned. A drawn link is valued again; if its value
@@ -80,6 +83,16 @@ const NO_WORDS = new Int32Array(0);
  * window `keepHarvest` (off) measures its greedy expectation over, widened with it past 12,500.
  */
 const RESCORE_SHARE = 50;
+/**
+ * Pseudo-pages at the crawl's mean of a site's new relevant sites found per page (`hubSites`).
+ * A crawl finds a new relevant site every 10-15 pages on the DocWeb, so a site's own rate needs
+ * about this many pages before it tells a hub from the mean: with 1 (the first value), one page
+ * that led to one new site made its site worth half a new site per page, and the crawl spent
+ * itself on small sites that had been lucky once (system administration lost 9.6 points of the
+ * oracle's relevant sites, the demo's web 11 of its 59; 20 ties the default before it on both:
+ * results/coverage-strategy/hub-default.md).
+ */
+const HUB_PRIOR_PAGES = 20;
 /** Links fetched between two adaptations of lambda (`keepHarvest`). */
 const ADAPT_EVERY_PAGES = 50;
 /** Pseudo-sites of `siteShareValue`'s prior (relevant pages per relevant site = newSiteValue / siteShareValue). */
@@ -479,7 +492,9 @@ export class CoverageStrategy implements Strategy {
       c.siteSaturation === false ? 1 : 1 / (1 + this.yields.relevantOf(site) / c.siteSaturation);
     const value = p * (pageValue + this.lambda * this.newSiteShare(site));
     // A hub site's worth comes with a relevant page of it: its links out lead to new relevant sites.
-    return c.isHubSiteValued ? value + p * this.lambda * this.yields.sitesFoundPerPage(site, 1) : value;
+    return c.isHubSiteValued
+      ? value + p * this.lambda * this.yields.sitesFoundPerPage(site, HUB_PRIOR_PAGES)
+      : value;
   }
 
   /** The link model's group of a link into `site`: 1 for a site's first page (`firstPageModel`), else 0. */
