@@ -201,6 +201,8 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
     rmSync(work, { recursive: true, force: true });
   }
   const crawlee = results.crawlee;
+  // A row the run has no Crawlee or best-first row to compare with shows '-', not 'NaNx'.
+  const ratio = (x: number) => (Number.isNaN(x) ? '-' : `${x.toFixed(2)}x`);
   const bestFirst = results['tres engine, best-first (WARC off)'];
   const rows = Object.entries(results).map(([name, r]) => ({
     name,
@@ -213,7 +215,7 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${r.pages} | ${r.relevant ?? '-'} | ${r.frontierSize ?? '-'} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(0)} | ${r.cpuSeconds === undefined ? '-' : ((1000 * r.cpuSeconds) / r.pages).toFixed(1)} | ${mib(r.maxRssBytes)} | ${r.speedVsCrawlee.toFixed(2)}x | ${r.speedVsBestFirst.toFixed(2)}x |`,
+        `| ${r.name} | ${r.pages} | ${r.relevant ?? '-'} | ${r.frontierSize ?? '-'} | ${r.seconds.toFixed(1)} | ${r.pagesPerSec.toFixed(0)} | ${r.cpuSeconds === undefined ? '-' : ((1000 * r.cpuSeconds) / r.pages).toFixed(1)} | ${mib(r.maxRssBytes)} | ${ratio(r.speedVsCrawlee)} | ${ratio(r.speedVsBestFirst)} |`,
     ),
   ].join('\n');
   const roundsTable = rounds > 1 ? roundsTableOf(runs, rounds) : '';
