@@ -85,12 +85,13 @@ const NO_WORDS = new Int32Array(0);
 const RESCORE_SHARE = 50;
 /**
  * Pseudo-pages at the crawl's mean of a site's new relevant sites found per page (`hubSites`).
- * A crawl finds a new relevant site every 10-15 pages on the DocWeb, so a site's own rate needs
- * about this many pages before it tells a hub from the mean: with 1 (the first value), one page
- * that led to one new site made its site worth half a new site per page, and the crawl spent
- * itself on small sites that had been lucky once (system administration lost 9.6 points of the
- * oracle's relevant sites, the demo's web 11 of its 59; 20 ties the default before it on both:
- * results/coverage-strategy/hub-default.md).
+ * A crawl finds a new relevant site every 12 pages or more (the DocWeb: 12-15 on hardware and
+ * system administration, up to 120 on statistics), so a site's own rate needs about this many
+ * pages before it tells a hub from the mean: with 1 (the first value), one page that led to one
+ * new site made its site worth half a new site per page, and the crawl spent itself on small
+ * sites that had been lucky once (on the demo's web 48 relevant sites at 1,000 pages instead of
+ * 59; with 20, 59; on the DocWeb 1, 5 and 20 are within each other's spread:
+ * results/coverage-strategy/hub-default.md, section 2).
  */
 const HUB_PRIOR_PAGES = 20;
 /** Links fetched between two adaptations of lambda (`keepHarvest`). */
