@@ -14,7 +14,7 @@ export type { PageLabel } from './labels.js';
 export { CRAWL_STORE_DEFAULTS, STORE_FILES, storePaths } from './open-files.js';
 export { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
 export { indexOutlinks } from './outlinks-table.js';
-export type { ListedPage, PageQuery } from './page-query.js';
+export { type ListedPage, listedPageOf, type PageQuery } from './page-query.js';
 export { readPageText, readWarcResponse, responseHtml } from './page-text.js';
 export { CrawlReader, type FailureReason, type ReadPage, withCrawlReader } from './read-crawl.js';
 export { JsonlPages, type PageSource } from './read-jsonl.js';

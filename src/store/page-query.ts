@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { hasLabelsTable } from './labels.js';
 import { type PageRow, rowToPage } from './schema.js';
+import type { StoredPage } from './types.js';
 
 /** Filter and page of {@link queryPages}. */
 export interface PageQuery {
@@ -98,6 +99,14 @@ export function queryPages(db: Database.Database, q: PageQuery): { total: number
 
 function toListed(row: PageRow & { label: number | null }): ListedPage {
   const p = rowToPage(row);
+  const out = listedPageOf(p);
+  if (p.judgeVersion !== undefined) out.judgeVersion = p.judgeVersion;
+  if (row.label !== null) out.label = row.label === 1;
+  return out;
+}
+
+/** The fields of a page that a listing shows (no judge version, no label: the store adds them). */
+export function listedPageOf(p: StoredPage): ListedPage {
   const out: ListedPage = {
     id: p.id,
     url: p.url,
@@ -113,8 +122,6 @@ function toListed(row: PageRow & { label: number | null }): ListedPage {
   };
   if (p.errorCode !== undefined) out.errorCode = p.errorCode;
   if (p.duplicateOf !== undefined) out.duplicateOf = p.duplicateOf;
-  if (p.judgeVersion !== undefined) out.judgeVersion = p.judgeVersion;
-  if (row.label !== null) out.label = row.label === 1;
   return out;
 }
 

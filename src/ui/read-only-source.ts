@@ -8,7 +8,7 @@
 import { ConfigError } from '../common/index.js';
 import type { CrawlProgress, PageEvent } from '../crawl/index.js';
 import type { ListedPage, PageLabel, PageQuery } from '../store/index.js';
-import { CrawlReader, JsonlPages, type ReadPage } from '../store/index.js';
+import { CrawlReader, JsonlPages, listedPageOf, type ReadPage } from '../store/index.js';
 import { CrawlMonitor } from './crawl-monitor.js';
 import type { DashboardSource, DashboardStatus } from './dashboard-source.js';
 import type { FeedbackStatus } from './feedback.js';
@@ -48,7 +48,7 @@ export async function readOnlySource(
     const rows: ReadPage[] = [];
     for await (const p of new JsonlPages(dir).pages()) {
       rows.push(p);
-      listed.push(toListed(p));
+      listed.push(listedPageOf(p));
     }
     return { monitor: replay(rows, rows.length, false), pages: listed, loadedAt: Date.now() };
   };
@@ -189,25 +189,6 @@ function replay(pages: Iterable<ReadPage>, total: number, hasOutlinks: boolean):
   if (!hasSample || sampledAtMs !== elapsedMs)
     monitor.onProgress(progress(), !hasSample || elapsedMs - sampledAtMs >= MIN_SAMPLE_MS);
   return monitor;
-}
-
-function toListed(p: ReadPage): ListedPage {
-  const out: ListedPage = {
-    id: p.id,
-    url: p.url,
-    finalUrl: p.finalUrl,
-    status: p.status,
-    isPage: p.isPage,
-    domain: p.domain,
-    depth: p.depth,
-    title: p.title ?? '',
-    probability: p.probability,
-    reward: p.reward,
-    fetchedAt: p.fetchedAt,
-  };
-  if (p.errorCode !== undefined) out.errorCode = p.errorCode;
-  if (p.duplicateOf !== undefined) out.duplicateOf = p.duplicateOf;
-  return out;
 }
 
 /** The in-memory form of the store's page query (for pages.jsonl). */
