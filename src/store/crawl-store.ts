@@ -200,7 +200,8 @@ export class CrawlStore {
    *
    * `payload.warc` is given only for an actual HTTP response (failures are recorded as rows and
    * JSONL lines only): either the exchange, compressed here on the main thread, or a
-   * {@link PreparedWarc} made with {@link CrawlStore.prepareWarc} while the page was classified.
+   * {@link PreparedWarc} made with {@link CrawlStore.prepareWarc} before (the crawler does so for
+   * large bodies while other fetches are in flight).
    * @throws SkipUrlError `TRES_STORE_DUPLICATE` if `record.url` was already recorded (nothing is
    * written). StopCrawlError `TRES_STORE_WRITE` if a file or the database cannot be written (the
    * files are cut back, so the store stays consistent), `TRES_STORE_CLOSED` after close.
