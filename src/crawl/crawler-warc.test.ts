@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Crawler } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
-import { CrawlStore } from '../store/index.js';
+import { CrawlStore, decodeOutlinks } from '../store/index.js';
 import { readWarc } from '../store/test-helpers.js';
 
 /** Page i of site.test: pages 1-3 are over 32 KB (gzipped for the WARC file in the thread pool). */
@@ -59,6 +59,63 @@ describe('Crawler WARC records', () => {
       const i = row.url.endsWith('/') ? 0 : Number(/p(\d)/.exec(row.url)?.[1]);
       expect(record?.payload.toString('utf8')).toBe(page(i));
       expect(Number(record?.headers.get('warc-tres-relevance'))).toBe(row.probability);
+    }
+  });
+
+  it("records a large page's links without the pages recorded while its WARC records were gzipped", async () => {
+    // The seed links to big.test (over 32 KB) and a.html on another site; a.html links to b.html,
+    // as big.test does. big.test's gzip waits until a.html and b.html are recorded (one fetch at a
+    // time per host: they are on site.test, big.test on its own): its row comes after b's.
+    const big = `<html><body>hardware <a href="http://site.test/b.html">b</a> ${'<p>hardware words</p>'.repeat(2500)}</body></html>`;
+    const bodies: Record<string, string> = {
+      'site.test/':
+        '<html><body>hardware <a href="http://big.test/">big</a> <a href="/a.html">a</a></body></html>',
+      'big.test/': big,
+      'site.test/a.html': '<html><body>hardware <a href="/b.html">b</a></body></html>',
+      'site.test/b.html': '<html><body>hardware</body></html>',
+    };
+    server = await startServer((req, res) => {
+      const body = bodies[`${req.headers.host?.replace(/:\d+$/, '')}${req.url}`];
+      if (body === undefined) return sendHtml(res, '', 404);
+      // a.html comes late, so that big.test is parsed before b.html is known to the crawl.
+      if (req.url === '/a.html') setTimeout(() => sendHtml(res, body), 300);
+      else sendHtml(res, body);
+    });
+    const prepare = CrawlStore.prototype.prepareWarc;
+    vi.spyOn(CrawlStore.prototype, 'prepareWarc').mockImplementation(async function (
+      this: CrawlStore,
+      ...args
+    ) {
+      for (let waited = 0; this.lastPageId < 3 && waited < 5000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      return prepare.apply(this, args);
+    });
+    const outDir = join(base, 'late');
+    await new Crawler({
+      outDir,
+      strategy: 'bfs',
+      keywords: ['hardware'],
+      maxPages: 4,
+      maxConcurrency: 2,
+      net: { minDelayMs: 0, resolveRules: [server.rule], allowLoopback: true },
+    }).run(['http://site.test/']);
+    const db = new Database(join(outDir, 'crawl.sqlite'), { readonly: true });
+    const rows = db.prepare('SELECT url, outlinks FROM pages ORDER BY id').all() as {
+      url: string;
+      outlinks: Buffer | null;
+    }[];
+    db.close();
+    expect(rows.map((r) => r.url)).toEqual([
+      'http://site.test/',
+      'http://site.test/a.html',
+      'http://site.test/b.html',
+      'http://big.test/',
+    ]);
+    // Before the fix big.test's row held b.html, recorded before it: a resumed crawl's replay and
+    // `tres repair` (which leaves out links to pages recorded before a row) disagreed.
+    for (const [i, row] of rows.entries()) {
+      const earlier = new Set(rows.slice(0, i).map((r) => r.url));
+      expect(decodeOutlinks(row.outlinks).filter((l) => earlier.has(l.url))).toEqual([]);
     }
   });
 });

@@ -632,7 +632,22 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       exchange.body.byteLength < THREAD_POOL_WARC_BYTES
     )
       return result.warc;
-    return { warc: await this.store.prepareWarc(exchange, result.record.probability) };
+    const prepared = await this.store.prepareWarc(exchange, result.record.probability);
+    this.dropLinksKnownSince(result);
+    return { warc: prepared };
+  }
+
+  /**
+   * Drops from a page's links those fetched, started or redirected to since it was parsed: while
+   * its WARC records were gzipped in the thread pool, other fetches went on and were recorded
+   * first. A page's recorded outlinks then leave out every page recorded before it, as they do
+   * when nothing waits between parse and commit (`tres repair` reads them again that way).
+   */
+  private dropLinksKnownSince(result: ProcessedFetch): void {
+    const links = result.outcome.links.filter((l) => !this.state.isFetchedOrInFlight(l.url));
+    if (links.length === result.outcome.links.length) return;
+    result.outcome.links = links;
+    result.record.outlinks = links;
   }
 
   private isHostReady(host: string): boolean {
