@@ -26,8 +26,11 @@ export interface CoverageConfig {
    * 1 / (1 + n / siteSaturation) relevant pages (a concave utility, siteSaturation * ln(1 + n /
    * siteSaturation) relevant pages for n of them), so a site that has given many relevant pages
    * loses to links into sites that gave few. false: every relevant page is worth 1, however many
-   * its site gave. @default 600 (300 until issue 25's twenty-second session: with lambda following
-   * `siteShareValue`, 300 left big relevant sites too soon; results/coverage-strategy/saturation.md)
+   * its site gave. @default 1000 (300 until issue 25's twenty-second session: with lambda
+   * following `siteShareValue`, 300 left big relevant sites too soon, results/coverage-strategy/
+   * saturation.md; 600 until its twenty-seventh: with hub sites valued, which draws the crawl to
+   * the sites that lead to new ones, 600 gave up harvest rate for no sites,
+   * results/coverage-strategy/default-parts.md)
    */
   siteSaturation: number | false;
   /**
@@ -166,7 +169,7 @@ export interface CoverageConfig {
 /** The settings of `coverage:key=value` specs, by field name, with their defaults and checks. */
 export const COVERAGE_SETTINGS = {
   newSiteValue: numberSetting(3, 'lambda: a new relevant site is worth this many relevant pages', { min: 0 }),
-  siteSaturation: numberOrOffSetting(600, "a site's n-th relevant page is worth 1 / (1 + n / this)", {
+  siteSaturation: numberOrOffSetting(1000, "a site's n-th relevant page is worth 1 / (1 + n / this)", {
     min: 0,
     isMinOpen: true,
   }),

@@ -32,9 +32,11 @@
  * per fetched page (`hubSites`, on by default since issue 25's twenty-fifth session): a page of a
  * hub (a package index whose pages link to projects' home pages) is worth the sites it leads to.
  * The defaults (lambda 3, anchors on) are the ones measured on the five DocWeb topics
- * (results/coverage-strategy/default.md); siteSaturation 600 (300 before `siteShareValue` came)
- * on those and three more (results/coverage-strategy/saturation.md); hubSites with
- * siteShareValue 0.1 (results/coverage-strategy/hub-default.md).
+ * (results/coverage-strategy/default.md); hubSites with siteShareValue 0.1
+ * (results/coverage-strategy/hub-default.md); siteSaturation 1000 on those, the generated web
+ * and three check topics, from the topic files' seeds and from seeds drawn at random (300 before
+ * `siteShareValue` came, 600 before hub sites were valued: results/coverage-strategy/
+ * saturation.md and default-parts.md).
  *
  * Frontier: an IndexedPriorityFrontier keyed by -value (per-host heaps behind one heap; ties by
  * URL). Values change as sites and hubs are learned. A drawn link is valued again; if its value
