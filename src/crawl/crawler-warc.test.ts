@@ -15,6 +15,18 @@ function page(i: number): string {
   return `<html><title>page ${i}</title><body>about hardware ${links}${filler}</body></html>`;
 }
 
+/** A bfs crawl of `maxPages` pages from site.test, two fetches at a time, into `outDir`. */
+function crawl(server: TestServer, outDir: string, maxPages: number): Promise<unknown> {
+  return new Crawler({
+    outDir,
+    strategy: 'bfs',
+    keywords: ['hardware'],
+    maxPages,
+    maxConcurrency: 2,
+    net: { minDelayMs: 0, resolveRules: [server.rule], allowLoopback: true },
+  }).run(['http://site.test/']);
+}
+
 describe('Crawler WARC records', () => {
   let base: string;
   let server: TestServer;
@@ -35,14 +47,7 @@ describe('Crawler WARC records', () => {
     });
     const prepared = vi.spyOn(CrawlStore.prototype, 'prepareWarc');
     const outDir = join(base, 'k2');
-    await new Crawler({
-      outDir,
-      strategy: 'bfs',
-      keywords: ['hardware'],
-      maxPages: 7,
-      maxConcurrency: 2,
-      net: { minDelayMs: 0, resolveRules: [server.rule], allowLoopback: true },
-    }).run(['http://site.test/']);
+    await crawl(server, outDir, 7);
     expect(prepared.mock.calls.map(([exchange]) => exchange.url).sort()).toEqual(
       [1, 2, 3].map((k) => `http://site.test/p${k}.html`),
     );
@@ -91,14 +96,7 @@ describe('Crawler WARC records', () => {
       return prepare.apply(this, args);
     });
     const outDir = join(base, 'late');
-    await new Crawler({
-      outDir,
-      strategy: 'bfs',
-      keywords: ['hardware'],
-      maxPages: 4,
-      maxConcurrency: 2,
-      net: { minDelayMs: 0, resolveRules: [server.rule], allowLoopback: true },
-    }).run(['http://site.test/']);
+    await crawl(server, outDir, 4);
     const db = new Database(join(outDir, 'crawl.sqlite'), { readonly: true });
     const rows = db.prepare('SELECT url, outlinks FROM pages ORDER BY id').all() as {
       url: string;
