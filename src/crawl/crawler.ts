@@ -530,7 +530,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         const result = await this.runner.fetch(action, this.abort.signal);
         // A fetch side that judges says which version judged the page.
         result.record.judgeVersion ??= judgeVersion;
-        this.commit(action, result.record, this.withUnknownLinks(result.outcome), result.warc);
+        const outcome = this.withUnknownLinks(result.outcome);
+        result.record.outlinks = outcome.links;
+        this.commit(action, result.record, outcome, result.warc);
         this.runner.recorded(action.url);
         return;
       }
@@ -656,7 +658,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   /**
    * A runner's fetch side cannot know what this loop holds: its links are filtered here, as
-   * processFetch's `isKnown` does locally (the record's outlinks are the same links).
+   * processFetch's `isKnown` does locally; the caller stores these as the record's outlinks too,
+   * so that a row leaves out the pages recorded before it, as a local crawl's does.
    */
   private withUnknownLinks(outcome: Parameters<Strategy['observe']>[0]): Parameters<Strategy['observe']>[0] {
     return { ...outcome, links: outcome.links.filter((l) => !this.state.isFetchedOrInFlight(l.url)) };
