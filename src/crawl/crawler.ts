@@ -718,6 +718,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       if (match.isExact) record.outlinks = [];
       outcome = { ...outcome, reward: 0, isDuplicate: true, links: match.isExact ? [] : outcome.links };
     }
+    // A page recorded without being observed (one a runner fetched while no loop listened) keeps
+    // its contexts: the strategy has not reached the state it will replay it in.
+    if (shouldObserve && !this.options.withLinkContext) this.strategy.dropUnreadContexts?.(outcome);
     try {
       this.store.recordPage(record, warc);
     } catch (error) {

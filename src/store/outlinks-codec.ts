@@ -7,7 +7,8 @@
  * The last two are there only when the crawl computed them for its strategy (TRES scores
  * anchors; ACHE, `coverage`, the apprentice and Han's crawler read link contexts): a resumed
  * frontier needs them to rebuild its links' features. A context is the bulk of a link's size,
- * so crawls whose strategy reads none store none.
+ * so crawls whose strategy reads none store none, and a strategy may drop those of the links it
+ * passes over (`Strategy.dropUnreadContexts`: `coverage`, for links found again and kept as queued).
  *
  * Measured on 50 links (about 7.8 KB of JSON): deflateRaw takes about 45 µs to encode and 37 µs
  * to decode with the parse, and shrinks the BLOB 4 to 8 times; at a crawl hot-path budget of

@@ -45,6 +45,16 @@ export interface Strategy {
   next(ctx: SelectionContext): Action | undefined;
   /** The transition: learns from a finished action and adds its new links to the frontier. */
   observe(outcome: Outcome): void;
+  /**
+   * Called with a page's outcome just before the loop records it and calls `observe` with it,
+   * when link contexts are kept for the strategy alone (not `withLinkContext`): deletes the
+   * `context` of each link whose context that `observe` will not read (a link it passes over),
+   * so that the store keeps none for it. A context is most of a stored page's size. The links are
+   * the ones the store records. A resume's replay hands them back as stored: a link the replay
+   * values where the live crawl passed over it comes without its context. Absent: every context
+   * the parser kept is stored.
+   */
+  dropUnreadContexts?(outcome: Outcome): void;
   /** Current numbers for progress lines, events and benchmarks. */
   stats(): StrategyStats;
   /**

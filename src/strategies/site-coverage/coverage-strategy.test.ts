@@ -74,6 +74,43 @@ describe('coverage', () => {
     found(unscreened, 0.2, 0.3, 'http://p.test/2');
     expect(kept(unscreened)).toBe(0);
   });
+  it('drops the contexts of the links observe passes over, and only those (dropUnreadContexts)', () => {
+    const withContext = (l: DiscoveredLink): DiscoveredLink => ({
+      ...l,
+      context: { tokens: ['telescope'], offsets: Int8Array.of(1) },
+    });
+    for (const isRefoundScreened of [true, false]) {
+      const s = new CoverageStrategy({ overrides: { isRefoundScreened } });
+      // [page P, anchor P of x.test's link]: as in the test above, the second and third pages'
+      // links to x.test are kept as queued when screening is on.
+      const pages: [number, number][] = [
+        [0.6, 0.5],
+        [0.2, 0.3],
+        [0.6, 0.5],
+        [0.7, 0.1],
+        [0.1, 0.9],
+      ];
+      for (const [i, [probability, anchorProbability]] of pages.entries()) {
+        const url = `http://p.test/${i}`;
+        const links = [
+          withContext({ ...link('http://x.test/'), anchorProbability }),
+          withContext(link(`http://new${i}.test/`)),
+        ];
+        if (i > 0) links.push(withContext(link('http://p.test/0'))); // fetched
+        const page = {
+          ...outcome({ url, host: 'p.test', domain: 'p.test', depth: 1 }, 0, links),
+          probability,
+        };
+        const kept = s.stats()['coverage/kept-as-queued'] as number;
+        s.dropUnreadContexts(page);
+        const dropped = page.links.map((l) => l.context === undefined);
+        s.observe(page);
+        const wasKept = (s.stats()['coverage/kept-as-queued'] as number) > kept;
+        expect(wasKept).toBe(isRefoundScreened && (i === 1 || i === 2));
+        expect(dropped).toEqual(i === 0 ? [false, false] : [wasKept, false, true]);
+      }
+    }
+  });
   it('rescores once after a replay, at the first step, not while replaying', () => {
     const s = new CoverageStrategy({ overrides: { rescoreEveryPages: 2 } });
     const ctx = loop();
