@@ -530,9 +530,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         const result = await this.runner.fetch(action, this.abort.signal);
         // A fetch side that judges says which version judged the page.
         result.record.judgeVersion ??= judgeVersion;
-        const outcome = this.withUnknownLinks(result.outcome);
-        result.record.outlinks = outcome.links;
-        this.commit(action, result.record, outcome, result.warc);
+        // Its fetch side cannot know what this loop holds: its links are filtered here.
+        this.dropLinksKnownSince(result);
+        this.commit(action, result.record, result.outcome, result.warc);
         this.runner.recorded(action.url);
         return;
       }
@@ -641,9 +641,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   /**
    * Drops from a page's links those fetched, started or redirected to since it was parsed: while
-   * its WARC records were gzipped in the thread pool, other fetches went on and were recorded
-   * first. A page's recorded outlinks then leave out every page recorded before it, as they do
-   * when nothing waits between parse and commit (`tres repair` reads them again that way).
+   * its WARC records were gzipped in the thread pool, or while a runner's fetch side (which cannot
+   * know what this loop holds) parsed it, other fetches went on and were recorded first. A page's
+   * recorded outlinks then leave out every page recorded before it, as they do when nothing waits
+   * between parse and commit (`tres repair` reads them again that way). The record's outlinks and
+   * the outcome's links stay one array.
    */
   private dropLinksKnownSince(result: ProcessedFetch): void {
     const links = result.outcome.links.filter((l) => !this.state.isFetchedOrInFlight(l.url));
@@ -654,15 +656,6 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   private isHostReady(host: string): boolean {
     return this.runner ? this.runner.isHostReady(host) : this.client.isHostReady(host);
-  }
-
-  /**
-   * A runner's fetch side cannot know what this loop holds: its links are filtered here, as
-   * processFetch's `isKnown` does locally; the caller stores these as the record's outlinks too,
-   * so that a row leaves out the pages recorded before it, as a local crawl's does.
-   */
-  private withUnknownLinks(outcome: Parameters<Strategy['observe']>[0]): Parameters<Strategy['observe']>[0] {
-    return { ...outcome, links: outcome.links.filter((l) => !this.state.isFetchedOrInFlight(l.url)) };
   }
 
   /** Opens the fetch runner and records what it fetched while no loop listened (before any replay). */
