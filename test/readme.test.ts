@@ -45,49 +45,56 @@ type Check =
 const CHECKS: Record<string, Check> = {
   'npm install': { how: 'by hand', reason: 'the set-up itself; this test runs after it' },
   'npx tres demo': { how: 'run', append: '--pages 30 --strategies tres', exitCode: 0 },
-  "printf 'https://www.debian.org/doc/\\n' > seeds.txt": { how: 'run', exitCode: 0, creates: 'seeds.txt' },
-  'npx tres crawl --seeds seeds.txt --out crawl1 --keywords debian,package,install --max-pages 200': {
-    how: 'run',
-    append: FAST,
-    exitCode: 0,
-    creates: 'crawl1/pages.warc.gz',
-  },
-  'npx tres crawl --resume crawl1 --max-pages 300': { how: 'run', append: FAST, exitCode: 0 },
-  'npx tres export crawl1 --relevant-only --out relevant.csv': {
+  "mkdir -p crawls && printf 'https://www.debian.org/doc/\\n' > crawls/seeds.txt": {
     how: 'run',
     exitCode: 0,
-    creates: 'relevant.csv',
+    creates: 'crawls/seeds.txt',
   },
-  'npx tres crawl --seeds seeds.txt --out crawl2 --keywords debian,package,install --ui': {
+  'npx tres crawl --seeds crawls/seeds.txt --out crawls/crawl1 --keywords debian,package,install --max-pages 200':
+    {
+      how: 'run',
+      append: FAST,
+      exitCode: 0,
+      creates: 'crawls/crawl1/pages.warc.gz',
+    },
+  'npx tres crawl --resume crawls/crawl1 --max-pages 300': { how: 'run', append: FAST, exitCode: 0 },
+  'npx tres export crawls/crawl1 --relevant-only --out crawls/relevant.csv': {
+    how: 'run',
+    exitCode: 0,
+    creates: 'crawls/relevant.csv',
+  },
+  'npx tres crawl --seeds crawls/seeds.txt --out crawls/crawl2 --keywords debian,package,install --ui': {
     how: 'serve',
     append: `${LOOPBACK} --quiet --ui-port UI_PORT`,
     exitCode: 130,
   },
-  'npx tres ui crawl1': { how: 'serve', append: '--ui-port UI_PORT', exitCode: 0 },
+  'npx tres ui crawls/crawl1': { how: 'serve', append: '--ui-port UI_PORT', exitCode: 0 },
   'npm run lab -- docweb build --cache docweb': {
     how: 'by hand',
     reason: 'downloads 1.2 GB of Debian packages; a built DocWeb found on this machine stands in for it',
   },
-  'npm run lab -- docweb sample --cache docweb --topic data/topics/hardware.yaml --out sample1 --relevant 100':
+  'npm run lab -- docweb sample --cache docweb --topic data/topics/hardware.yaml --out crawls/sample1 --relevant 100':
     {
       how: 'docweb',
       exitCode: 0,
-      creates: 'sample1/keywords.txt',
+      creates: 'crawls/sample1/keywords.txt',
     },
-  'npx tres train --relevant sample1/relevant --irrelevant sample1/irrelevant --out model1': {
-    how: 'docweb',
-    exitCode: 0,
-    creates: 'model1/model.json',
-  },
-  'npx tres evaluate --relevant sample1/relevant --irrelevant sample1/irrelevant --models svm,nb --folds 3': {
-    how: 'docweb',
-    exitCode: 0,
-  },
-  'npx tres crawl --seeds seeds.txt --out crawl3 --model model1 --max-pages 200': {
+  'npx tres train --relevant crawls/sample1/relevant --irrelevant crawls/sample1/irrelevant --out crawls/model1':
+    {
+      how: 'docweb',
+      exitCode: 0,
+      creates: 'crawls/model1/model.json',
+    },
+  'npx tres evaluate --relevant crawls/sample1/relevant --irrelevant crawls/sample1/irrelevant --models svm,nb --folds 3':
+    {
+      how: 'docweb',
+      exitCode: 0,
+    },
+  'npx tres crawl --seeds crawls/seeds.txt --out crawls/crawl3 --model crawls/model1 --max-pages 200': {
     how: 'docweb',
     append: FAST,
     exitCode: 0,
-    creates: 'crawl3/crawl.sqlite',
+    creates: 'crawls/crawl3/crawl.sqlite',
   },
   'npm install ../tres': {
     how: 'by hand',
@@ -101,7 +108,7 @@ const CHECKS: Record<string, Check> = {
     reason:
       'needs a redis-server and worker machines; src/cluster/cluster-kill.test.ts runs the same coordinator and workers against a redis-server it starts',
   },
-  'npx tres crawl --seeds seeds.txt --out crawl4 --keywords debian,package --cluster redis://:s3cret@HOST:6379':
+  'npx tres crawl --seeds crawls/seeds.txt --out crawls/crawl4 --keywords debian,package --cluster redis://:s3cret@HOST:6379':
     {
       how: 'by hand',
       reason:
@@ -259,7 +266,7 @@ describe('README', () => {
     expect(lines.join('\n')).toMatch(/^200 pages, harvest rate \d+\.\d%$/);
   });
 
-  // In README order, in one folder: later commands use what earlier ones made (seeds.txt, crawl1).
+  // In README order, in one folder: later commands use what earlier ones made (crawls/seeds.txt, crawls/crawl1).
   for (const command of commands) {
     const check = CHECKS[command];
     if (!check || check.how === 'by hand') continue;

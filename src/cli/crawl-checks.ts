@@ -12,6 +12,19 @@ import { parseResolveRules } from '../net/index.js';
 import { createStrategy } from '../strategies/index.js';
 import { readListFile } from './list-file.js';
 
+/** `--ui-port` and the like: a TCP port, 0 (any free port) to 65535. */
+export function portNumber(raw: unknown, where: string): number {
+  const text = String(raw).trim();
+  const n = typeof raw === 'number' ? raw : /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new ConfigError(
+      `${where} must be a TCP port from 0 to 65535 (0: any free port), got ${JSON.stringify(raw)}`,
+      { context: { field: where } },
+    );
+  }
+  return n;
+}
+
 /** `--max-pages` etc.: whole numbers >= min, or `none` (false) when `allowNone`. */
 export function wholeNumber(min: number, allowNone = false) {
   return (raw: unknown, where: string): number | false => {

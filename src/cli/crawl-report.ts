@@ -35,6 +35,54 @@ export const FAILURE_HINTS: Readonly<Record<string, string>> = {
   TRES_HTTP_429: 'the server asked to slow down: raise --min-delay-ms',
 };
 
+/** `1 attempt`, `2 attempts`. */
+export function countOf(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Failure codes that say a host could not be reached at all: no network here, or no server
+ * there. When every seed failed so, the way forward without a network is the sandbox web.
+ */
+const UNREACHABLE: ReadonlySet<string> = new Set([
+  'TRES_DNS',
+  'TRES_DNS_TEMPORARY',
+  'TRES_CONNECTION_REFUSED',
+  'TRES_HOST_UNREACHABLE',
+  'TRES_CONNECT_TIMEOUT',
+  'TRES_NETWORK',
+]);
+
+/** A run shorter than this prints no speed: a rate over a tenth of a second says nothing. */
+const MIN_SPEED_MS = 1000;
+
+/**
+ * The closing line of a crawl that fetched no page: what happened and the way on. When every
+ * failure says the hosts could not be reached (no network, as on a machine offline), it leads to
+ * the sandbox web, which needs none; otherwise to a resume with the options that fix the reasons.
+ * @param isRestart this run was a resume that started a crawl which fetched nothing before again
+ */
+export function nothingFetchedMessage(
+  s: CrawlSummary,
+  reasons: readonly FailureReason[],
+  isRestart = false,
+): string {
+  const again = isRestart ? ' again' : '';
+  const codes = reasons.map((r) => `${r.code} ${r.count}`).join(', ');
+  const resume = tresCommand(`crawl --resume ${s.outDir}`);
+  if (reasons.length > 0 && reasons.every((r) => UNREACHABLE.has(r.code))) {
+    return [
+      `tres: no page could be fetched${again}: no host could be reached (${codes}).`,
+      `  No network here? Try tres on the sandbox web on this machine: run ${tresCommand('sandbox serve')} in another`,
+      '  terminal and paste the crawl command it prints, or run ' +
+        `${tresCommand('demo')} (nothing to set up).`,
+      `  With a network, or with --resolve to a server you run, continue with ${resume}`,
+      '  (a crawl that fetched no page starts again from its seeds).',
+    ].join('\n');
+  }
+  return `tres: no page could be fetched${again} (${countOf(s.failures, 'attempt')} failed); see the reasons above, then run ${resume} with the options that fix them (a crawl that fetched no page starts again from its seeds)`;
+}
+
 /** Failures listed before "... and N more reasons". */
 const MAX_REASONS = 8;
 
@@ -58,7 +106,10 @@ function speedText(s: CrawlSummary, maxPages?: number | false): string {
     if (s.stopReason === 'frontier-empty') return 'nothing fetched in this run: no URL was left to crawl';
     return `nothing fetched in this run (${seconds} s)`;
   }
-  const rate = `${s.pagesPerSec.toFixed(1)} pages/s over ${seconds} s`;
+  const rate =
+    s.elapsedMs < MIN_SPEED_MS
+      ? `${countOf(s.stepsThisRun, 'attempt')} in ${seconds} s, too short to measure a speed`
+      : `${s.pagesPerSec.toFixed(1)} pages/s over ${seconds} s`;
   return s.stepsThisRun === s.steps
     ? rate
     : `${rate} (this run: ${s.stepsThisRun} of the ${s.steps} attempts)`;

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { storePaths, withCrawlReader } from '../store/index.js';
 import type { CrawlPlan } from './crawl-plan.js';
 import { LEGACY_OPTIONS_FILE } from './crawl-plan.js';
+import { countOf } from './crawl-report.js';
 
 /** Failure codes that --allow-loopback, --resolve or the network fix (crawl-report.ts has hints). */
 export const NETWORK_FAILURES: ReadonlySet<string> = new Set([
@@ -70,7 +71,7 @@ export function decideResume(plan: CrawlPlan): ResumeDecision {
       plan: { ...plan, isResume: false, options: { ...plan.options, isResume: false }, seeds },
       isRestart: true,
       warnings: [
-        `${plan.outDir} fetched no page before (${before.attempts} attempts failed: ${reasons}); starting it again from its ${seeds.length} seeds with the options of this run`,
+        `${plan.outDir} fetched no page before (${countOf(before.attempts, 'attempt')} failed: ${reasons}); starting it again from its ${seeds.length} seeds with the options of this run`,
       ],
     };
   }

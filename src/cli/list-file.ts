@@ -88,6 +88,10 @@ export function seedProblem(text: string): string | undefined {
     return '(one URL per line, without spaces: write a space in a URL as %20, and put notes after #)';
   }
   if (normalizeUrl(text) !== undefined) return undefined;
+  // http://[bad, http://exa mple: the scheme is right and the rest does not parse.
+  if (/^https?:\/\//i.test(text)) {
+    return '(malformed URL: it does not parse; check the host name, its port and any [ ] of an IPv6 address)';
+  }
   // `localhost:8080/x` has no scheme either, though it looks like one; `mailto:` has one.
   const hasScheme = text.includes('://') || /^(mailto|javascript|data|tel|file|ftp):/i.test(text);
   if (!hasScheme && normalizeUrl(`https://${text}`) !== undefined) {

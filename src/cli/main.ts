@@ -44,10 +44,30 @@ export function buildProgram(): Command {
   const program = new Command('tres')
     .description('tres: a focused web crawler that learns where to crawl (TRES, reinforcement learning)')
     .version('0.1.0')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   for (const register of commands) register(program);
+  oneLineErrors(program);
   return program;
+}
+
+/**
+ * Commander's own errors (unknown option, missing argument, a value not among the choices) in
+ * the one-line `tres: ...` style of every other refusal, naming the help to read:
+ * `tres: unknown option '--bogus' (did you mean --bar?); see tres crawl --help`.
+ */
+export function oneLineErrors(command: Command, path = command.name()): void {
+  command.configureOutput({
+    outputError: (text, write) => {
+      const [first = '', ...rest] = text.trim().split('\n');
+      const hint = rest
+        .map((l) => l.trim().replace(/^\((.*)\)$/, '$1'))
+        .filter(Boolean)
+        .map((l) => l.charAt(0).toLowerCase() + l.slice(1));
+      const message = first.replace(/^error: /, '').replace(/\.$/, '');
+      write(`tres: ${message}${hint.length > 0 ? ` (${hint.join('; ')})` : ''}; see ${path} --help\n`);
+    },
+  });
+  for (const sub of command.commands) oneLineErrors(sub, `${path} ${sub.name()}`);
 }
 
 /** Runs the command line; resolves to the exit code. */

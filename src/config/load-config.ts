@@ -32,9 +32,14 @@ export function loadConfigFile(path: string, schema: Record<string, OptionKind>)
   try {
     data = parseYaml(text);
   } catch (error) {
-    throw new ConfigError(`config file ${path} is not valid YAML or JSON: ${(error as Error).message}`, {
+    // yaml's message runs over several lines (position, then the line with a caret under it):
+    // one line instead, with the line and column.
+    const pos = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+    const first = ((error as Error).message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    const where = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
+    throw new ConfigError(`config file ${path} is not valid YAML or JSON${where}: ${first}`, {
       cause: error,
-      context: { file: path },
+      context: { file: path, ...(pos ? { line: pos.line } : {}) },
     });
   }
   if (data === null || data === undefined) return {};

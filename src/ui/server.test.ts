@@ -50,6 +50,18 @@ describe('dashboard server on a live crawl', () => {
     expect(t.crawler.isPaused).toBe(true);
   });
 
+  it('takes a POST with no body and no content type (curl -X POST), unless another origin sent it', async () => {
+    const foreign = await fetch(`${base}/api/resume`, {
+      method: 'POST',
+      headers: { origin: 'http://evil.example' },
+    });
+    expect(foreign.status).toBe(403);
+    expect(t.crawler.isPaused).toBe(true);
+    const bare = await fetch(`${base}/api/pause`, { method: 'POST' });
+    expect(bare.status).toBe(200);
+    expect(await bare.json()).toMatchObject({ state: 'paused' });
+  });
+
   it('refuses requests addressed to a non-loopback host name (DNS rebinding)', async () => {
     // fetch() cannot set Host; node:http can.
     const status = await new Promise<number>((resolve, reject) => {

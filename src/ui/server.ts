@@ -203,9 +203,15 @@ async function apiRoute(source: DashboardSource, req: IncomingMessage, url: URL)
   if (req.method === 'GET' && gets[path]) return gets[path]();
   if (req.method === 'POST' && posts[path]) {
     const type = req.headers['content-type'] ?? '';
-    if (!type.startsWith('application/json'))
+    let body: Record<string, unknown> = {};
+    if (type === '' && hasNoBody(req)) {
+      // `curl -X POST .../api/pause`: no body, so no content type to give. A browser sends such
+      // a request cross-site without asking (a JSON one it must ask about first), so one from
+      // another page's origin is refused.
+      if (!isSameOrigin(req)) throw new HttpError(403, 'a POST without a body must come from this dashboard');
+    } else if (!type.startsWith('application/json')) {
       throw new HttpError(415, 'POST bodies must be application/json');
-    const body = await readJson(req);
+    } else body = await readJson(req);
     const out = await posts[path](body);
     return out ?? source.status();
   }
@@ -252,6 +258,23 @@ function pageQuery(p: URLSearchParams): PageQuery {
   const limit = int('limit');
   if (limit !== undefined) q.limit = limit;
   return q;
+}
+
+/** True when the request declares no body (no Content-Length above 0, no chunked body). */
+function hasNoBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+}
+
+/** True when the request names no Origin (curl, scripts) or this server's own. */
+function isSameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {

@@ -16,12 +16,11 @@ import { DEFAULT_STRATEGY, strategyForCrawl, strategySettingsHelp } from '../../
 import type { DashboardOptions } from '../../ui/index.js';
 import { CRAWL_FLAGS } from '../crawl-flags.js';
 import { type CrawlCommandFlags, type CrawlPlan, planCrawl } from '../crawl-plan.js';
-import { CRAWL_EXIT, crawlExitCode, formatCrawlReport } from '../crawl-report.js';
+import { CRAWL_EXIT, crawlExitCode, formatCrawlReport, nothingFetchedMessage } from '../crawl-report.js';
 import { decideResume, removeFailedStore } from '../crawl-restart.js';
 import { requestExitCode } from '../exit-code.js';
 import { checkNewCrawlFolder, makeCrawlFolder, removeIfEmpty } from '../out-dir.js';
 import { ProgressLine } from '../progress-line.js';
-import { tresCommand } from '../tres-command.js';
 import {
   type CrawlUiFlags,
   checkDashboardAddress,
@@ -85,9 +84,7 @@ export function registerCrawlCommand(program: Command): void {
       console.log(formatCrawlReport(summary, reasons, summary.maxPages));
       const code = crawlExitCode(summary);
       if (code === CRAWL_EXIT.nothingFetched) {
-        console.error(
-          `tres: no page could be fetched (${summary.failures} attempts failed); see the reasons above, then run ${tresCommand(`crawl --resume ${summary.outDir}`)} with the options that fix them (a crawl that fetched no page starts again from its seeds)`,
-        );
+        console.error(nothingFetchedMessage(summary, reasons, summary.isRestart));
       }
       requestExitCode(code);
       // In a terminal the finished crawl stays on the dashboard's address until Ctrl-C.
@@ -111,6 +108,8 @@ export type CrawlCommandResult = CrawlSummary & {
   maxPages: number | false;
   /** The live dashboard's options and port, when it ran. */
   dashboard?: DashboardOptions & { port: number };
+  /** This run started again a crawl that had fetched nothing (see crawl-restart.ts). */
+  isRestart?: boolean;
 };
 
 /**
@@ -184,6 +183,7 @@ export async function runCrawlCommand(
     return {
       ...summary,
       maxPages: crawler.options.maxPages,
+      ...(decision.isRestart ? { isRestart: true } : {}),
       ...(ui && closeUi?.port ? { dashboard: { ...ui, port: closeUi.port } } : {}),
     };
   } catch (error) {

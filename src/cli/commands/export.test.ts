@@ -46,14 +46,15 @@ describe('tres export', () => {
     });
     base = mkdtempSync(join(tmpdir(), 'tres-export-'));
     // The crawl command `sandbox serve` prints, run as printed (seeds file made by its printf).
-    const line = crawlCommandFor(sandbox);
+    const line = crawlCommandFor(sandbox, base);
     expect(line).toContain('npx tres crawl --seeds'); // `tres` is not on the PATH after `npm install`
     const args = shellArgs(line, base);
-    expect(args.slice(0, 5)).toEqual(['crawl', '--seeds', 'seeds.txt', '--out', 'crawl1']);
+    const seeds = 'crawls/sandbox1-seeds.txt';
+    expect(args.slice(0, 5)).toEqual(['crawl', '--seeds', seeds, '--out', 'crawls/sandbox1']);
     expect(args).toContain(keywordsOf(TOPIC).join(','));
-    crawl = join(base, 'crawl1');
+    crawl = join(base, 'crawls/sandbox1');
     const run = await runMain([
-      ...args.map((a) => (a === 'seeds.txt' ? join(base, a) : a === 'crawl1' ? crawl : a)),
+      ...args.map((a) => (a === seeds ? join(base, a) : a === 'crawls/sandbox1' ? crawl : a)),
       '--max-pages',
       '40',
       '--concurrency',
@@ -170,7 +171,13 @@ describe('tres export', () => {
     const noWarc = join(base, 'nowarc');
     const seeds = join(base, 'seeds.txt');
     writeFileSync(seeds, sandbox.seedUrls.join('\n'));
-    const args = shellArgs(crawlCommandFor(sandbox), base).slice(5);
+    // Pasted again after the first crawl, the printed command writes a new folder and seeds file.
+    const again = crawlCommandFor(sandbox, base);
+    expect(again).toContain('> crawls/sandbox2-seeds.txt');
+    expect(again).toContain('--out crawls/sandbox2 ');
+    const firstSeeds = readFileSync(join(base, 'crawls/sandbox1-seeds.txt'), 'utf8');
+    const args = shellArgs(again, base).slice(5);
+    expect(readFileSync(join(base, 'crawls/sandbox1-seeds.txt'), 'utf8')).toBe(firstSeeds);
     expect(
       (
         await runMain([
@@ -215,7 +222,7 @@ describe('tres export', () => {
     const run = await serving;
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /crawl it with \(copy and paste into another terminal\):\n {2}printf '%s\\n' 'http:\/\/[^']+'/,
+      /crawl it with \(copy and paste into another terminal\):\n {2}mkdir -p crawls && printf '%s\\n' 'http:\/\/[^']+'/,
     );
     expect(run.stdout).toContain("--keywords 'astronomy,telescopes' --resolve '");
     expect(run.stdout).toContain('--allow-loopback --min-delay-ms 0');

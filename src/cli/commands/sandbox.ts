@@ -2,6 +2,8 @@
  * `tres sandbox serve` and `tres sandbox generate`: sandbox webs on loopback, for trying tres
  * and for tests and benchmarks without the Internet.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { ConfigError } from '../../common/index.js';
 import {
@@ -86,15 +88,35 @@ async function startSandbox(options: ServeSandboxOptions, port: number | undefin
   }
 }
 
-/** A `tres crawl` command for the running sandbox, ready to copy: seeds file, topic, resolve rules. */
-export function crawlCommandFor(running: Sandbox): string {
+/** The folder the printed command writes into (the README's commands write there too). */
+export const CRAWLS_DIR = 'crawls';
+
+/**
+ * The first `crawls/sandboxN` with neither a folder nor a seeds file of that name in `cwd`, so a
+ * pasted command never meets a crawl folder of an earlier one nor overwrites a seeds file.
+ */
+export function freeSandboxName(cwd: string): string {
+  for (let n = 1; ; n++) {
+    const name = `${CRAWLS_DIR}/sandbox${n}`;
+    if (!existsSync(join(cwd, name)) && !existsSync(join(cwd, `${name}-seeds.txt`))) return name;
+  }
+}
+
+/**
+ * A `tres crawl` command for the running sandbox, ready to copy: seeds file, topic, resolve
+ * rules; it writes into a new `crawls/sandboxN` folder and its own seeds file (see
+ * {@link freeSandboxName}).
+ * @param cwd the folder the command is meant to be pasted in
+ */
+export function crawlCommandFor(running: Sandbox, cwd = process.cwd()): string {
   const rules = sandboxResolveRules(running.server);
   const ruleText = rules.length > 12 ? `*=127.0.0.1:${running.server.port}` : rules.join(',');
   const seeds = running.web ? running.web.seedUrls(5, { relevant: true }) : running.seedUrls;
   const topic = running.web ? keywordsOf(running.web.options.relevantTopic) : [];
+  const name = freeSandboxName(cwd);
   return [
-    `printf '%s\\n' ${seeds.map(quote).join(' ')} > seeds.txt &&`,
-    tresCommand('crawl --seeds seeds.txt --out crawl1'),
+    `mkdir -p ${CRAWLS_DIR} && printf '%s\\n' ${seeds.map(quote).join(' ')} > ${name}-seeds.txt &&`,
+    tresCommand(`crawl --seeds ${name}-seeds.txt --out ${name}`),
     ...(topic.length > 0 ? [`--keywords ${quote(topic.join(','))}`] : ['--keywords KEYWORDS']),
     `--resolve ${quote(ruleText)} --allow-loopback --min-delay-ms 0 --max-pages 1000`,
   ].join(' ');

@@ -4,7 +4,7 @@
  */
 import { type Command, Option } from 'commander';
 import { type Dashboard, DEFAULT_DASHBOARD_OPTIONS, readOnlySource, startDashboard } from '../../ui/index.js';
-import { wholeNumber } from '../crawl-checks.js';
+import { portNumber } from '../crawl-checks.js';
 
 /** Registers `tres ui`. */
 export function registerUiCommand(program: Command): void {
@@ -51,7 +51,7 @@ export interface UiCommandFlags {
 export async function serveCrawlFolder(dir: string, opts: UiCommandFlags): Promise<Dashboard> {
   const portFlag = opts.uiPort !== undefined ? '--ui-port' : '--port';
   const portText = opts.uiPort ?? opts.port;
-  const port = portText === undefined ? undefined : (wholeNumber(0)(portText, portFlag) as number);
+  const port = portText === undefined ? undefined : portNumber(portText, portFlag);
   const host = opts.uiHost ?? opts.host;
   const source = await readOnlySource(dir);
   try {

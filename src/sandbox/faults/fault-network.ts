@@ -92,6 +92,23 @@ export function resetSite(): HandlerSite {
   });
 }
 
+/**
+ * Waits until `res` drains or closes, then removes both listeners: leaving the 'close' one on
+ * each drain piled up one listener per 64 KiB block on the response (Node's
+ * MaxListenersExceededWarning after ten).
+ */
+function drainOrClose(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
+
 /** Writes `totalBytes` of HTML filler to `res`, respecting backpressure; stops if the client leaves. */
 async function writeFiller(res: ServerResponse, totalBytes: number): Promise<void> {
   const head = Buffer.from('<!DOCTYPE html>\n<html><head><title>Huge page</title></head><body>\n');
@@ -109,7 +126,7 @@ async function writeFiller(res: ServerResponse, totalBytes: number): Promise<voi
   while (left > 0 && !isGone) {
     const chunk = block.subarray(0, Math.min(block.length, left));
     left -= chunk.length;
-    if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+    if (!res.write(chunk)) await drainOrClose(res);
   }
   res.end();
 }

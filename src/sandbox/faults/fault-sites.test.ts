@@ -145,14 +145,24 @@ describe('faultSites', () => {
     expect((await get('redirect-chain.fault.test', '/r/101')).status).toBe(404);
   });
 
-  it('huge.fault.test sends 50 MiB with and without Content-Length', async () => {
-    const sized = await openResponse('huge.fault.test', '/with-length.html');
-    expect(sized.headers['content-length']).toBe(String(50 * 1024 * 1024));
-    expect((await drain(sized)).bytes).toBe(50 * 1024 * 1024);
-    const chunked = await openResponse('huge.fault.test', '/chunked.html');
-    expect(chunked.headers['content-length']).toBeUndefined();
-    expect(chunked.headers['transfer-encoding']).toBe('chunked');
-    expect((await drain(chunked)).bytes).toBe(50 * 1024 * 1024);
+  it('huge.fault.test sends 50 MiB with and without Content-Length, leaving no listener behind', async () => {
+    // A listener left on the response at each wait for 'drain' made Node warn (MaxListenersExceededWarning).
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const sized = await openResponse('huge.fault.test', '/with-length.html');
+      expect(sized.headers['content-length']).toBe(String(50 * 1024 * 1024));
+      expect((await drain(sized)).bytes).toBe(50 * 1024 * 1024);
+      const chunked = await openResponse('huge.fault.test', '/chunked.html');
+      expect(chunked.headers['content-length']).toBeUndefined();
+      expect(chunked.headers['transfer-encoding']).toBe('chunked');
+      expect((await drain(chunked)).bytes).toBe(50 * 1024 * 1024);
+      await new Promise((resolve) => setTimeout(resolve, 10)); // warnings are emitted on a later tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
   });
 
   it('bomb.fault.test sends about 1 MB of gzip that inflates to 1 GiB of zeros', async () => {
