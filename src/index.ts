@@ -9,12 +9,15 @@
  * const summary = await crawler.run(['https://example.org/']);
  * ```
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   Crawler as CrawlLoop,
   type CrawlerOptions as CrawlLoopOptions,
   DEFAULT_CRAWLER_OPTIONS,
 } from './crawl/index.js';
 import { DEFAULT_STRATEGY, type Strategy, strategyForCrawl } from './strategies/index.js';
+import type { FeedbackOptions, RelevanceFeedback } from './ui/index.js';
 
 /** Options of {@link Crawler}: the crawl loop's, where the strategy may also be a name. */
 export type CrawlerOptions = Omit<CrawlLoopOptions, 'strategy'> & {
@@ -23,23 +26,69 @@ export type CrawlerOptions = Omit<CrawlLoopOptions, 'strategy'> & {
    * lists them) or a Strategy object. @default 'coverage'
    */
   strategy?: string | Strategy;
+  /**
+   * How answers to the crawl's questions (the `ask` option) retrain the judge while the crawl
+   * runs: relevance feedback's retraining in a worker thread, every `retrainAfterLabels` answers
+   * (see {@link FeedbackOptions}); the new judge is swapped in only if it is not worse on the
+   * answers. `false`: answers are stored and emitted, nothing retrains. @default {}
+   */
+  retrain?: FeedbackOptions | false;
 };
 
 /**
  * The crawler: the crawl loop with the strategy resolved from its name, made from the crawl's
- * seed and keywords (`strategyForCrawl`).
+ * seed and keywords (`strategyForCrawl`); when it asks questions, their answers retrain its
+ * judge (the `retrain` option).
  * @throws ConfigError naming the field for bad options, an unknown strategy or setting.
  */
 export class Crawler extends CrawlLoop {
+  private feedback: Promise<RelevanceFeedback | undefined> | undefined;
+
   constructor(options: CrawlerOptions) {
+    const { retrain, ...loopOptions } = options;
     super({
-      ...options,
+      ...loopOptions,
       strategy: strategyForCrawl(options.strategy ?? DEFAULT_STRATEGY, {
         seed: options.seed ?? DEFAULT_CRAWLER_OPTIONS.seed,
         ...(options.keywords ? { keywords: options.keywords } : {}),
         ...(options.keyphrases ? { keyphrases: options.keyphrases } : {}),
       }),
     });
+    if (options.ask && retrain !== false) {
+      this.on('answer', () => {
+        this.feedback ??= this.startFeedback(retrain ?? {});
+        this.feedback.then((f) => f?.noteLabels()).catch(() => {});
+      });
+    }
+  }
+
+  /**
+   * The relevance feedback that retrains this crawl's judge from its answers, once the first
+   * answer came (undefined before, and when `retrain` is false).
+   */
+  get relevanceFeedback(): Promise<RelevanceFeedback | undefined> {
+    return this.feedback ?? Promise.resolve(undefined);
+  }
+
+  /** Relevance feedback on this crawl's store; loaded on the first answer (the dashboard's room). */
+  private async startFeedback(options: FeedbackOptions): Promise<RelevanceFeedback | undefined> {
+    const { RelevanceFeedback: Feedback } = await import('./ui/index.js');
+    const store = this.openStore;
+    if (store === undefined) return undefined;
+    const o = this.options;
+    const source = o.judgeSource;
+    return new Feedback(
+      {
+        crawler: this,
+        store,
+        outDir: o.outDir,
+        threshold: o.relevanceThreshold,
+        keywords: o.keywords ?? [],
+        ...(source && existsSync(join(source, 'model.json')) ? { baseModelDir: source } : {}),
+        judgeName: this.currentJudge.name,
+      },
+      options,
+    );
   }
 }
 
@@ -67,6 +116,8 @@ export {
 } from './common/index.js';
 export {
   type AnchorToJudge,
+  type AnswerEvent,
+  type AskFunction,
   type CheckpointEvent,
   type CrawlerEvents,
   type CrawlProgress,
@@ -83,6 +134,8 @@ export {
   type PageJudge,
   type PageToJudge,
   parseDomainLimit,
+  type Question,
+  type QuestionOptions,
   type ResolvedCrawlerOptions,
   type RetryEvent,
   readSitemaps,
@@ -100,7 +153,7 @@ export {
   serveSandbox,
   startReplayServer,
 } from './sandbox/index.js';
-export type { PageRecord, StoredPage } from './store/index.js';
+export type { LabelSource, PageLabel, PageRecord, StoredPage, StoredQuestion } from './store/index.js';
 export { CrawlStore } from './store/index.js';
 export {
   createStrategy,
@@ -119,3 +172,4 @@ export {
   strategySettingsHelp,
 } from './strategies/index.js';
 export type { Action, DiscoveredLink, Outcome, SelectionContext } from './types/index.js';
+export type { FeedbackOptions, RelevanceFeedback, RetrainReport } from './ui/index.js';

@@ -20,6 +20,7 @@ import type { UrlFilterOptions } from '../url/index.js';
 import { type DomainLimit, parseDomainLimit } from './domain-limit.js';
 import type { PageJudge } from './judge.js';
 import type { ProcessedFetch } from './process-fetch.js';
+import { type AskFunction, type QuestionOptions, resolveQuestionOptions } from './question-desk.js';
 import { resolveSitemapOptions, type SitemapHooks, type SitemapOptions } from './sitemap-source.js';
 
 export interface CrawlerOptions {
@@ -141,6 +142,19 @@ export interface CrawlerOptions {
    * learns again from the start). @default 500
    */
   checkpointEveryPages?: number | false;
+  /**
+   * Ask the user about pages while crawling (see docs/library.md, "Questions"): every
+   * `questions.everyPages` pages the crawl may choose the page whose label would teach the judge
+   * most and call `ask` with it, without waiting for the answer. Answers are stored as labels
+   * (source `answer`) and emitted as `answer` events. `true`: questions are only listed
+   * (`openQuestions()`, the dashboard) and answered with `answerQuestion`. `false`: no questions.
+   * @default false
+   */
+  ask?: AskFunction | boolean;
+  /** Most questions a crawl asks, over all its runs; `false` asks none. @default 50 */
+  maxQuestions?: number | false;
+  /** How questions are chosen and kept (see {@link QuestionOptions}). @default {} */
+  questions?: QuestionOptions;
   clock?: Clock;
   /**
    * Where fetches run: in this process (undefined), or elsewhere, e.g. on cluster workers
@@ -164,6 +178,8 @@ type Resolved = Required<
     | 'clock'
     | 'strategy'
     | 'fetchRunner'
+    | 'ask'
+    | 'questions'
   >
 >;
 
@@ -198,6 +214,7 @@ export const DEFAULT_CRAWLER_OPTIONS: Omit<Resolved, 'outDir' | 'maxPagesPerDoma
   render: false,
   progressIntervalMs: 1000,
   checkpointEveryPages: 500,
+  maxQuestions: 50,
 };
 
 /** Options after defaults are filled in and ranges checked. */
@@ -215,6 +232,9 @@ export type ResolvedCrawlerOptions = Omit<Resolved, 'maxPagesPerDomain'> & {
   urlFilter: UrlFilterOptions;
   clock?: Clock;
   fetchRunner?: FetchRunner;
+  /** The ask function, `true` (answered through the crawler), or `false` (no questions). */
+  ask: AskFunction | boolean;
+  questions: Required<QuestionOptions>;
 };
 
 /** Checks an integer >= `min` (or `false` when `allowFalse`). @throws ConfigError naming the field. */
@@ -256,6 +276,13 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
   integerAtLeast(merged.maxLinksPerPage, 'maxLinksPerPage', 0, true);
   if (merged.timeLimitMs !== false) positiveInt(merged.timeLimitMs, 'timeLimitMs', false);
   positiveInt(merged.maxRetryDelayMs, 'maxRetryDelayMs', false);
+  integerAtLeast(merged.maxQuestions, 'maxQuestions', 0, true);
+  const ask = options.ask ?? false;
+  if (typeof ask !== 'function' && typeof ask !== 'boolean') {
+    throw new ConfigError(`ask must be a function, true or false, got ${JSON.stringify(ask)}`, {
+      context: { field: 'ask' },
+    });
+  }
   integerAtLeast(merged.maxRetries, 'maxRetries', 0, false);
   if (!(merged.relevanceThreshold > 0 && merged.relevanceThreshold <= 1)) {
     throw new ConfigError(
@@ -289,6 +316,8 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     render: merged.render === false ? false : resolveRenderOptions(merged.render),
     net: options.net ?? {},
     urlFilter: options.urlFilter ?? {},
+    ask,
+    questions: resolveQuestionOptions(options.questions),
   };
 }
 

@@ -46,6 +46,7 @@ import type { PageJudge } from './judge.js';
 import { KeywordJudge } from './keyword-judge.js';
 import { LinkProcessor } from './link-processor.js';
 import { PDF_MEDIA_TYPE, type ProcessedFetch, processFetch, toWarcPayload } from './process-fetch.js';
+import { type Question, QuestionDesk } from './question-desk.js';
 import { readSitemaps, type SitemapHooks } from './sitemap-source.js';
 
 /**
@@ -96,6 +97,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private readonly sitemapAbort = new AbortController();
   /** Id of the last page the latest checkpoint (saved or restored) reflects. */
   private checkpointedPage = 0;
+  /** The crawl's questions to its user; undefined when it asks none (`ask`, `maxQuestions`). */
+  private questionDesk: QuestionDesk | undefined;
 
   constructor(options: CrawlerOptions) {
     super();
@@ -148,6 +151,19 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       warcInfo: { [WARCINFO_CONFIG_FIELD]: JSON.stringify(this.describeConfig()) },
     });
     this.state = new CrawlState(this.store);
+    if (o.ask !== false && o.maxQuestions !== false && o.maxQuestions > 0) {
+      this.questionDesk = new QuestionDesk({
+        store: this.store,
+        clock: this.clock,
+        rng: this.rng.fork('questions'),
+        threshold: o.relevanceThreshold,
+        ask: o.ask,
+        maxQuestions: o.maxQuestions,
+        options: o.questions,
+        onQuestion: (q) => this.emit('question', q),
+        onAnswer: (a) => this.emit('answer', a),
+      });
+    }
     // A resume keeps the version of the judge that was swapped in last (relevance feedback).
     this.judgeVersionNow = Number(this.store.getMeta('judgeVersion') ?? 0);
     this.client = new WebClient(
@@ -193,6 +209,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     await this.client.close();
     await this.pdf?.close();
     await this.renderer?.close();
+    this.questionDesk?.close();
     // What the strategy learned up to the last page, unless the crawl failed (its state may be
     // half-updated; the last periodic checkpoint stands).
     if (status !== 'failed') this.saveCheckpoint();
@@ -279,6 +296,24 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.judgeVersionNow = version;
     this.store.setMeta('judgeVersion', version);
     return publish === undefined ? Promise.resolve() : publish.call(this.runner, modelDir as string, version);
+  }
+
+  /**
+   * The questions asked and not yet answered, skipped or expired (none when the crawl asks none).
+   * See the `ask` option.
+   */
+  openQuestions(): Question[] {
+    return this.questionDesk?.openQuestions() ?? [];
+  }
+
+  /**
+   * Answers open question `id` (true: relevant, false: not, undefined: skip). An answer is stored
+   * as a label with source `answer` and emitted as an `answer` event.
+   * @returns false when no such question is open (answered, skipped, expired, unknown) or the
+   *   crawl has ended.
+   */
+  answerQuestion(id: number, isRelevant: boolean | undefined): boolean {
+    return this.questionDesk?.answer(id, isRelevant) ?? false;
   }
 
   /** Stops now: fetches in flight are aborted (and fetched again on resume). */
@@ -744,6 +779,13 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       ...(match ? { duplicateOf: this.store.urlOf(match.id) ?? '' } : {}),
     });
     if (!shouldObserve) return;
+    // Asked about before `observe`: the strategy's link model still holds what it expected.
+    this.questionDesk?.afterPage(
+      this.store.lastPageId,
+      action,
+      outcome,
+      outcome.isPage ? this.strategy.linkProbability?.(action) : undefined,
+    );
     this.strategy.observe(outcome);
     const every = this.options.checkpointEveryPages;
     if (every !== false && this.store.lastPageId - this.checkpointedPage >= every) this.saveCheckpoint();
@@ -798,7 +840,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   }
 
   private describeConfig(): Record<string, unknown> {
-    const { judge, clock, strategy, fetchRunner: _runner, ...rest } = this.options;
+    // Whether to ask is the caller's choice per run (a function cannot be stored): left out.
+    const { judge, clock, strategy, fetchRunner: _runner, ask: _ask, ...rest } = this.options;
     return {
       ...rest,
       strategy: strategy.name,

@@ -1,8 +1,9 @@
 /** Events of a crawl: one source for the store, progress line, dashboard and benchmarks. */
 
+import type { AnswerEvent, Question } from './question-desk.js';
 import type { SitemapEvent } from './sitemap-source.js';
 
-export type { SitemapEvent };
+export type { AnswerEvent, Question, SitemapEvent };
 
 /** Why a crawl ended. */
 export type StopReason = 'max-pages' | 'time-limit' | 'frontier-empty' | 'interrupted';
@@ -101,5 +102,9 @@ export interface CrawlerEvents {
   failure: [FailureEvent];
   retry: [RetryEvent];
   progress: [CrawlProgress];
+  /** The crawl asked its user about a page (the `ask` option). */
+  question: [Question];
+  /** A question was answered relevant or not (the answer is stored as a label). */
+  answer: [AnswerEvent];
   done: [CrawlSummary];
 }

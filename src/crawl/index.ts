@@ -13,6 +13,20 @@ export type { AnchorToJudge, PageJudge, PageToJudge } from './judge.js';
 export { KeywordJudge, type KeywordJudgeOptions } from './keyword-judge.js';
 export { LinkProcessor } from './link-processor.js';
 export { type ProcessedFetch, processFetch, toWarcPayload } from './process-fetch.js';
+export {
+  type AskFunction,
+  DEFAULT_QUESTION_OPTIONS,
+  type QuestionOptions,
+} from './question-desk.js';
+export {
+  cosine,
+  disagreement,
+  QuestionSelector,
+  type QuestionSelectorOptions,
+  type TermVector,
+  termVector,
+  uncertainty,
+} from './question-selector.js';
 export { createPageRereader } from './reread-page.js';
 export {
   DEFAULT_SITEMAP_OPTIONS,

@@ -14,9 +14,16 @@ import { type CrawlCounters, CrawlTally } from './crawl-tally.js';
 import { DuplicateIndex, type DuplicateMatch, simhashFromHex } from './duplicate-index.js';
 import { exportPagesCsv } from './export-csv.js';
 import { jsonlLine } from './jsonl-line.js';
-import { insertLabel, labelCount, latestLabels, type PageLabel } from './labels.js';
+import { insertLabel, type LabelSource, labelCount, latestLabels, type PageLabel } from './labels.js';
 import { checkFolder, repairFiles, STORE_FILES, storePaths, validateOptions } from './open-files.js';
 import { type ListedPage, type PageQuery, queryPages, warcRangeOf } from './page-query.js';
+import {
+  allQuestions,
+  insertQuestion,
+  type QuestionStatus,
+  type StoredQuestion,
+  settleQuestion,
+} from './questions.js';
 import { locateWarcFile } from './read-crawl.js';
 import { toReplayOutcome } from './replay-outcome.js';
 import {
@@ -465,12 +472,31 @@ export class CrawlStore {
   }
 
   /**
-   * Stores a user's relevance label of recorded page `pageId` (relevance feedback).
+   * Stores a relevance label of recorded page `pageId` (relevance feedback): a user's label from
+   * the dashboard's page list (`source` 'user') or an answer to a crawl's question ('answer').
    * @throws ConfigError if no page with that id was fetched (failures cannot be labelled).
    */
-  addLabel(pageId: number, isRelevant: boolean): PageLabel {
+  addLabel(pageId: number, isRelevant: boolean, source: LabelSource = 'user'): PageLabel {
     this.assertOpen();
-    return insertLabel(this.db, pageId, isRelevant, this.opts.clock.now());
+    return insertLabel(this.db, pageId, isRelevant, this.opts.clock.now(), source);
+  }
+
+  /** Stores a question the crawl asks about a recorded page; it starts open. */
+  addQuestion(question: Omit<StoredQuestion, 'id' | 'status' | 'settledAt'>): StoredQuestion {
+    this.assertOpen();
+    return insertQuestion(this.db, question);
+  }
+
+  /** Closes open question `id` with `status`; false if it was not open. */
+  settleQuestion(id: number, status: Exclude<QuestionStatus, 'open'>): boolean {
+    this.assertOpen();
+    return settleQuestion(this.db, id, status, this.opts.clock.now());
+  }
+
+  /** Every question the crawl asked, in the order asked. */
+  questions(): StoredQuestion[] {
+    this.assertOpen();
+    return allQuestions(this.db);
   }
 
   /** The newest label of every labelled page, in label order. */

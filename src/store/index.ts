@@ -10,12 +10,13 @@ export { DuplicateIndex } from './duplicate-index.js';
 export { type ExportOptions, exportCrawl } from './export.js';
 export { CSV_COLUMNS } from './export-csv.js';
 export type { JsonlPage } from './jsonl-line.js';
-export type { PageLabel } from './labels.js';
+export type { LabelSource, PageLabel } from './labels.js';
 export { CRAWL_STORE_DEFAULTS, STORE_FILES, storePaths } from './open-files.js';
 export { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
 export { indexOutlinks } from './outlinks-table.js';
 export { type ListedPage, listedPageOf, type PageQuery } from './page-query.js';
 export { readPageText, readWarcResponse, responseHtml } from './page-text.js';
+export type { QuestionStatus, StoredQuestion } from './questions.js';
 export { CrawlReader, type FailureReason, type ReadPage, withCrawlReader } from './read-crawl.js';
 export { JsonlPages, type PageSource } from './read-jsonl.js';
 export {

@@ -1,7 +1,9 @@
 /**
  * Relevance labels a user gives to fetched pages (relevance feedback): one row per label in the
  * `labels` table of the crawl store (created IF NOT EXISTS, so older stores gain it). A page
- * labelled twice keeps both rows; the newest counts.
+ * labelled twice keeps both rows; the newest counts. Each row says where it came from: a label
+ * given in the dashboard's page list (`user`) or an answer to a question the crawl asked
+ * (`answer`).
  */
 import type Database from 'better-sqlite3';
 import { ConfigError } from '../common/index.js';
@@ -16,7 +18,12 @@ export interface PageLabel {
   isRelevant: boolean;
   /** When the label was given, in ms since the epoch. */
   labelledAt: number;
+  /** Where it came from: the dashboard's page list, or an answer to a crawl's question. */
+  source: LabelSource;
 }
+
+/** Where a label came from. */
+export type LabelSource = 'user' | 'answer';
 
 interface LabelRow {
   id: number;
@@ -24,6 +31,8 @@ interface LabelRow {
   url: string;
   is_relevant: number;
   labelled_at: number;
+  /** NULL or absent in a store written before labels had a source: a user's label. */
+  source?: string | null;
 }
 
 const toLabel = (r: LabelRow): PageLabel => ({
@@ -32,6 +41,7 @@ const toLabel = (r: LabelRow): PageLabel => ({
   url: r.url,
   isRelevant: r.is_relevant === 1,
   labelledAt: r.labelled_at,
+  source: r.source === 'answer' ? 'answer' : 'user',
 });
 
 /** True if the database has a labels table (a store written before labels has none). */
@@ -50,6 +60,7 @@ export function insertLabel(
   pageId: number,
   isRelevant: boolean,
   now: number,
+  source: LabelSource = 'user',
 ): PageLabel {
   const page = db
     .prepare<[number], { url: string; is_page: number }>('SELECT url, is_page FROM pages WHERE id = ?')
@@ -60,9 +71,9 @@ export function insertLabel(
     });
   }
   const info = db
-    .prepare('INSERT INTO labels (page_id, url, is_relevant, labelled_at) VALUES (?, ?, ?, ?)')
-    .run(pageId, page.url, isRelevant ? 1 : 0, now);
-  return { id: Number(info.lastInsertRowid), pageId, url: page.url, isRelevant, labelledAt: now };
+    .prepare('INSERT INTO labels (page_id, url, is_relevant, labelled_at, source) VALUES (?, ?, ?, ?, ?)')
+    .run(pageId, page.url, isRelevant ? 1 : 0, now, source);
+  return { id: Number(info.lastInsertRowid), pageId, url: page.url, isRelevant, labelledAt: now, source };
 }
 
 /** The newest label of every labelled page, in label order. */

@@ -54,7 +54,21 @@ CREATE TABLE IF NOT EXISTS labels (
   page_id INTEGER NOT NULL, -- pages.id of the labelled page
   url TEXT NOT NULL,
   is_relevant INTEGER NOT NULL, -- 1 relevant, 0 not
-  labelled_at INTEGER NOT NULL -- ms since the epoch
+  labelled_at INTEGER NOT NULL, -- ms since the epoch
+  source TEXT -- 'user' (the dashboard's page list) or 'answer' (a question the crawl asked); NULL: 'user'
+) STRICT;
+CREATE TABLE IF NOT EXISTS questions ( -- questions the crawl asked about its pages
+  id INTEGER PRIMARY KEY, -- from 1, in the order asked
+  page_id INTEGER NOT NULL, -- pages.id of the page asked about
+  url TEXT NOT NULL,
+  domain TEXT NOT NULL,
+  title TEXT NOT NULL,
+  text TEXT NOT NULL, -- the page's text as judged (capped), to retrain from without a WARC file
+  probability REAL NOT NULL, -- the judge's P(relevant) when it was asked
+  why TEXT NOT NULL, -- why this page was chosen, in words
+  asked_at INTEGER NOT NULL, -- ms since the epoch
+  status TEXT NOT NULL, -- 'open', 'answered', 'skipped' or 'expired'
+  settled_at INTEGER -- ms since the epoch; NULL while open
 ) STRICT;
 CREATE TABLE IF NOT EXISTS checkpoints ( -- what the strategy had learned; one row, the latest
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -123,12 +137,20 @@ const ADDED_PAGE_COLUMNS: ReadonlyArray<[string, string]> = [
   ['canonical_url', 'TEXT'],
 ];
 
+/** Columns added to `labels` after store version 1 was released (nullable, as above). */
+const ADDED_LABEL_COLUMNS: ReadonlyArray<[string, string]> = [['source', 'TEXT']];
+
 function addMissingColumns(db: Database.Database): void {
-  const have = new Set(
-    (db.prepare('PRAGMA table_info(pages)').all() as { name: string }[]).map((c) => c.name),
-  );
-  for (const [name, type] of ADDED_PAGE_COLUMNS) {
-    if (!have.has(name)) db.exec(`ALTER TABLE pages ADD COLUMN ${name} ${type}`);
+  for (const [table, columns] of [
+    ['pages', ADDED_PAGE_COLUMNS],
+    ['labels', ADDED_LABEL_COLUMNS],
+  ] as const) {
+    const have = new Set(
+      (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
+    );
+    for (const [name, type] of columns) {
+      if (!have.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+    }
   }
 }
 

@@ -55,6 +55,13 @@ export interface Strategy {
    * the parser kept is stored.
    */
   dropUnreadContexts?(outcome: Outcome): void;
+  /**
+   * What the strategy's link model expected of a fetched action's page, as P(relevant) in
+   * [0, 1], or undefined when it has no such estimate. The loop reads it when the crawl asks its
+   * user questions (a page the judge and the link model disagree on is worth asking about),
+   * after the fetch and before `observe`. Absent: no estimate.
+   */
+  linkProbability?(action: Action): number | undefined;
   /** Current numbers for progress lines, events and benchmarks. */
   stats(): StrategyStats;
   /**

@@ -1,6 +1,7 @@
 /**
- * Relevance feedback that retrains: labels given in the dashboard are stored in the crawl store;
- * after `retrainAfterLabels` new labels (or on demand) the page model is retrained in a worker
+ * Relevance feedback that retrains: labels given in the dashboard and answers to the crawl's
+ * questions are stored in the crawl store; after `retrainAfterLabels` new labels (or on demand)
+ * the page model is retrained in a worker
  * thread (retrain-job.ts), checked by cross-validation on the labels, and swapped into the running
  * crawl only if it is not worse. The accepted model is saved in the crawl folder
  * (`feedback/model-vN/`) and named in meta `feedback`, so a resume judges with it; every page
@@ -67,6 +68,12 @@ export interface FeedbackContext {
   keywords: string[];
   /** Folder of the model the crawl started with (`--model`); undefined: keyword judge. */
   baseModelDir?: string;
+  /**
+   * Name of the judge the crawl started with, when it may be other than the keyword judge
+   * without a `baseModelDir` (a judge object the library was given): retraining then compares
+   * with the probabilities that judge recorded. @default 'keywords'
+   */
+  judgeName?: string;
 }
 
 /** One retraining as the dashboard shows it. */
@@ -145,14 +152,31 @@ export class RelevanceFeedback {
    */
   label(pageId: number, isRelevant: boolean): { label: PageLabel; isRetraining: boolean } {
     const label = this.ctx.store.addLabel(pageId, isRelevant);
+    return { label, isRetraining: this.noteLabels() };
+  }
+
+  /**
+   * Labels were stored by someone else (an answer to the crawl's question): starts a retraining
+   * in the background when enough new labels came. Returns true if it started one.
+   */
+  noteLabels(): boolean {
     const n = this.o.retrainAfterLabels;
     const labels = this.ctx.store.labelCount();
-    let isRetraining = false;
-    if (n !== false && labels - this.meta.labelsAtLastRetrain >= n && !this.training) {
-      isRetraining = true;
-      this.retrain('labels').catch(() => {}); // the failure is kept in the history
-    }
-    return { label, isRetraining };
+    if (n === false || labels - this.meta.labelsAtLastRetrain < n || this.training) return false;
+    this.retrain('labels').catch(() => {}); // the failure is kept in the history
+    return true;
+  }
+
+  /**
+   * Retrains on the answers to `crawler`'s questions (its `answer` events) as they come.
+   * @returns a function that stops listening.
+   */
+  watchAnswers(crawler: Pick<Crawler, 'on' | 'off'>): () => void {
+    const onAnswer = () => {
+      this.noteLabels();
+    };
+    crawler.on('answer', onAnswer);
+    return () => crawler.off('answer', onAnswer);
   }
 
   /** Retrains now (or returns the retraining under way). */
@@ -221,13 +245,25 @@ export class RelevanceFeedback {
     const { store, outDir } = this.ctx;
     const labelled = store.labels();
     const labelledIds = new Set(labelled.map((l) => l.pageId));
+    // An asked page's text was kept with its question: no WARC file needed for it.
+    const asked = new Map(store.questions().map((q) => [q.pageId, q]));
     const version = this.ctx.crawler.judgeVersion;
     const base = this.ctx.baseModelDir;
     const currentDir = version > 0 ? this.meta.modelDir : base;
     const training = base ? readTrainingRecord(base) : undefined;
     const pages: JobPage[] = [];
     for (const l of labelled) {
-      const page = this.jobPage(l.pageId, l.isRelevant ? 1 : 0, true);
+      const q = asked.get(l.pageId);
+      const page = q
+        ? ({
+            url: q.url,
+            title: q.title,
+            text: q.text,
+            label: l.isRelevant ? 1 : 0,
+            isUserLabel: true,
+            recordedProbability: q.probability,
+          } as const)
+        : this.jobPage(l.pageId, l.isRelevant ? 1 : 0, true);
       if (page) pages.push(page);
     }
     if (!training?.dataset) {
@@ -262,8 +298,9 @@ export class RelevanceFeedback {
       }
     }
     // A cluster crawl keeps no pages.warc.gz: each page is in its worker's file (JobPage.warcPath).
-    const warc = store.warcRange(1) ?? (pages[0]?.warcPath ? { path: pages[0].warcPath } : undefined);
-    if (!warc) {
+    const workerWarc = pages.find((p) => p.warcPath)?.warcPath;
+    const warc = store.warcRange(1) ?? (workerWarc ? { path: workerWarc } : undefined);
+    if (!warc && labelled.some((l) => !asked.has(l.pageId))) {
       throw new ConfigError(
         'relevance feedback needs the page text from pages.warc.gz; this crawl keeps no WARC',
       );
@@ -271,9 +308,13 @@ export class RelevanceFeedback {
     const model = (training?.model ?? this.o.keywordCrawlModel) as RetrainJob['model'];
     const job: RetrainJob = {
       model,
-      warcPath: warc.path,
+      warcPath: warc?.path ?? '',
       pages,
-      current: currentDir ? { modelDir: currentDir } : { keywords: this.ctx.keywords },
+      current: currentDir
+        ? { modelDir: currentDir }
+        : (this.ctx.judgeName ?? 'keywords') === 'keywords'
+          ? { keywords: this.ctx.keywords }
+          : { recorded: true },
       threshold: this.ctx.threshold,
       folds: this.o.folds,
       labelWeight: this.o.labelWeight,

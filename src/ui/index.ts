@@ -6,6 +6,7 @@ export { CrawlMonitor } from './crawl-monitor.js';
 export { liveSource } from './dashboard-source.js';
 export {
   DEFAULT_FEEDBACK_OPTIONS,
+  type FeedbackOptions,
   feedbackModelDir,
   RelevanceFeedback,
   type RetrainReport,

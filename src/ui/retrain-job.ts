@@ -29,12 +29,14 @@ import {
 } from '../relevance/index.js';
 import { readWarcResponse, responseHtml } from '../store/index.js';
 
-/** A page of the crawl to train on, located in the WARC file. */
+/** A page of the crawl to train on: its text, or where it is in the WARC file. */
 export interface JobPage {
   url: string;
   title: string;
+  /** The page's text when the job carries it (an answered question keeps it); else read from the WARC. */
+  text?: string;
   /** Byte range of the page's WARC records in `warcPath` (the page's own, else the job's). */
-  range: [number, number];
+  range?: [number, number];
   /** The WARC file of this page when not the job's (a cluster worker's file). */
   warcPath?: string;
   label: 0 | 1;
@@ -48,14 +50,18 @@ export interface JobPage {
 export interface RetrainJob {
   /** Kind of model to train. */
   model: ModelName;
+  /** The crawl's WARC file; '' when it keeps none (then every page carries its text). */
   warcPath: string;
   pages: JobPage[];
   /** Training documents of the current model (a model crawl), if any. */
   dataset?: DatasetSource;
   /** Topic keywords for models that read them. */
   topic?: TopicSpec;
-  /** The judge in use: a saved model folder, or the keyword judge's words. */
-  current: { modelDir: string } | { keywords: string[] };
+  /**
+   * The judge in use: a saved model folder, the keyword judge's words, or `recorded` for a judge
+   * the job cannot load (one the library was given as an object): the probabilities it recorded.
+   */
+  current: { modelDir: string } | { keywords: string[] } | { recorded: true };
   /** Reward threshold of the crawl. */
   threshold: number;
   /** Most folds of the cross-validation (fewer when a class has fewer labels). */
@@ -117,7 +123,8 @@ export async function runRetrainJob(job: RetrainJob): Promise<RetrainResult> {
   }
   const folds = stratifiedFolds(labels, k, createRng(job.seed).fork('feedback-folds'));
   const current = await currentJudge(job);
-  const beforeP = await current(user);
+  const beforeP =
+    current === 'recorded' ? Float32Array.from(userPages, (p) => p.recordedProbability) : await current(user);
   const afterP = new Float32Array(user.length);
   const config = { seed: job.seed, threshold: job.threshold };
   for (let f = 0; f < k; f++) {
@@ -168,8 +175,11 @@ export async function runRetrainJob(job: RetrainJob): Promise<RetrainResult> {
   };
 }
 
-/** The page's text as the crawl's judge saw it, from its WARC response record. */
+/** The page's text as the crawl's judge saw it: carried by the job, or from its WARC response record. */
 function toDocument(warcPath: string, p: JobPage): LabeledDocument {
+  if (p.text !== undefined)
+    return { url: p.url, title: p.title, text: p.text, label: p.label, source: p.url };
+  if (p.range === undefined) throw new RangeError(`no text of ${p.url}: neither carried nor in a WARC file`);
   const response = readWarcResponse(p.warcPath ?? warcPath, p.range[0], p.range[1]);
   let text = '';
   let title = p.title;
@@ -181,7 +191,10 @@ function toDocument(warcPath: string, p: JobPage): LabeledDocument {
   return { url: p.url, title, text, label: p.label, source: p.url };
 }
 
-async function currentJudge(job: RetrainJob): Promise<(docs: readonly PageInput[]) => Promise<Float32Array>> {
+async function currentJudge(
+  job: RetrainJob,
+): Promise<((docs: readonly PageInput[]) => Promise<Float32Array>) | 'recorded'> {
+  if ('recorded' in job.current) return 'recorded';
   if ('modelDir' in job.current) {
     const model = await loadModel(job.current.modelDir);
     return async (docs) => {
