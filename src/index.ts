@@ -11,21 +11,23 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRng } from './common/index.js';
 import {
   Crawler as CrawlLoop,
   type CrawlerOptions as CrawlLoopOptions,
   DEFAULT_CRAWLER_OPTIONS,
 } from './crawl/index.js';
-import { DEFAULT_STRATEGY, type Strategy, strategyForCrawl } from './strategies/index.js';
+import { createStrategy, DEFAULT_STRATEGY, type Strategy, type StrategySpec } from './strategies/index.js';
+import { KeywordSet } from './text/index.js';
 import type { FeedbackOptions, RelevanceFeedback } from './ui/index.js';
 
-/** Options of {@link Crawler}: the crawl loop's, where the strategy may also be a name. */
+/** Options of {@link Crawler}: the crawl loop's, where the strategy may also be a spec. */
 export type CrawlerOptions = Omit<CrawlLoopOptions, 'strategy'> & {
   /**
    * A strategy name with its settings (`bfs`, `best-first`, `tres:gamma=0.5`; `tres crawl --help`
-   * lists them) or a Strategy object. @default 'coverage'
+   * lists them), a parsed spec, or a Strategy object. @default 'coverage'
    */
-  strategy?: string | Strategy;
+  strategy?: string | StrategySpec | Strategy;
   /**
    * How answers to the crawl's questions (the `ask` option) retrain the judge while the crawl
    * runs: relevance feedback's retraining in a worker thread, every `retrainAfterLabels` answers
@@ -36,9 +38,26 @@ export type CrawlerOptions = Omit<CrawlLoopOptions, 'strategy'> & {
 };
 
 /**
- * The crawler: the crawl loop with the strategy resolved from its name, made from the crawl's
- * seed and keywords (`strategyForCrawl`); when it asks questions, their answers retrain its
- * judge (the `retrain` option).
+ * The strategy of a crawl: the Strategy object given, or the one its spec names (default
+ * `coverage`), made with the random stream `strategy` forked off the crawl's seed and with the
+ * crawl's keywords and keyphrases, so a seeded crawl fetches in the same order wherever it is
+ * made (the Crawler, `tres crawl`, `tres repair`).
+ * @throws ConfigError (field `strategy`) naming the spec as written, for an unknown strategy or setting.
+ */
+export function crawlStrategy(
+  options: Pick<CrawlerOptions, 'strategy' | 'seed' | 'keywords' | 'keyphrases'>,
+): Strategy {
+  const spec = options.strategy ?? DEFAULT_STRATEGY;
+  if (typeof spec !== 'string' && 'next' in spec) return spec;
+  return createStrategy(spec, {
+    rng: createRng(options.seed ?? DEFAULT_CRAWLER_OPTIONS.seed).fork('strategy'),
+    keywords: new KeywordSet(options.keywords ?? [], options.keyphrases ?? []),
+  });
+}
+
+/**
+ * The crawler: the crawl loop with its strategy made from its spec ({@link crawlStrategy});
+ * when it asks questions, their answers retrain its judge (the `retrain` option).
  * @throws ConfigError naming the field for bad options, an unknown strategy or setting.
  */
 export class Crawler extends CrawlLoop {
@@ -46,14 +65,7 @@ export class Crawler extends CrawlLoop {
 
   constructor(options: CrawlerOptions) {
     const { retrain, ...loopOptions } = options;
-    super({
-      ...loopOptions,
-      strategy: strategyForCrawl(options.strategy ?? DEFAULT_STRATEGY, {
-        seed: options.seed ?? DEFAULT_CRAWLER_OPTIONS.seed,
-        ...(options.keywords ? { keywords: options.keywords } : {}),
-        ...(options.keyphrases ? { keyphrases: options.keyphrases } : {}),
-      }),
-    });
+    super({ ...loopOptions, strategy: crawlStrategy(options) });
     if (options.ask && retrain !== false) {
       this.on('answer', () => {
         this.feedback ??= this.startFeedback(retrain ?? {});
@@ -166,6 +178,7 @@ export {
   type Strategy,
   type StrategyContext,
   type StrategyEntry,
+  StrategySpec,
   type StrategyStats,
   strategyEntry,
   strategyNames,

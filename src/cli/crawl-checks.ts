@@ -6,10 +6,10 @@
  */
 import { resolve } from 'node:path';
 import { domainToASCII } from 'node:url';
-import { ConfigError, createRng } from '../common/index.js';
+import { ConfigError } from '../common/index.js';
 import { parseDomainLimit } from '../crawl/index.js';
 import { parseResolveRules } from '../net/index.js';
-import { createStrategy } from '../strategies/index.js';
+import { parseStrategySpec, type StrategySpec } from '../strategies/index.js';
 import { readListFile } from './list-file.js';
 
 /** `--ui-port` and the like: a TCP port, 0 (any free port) to 65535. */
@@ -68,20 +68,19 @@ export function list(raw: unknown, where: string): string[] {
 }
 
 /** Prefixes a library ConfigError's message with the option as typed. */
-function rethrowAs(where: string, fn: () => void): void {
+function rethrowAs<T>(where: string, fn: () => T): T {
   try {
-    fn();
+    return fn();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     throw new ConfigError(`${where}: ${error.message}`, { cause: error, context: { field: where } });
   }
 }
 
-export function strategy(raw: unknown, where: string): string {
+/** A strategy spec, parsed and checked once; the crawl makes its strategy from the parsed spec. */
+export function strategy(raw: unknown, where: string): StrategySpec {
   const spec = text(raw, where);
-  // Building it is the only complete check of a spec (name and overrides).
-  rethrowAs(where, () => createStrategy(spec, { rng: createRng(1) }));
-  return spec;
+  return rethrowAs(where, () => parseStrategySpec(spec));
 }
 
 export function domainLimit(raw: unknown, where: string): string {

@@ -134,7 +134,9 @@ function topicWords(given: Given[]): string[] | undefined {
  * replace it with a warning.
  */
 function overlay(stored: StoredOptions, given: Given[]): { options: CrawlerOptions; warnings: string[] } {
-  const options = structuredClone(stored.options);
+  // A shallow copy: applying a flag replaces a nested object (net, urlFilter) whole, never changes
+  // it in place; the strategy may be a parsed spec, which holds its registry entry's functions.
+  const options = { ...stored.options };
   const warnings: string[] = [];
   const refuse = (where: string, what: string, was: unknown): never => {
     throw new ConfigError(

@@ -30,7 +30,7 @@ export interface CrawlerOptions {
   isResume?: boolean;
   /**
    * How the next URL is chosen. A name (`best-first`, `tres:gamma=0.5`) is resolved by the caller:
-   * the library's `Crawler` (src/index.ts) and the command line (`strategyForCrawl`).
+   * by the library's `Crawler` and `crawlStrategy` (src/index.ts), which the command line uses.
    */
   strategy: Strategy;
   /** Run seed: every random choice derives from it. @default 1 */
@@ -263,7 +263,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
     });
   if (typeof options.strategy?.next !== 'function')
     throw new ConfigError(
-      'strategy must be a Strategy object; a name such as "best-first" is resolved by strategyForCrawl or the library\'s Crawler',
+      'strategy must be a Strategy object; a name such as "best-first" is resolved by the library\'s Crawler or crawlStrategy',
       { context: { field: 'strategy' } },
     );
   const merged = { ...DEFAULT_CRAWLER_OPTIONS, ...stripUndefined(options) };

@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
-import { Crawler } from '../index.js';
+import { Crawler, crawlStrategy } from '../index.js';
 import { startServer, type TestServer } from '../net/test-servers.js';
 import { scriptSiteHandler } from '../sandbox/index.js';
 import { CrawlReader, decodeOutlinks, exportCrawl, rebuildStore } from '../store/index.js';
 import { readWarc } from '../store/test-helpers.js';
-import { strategyForCrawl } from '../strategies/index.js';
 import { createPageRereader } from './reread-page.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -125,7 +124,7 @@ describe.skipIf(!hasChromium)('Crawler with render', () => {
       rereaderFor: async () =>
         createPageRereader({
           ...crawlOptions,
-          strategy: strategyForCrawl('bfs', { seed: 0, keywords: ['crawling'] }),
+          strategy: crawlStrategy({ strategy: 'bfs', seed: 0, keywords: ['crawling'] }),
         }),
     });
     expect([result.status, result.rereadRows]).toEqual(['rebuilt', 2]);

@@ -7,12 +7,10 @@
  * response). What cannot come back this way: links of a PDF (not re-read; recorded without
  * outlinks); anchor scores only when the crawl's judge is given.
  */
-import { createRng } from '../common/index.js';
 import { contextWindowOptions, parseHtml } from '../html/index.js';
 import { looksBinary, parseContentType } from '../net/index.js';
 import { type PageRereader, responseHtml } from '../store/index.js';
-import { createStrategy } from '../strategies/index.js';
-import { KeywordSet, pageFingerprint } from '../text/index.js';
+import { pageFingerprint } from '../text/index.js';
 import { DEFAULT_EXCLUDED_EXTENSIONS } from '../url/index.js';
 import { type CrawlerOptions, linkContextWindowOf, resolveCrawlerOptions } from './crawl-options.js';
 import { parseXRobotsTag } from './indexing-directives.js';
@@ -31,13 +29,7 @@ export async function createPageRereader(
   loadJudge?: () => Promise<PageJudge>,
 ): Promise<PageRereader> {
   const o = resolveCrawlerOptions(options);
-  const strategy =
-    typeof o.strategy === 'string'
-      ? createStrategy(o.strategy, {
-          rng: createRng(o.seed).fork('strategy'),
-          keywords: new KeywordSet(o.keywords ?? [], o.keyphrases ?? []),
-        })
-      : o.strategy;
+  const strategy = o.strategy;
   const withContext = o.withLinkContext || strategy.needsLinkContext === true;
   const window = linkContextWindowOf(o, strategy);
   const judge =

@@ -1,11 +1,12 @@
-export { type CrawlStrategySource, DEFAULT_STRATEGY, strategyForCrawl } from './crawl-strategy.js';
 export { type QueueOrder, QueueStrategy, type QueueStrategyOptions } from './queue-strategy.js';
 export {
   createStrategy,
+  DEFAULT_STRATEGY,
   parseStrategySpec,
   STRATEGIES,
   type StrategyContext,
   type StrategyEntry,
+  StrategySpec,
   splitStrategySpecs,
   strategyEntry,
   strategyNames,

@@ -19,10 +19,18 @@ describe('strategy registry', () => {
   });
 
   it('parses Double DQN overrides and reports the full spec as the name', () => {
-    expect(parseStrategySpec('tres:gamma=0.5, batchSize=128')).toEqual({
-      name: 'tres',
-      overrides: { gamma: 0.5, batchSize: 128 },
-    });
+    const spec = parseStrategySpec('tres:gamma=0.5, batchSize=128');
+    expect([spec.text, spec.name, spec.entry.name, spec.settings]).toEqual([
+      'tres:gamma=0.5, batchSize=128',
+      'tres',
+      'tres',
+      { gamma: 0.5, batchSize: 128 },
+    ]);
+    expect([String(spec), JSON.stringify({ strategy: spec })]).toEqual([
+      'tres:gamma=0.5, batchSize=128',
+      '{"strategy":"tres:gamma=0.5, batchSize=128"}',
+    ]);
+    expect(createStrategy(spec, { rng: createRng(1) }).name).toBe('tres:gamma=0.5, batchSize=128');
     expect(createStrategy('tres:gamma=0.5', { rng: createRng(1) }).name).toBe('tres:gamma=0.5');
     expect(createStrategy('tres', { rng: createRng(1) }).name).toBe('tres');
   });
@@ -154,5 +162,14 @@ describe('strategy registry', () => {
     expect(make('tres:isDoubleQ=1')).toThrow(/isDoubleQ must be true or false, got 1/);
     expect(make('bfs:gamma=0.5')).toThrow(/"bfs" has no setting "gamma"; it has no settings/);
     expect(make('tree-random:gamma=0.5')).toThrow(/it takes maxDepth, minSamplesToSplit/);
+  });
+
+  it('refuses at parse time a spec whose settings break a rule between them, naming the spec', () => {
+    expect(() => parseStrategySpec('lim-dfs:shouldUseRealState=true')).toThrow(
+      /^strategy "lim-dfs:shouldUseRealState=true": lim-dfs: shouldUseRealState must be false/,
+    );
+    expect(() => parseStrategySpec('rlwcs:trainAfterPages=500,maxTrainingPages=100')).toThrow(
+      /^strategy "rlwcs:trainAfterPages=500,maxTrainingPages=100": rlwcs: maxTrainingPages must be/,
+    );
   });
 });

@@ -25,6 +25,13 @@ import { TRES_ENTRIES } from './tres/index.js';
 
 export type { StrategyContext, StrategyEntry } from './strategy-entry.js';
 
+/**
+ * The strategy of a crawl that names none: relevant pages from many relevant sites (against
+ * best-first, at least its mean harvest rate and relevant sites on the DocWeb topics, but for
+ * one tie: results/coverage-strategy/default.md).
+ */
+export const DEFAULT_STRATEGY = 'coverage';
+
 /** Every strategy, in the order `--help` lists them. */
 export const STRATEGIES: readonly StrategyEntry[] = [
   ...QUEUE_ENTRIES,
@@ -46,8 +53,9 @@ export function strategyEntry(name: string): StrategyEntry | undefined {
  * True if the strategy of `spec` uses word vectors: the crawl loop should then load them
  * (`loadWordVectors()`) and pass them as `StrategyContext.wordVectors`. False for unknown names.
  */
-export function strategyNeedsWordVectors(spec: string): boolean {
-  return strategyEntry(parseStrategySpec(spec).name)?.needsWordVectors === true;
+export function strategyNeedsWordVectors(spec: string | StrategySpec): boolean {
+  const name = typeof spec === 'string' ? spec.split(':')[0]?.trim() : spec.name;
+  return strategyEntry(name ?? '')?.needsWordVectors === true;
 }
 
 /** Names of the strategies that exist, with a one-line description and their setting names. */
@@ -84,57 +92,93 @@ export function strategySettingsHelp(): string {
 }
 
 /**
- * Parses a strategy spec `NAME` or `NAME:key=value,...` (values: numbers, true/false, words).
- * Which keys a strategy takes is checked by {@link createStrategy}.
- * @throws ConfigError naming the bad part.
+ * A strategy spec read once: the text as the user wrote it, the registry entry it names and the
+ * settings it sets, old keys rewritten and every value checked. It reads back as its text
+ * (`String(spec)`, JSON), so it can stand where a spec's text is stored or compared.
  */
-export function parseStrategySpec(spec: string): { name: string; overrides: Record<string, SettingValue> } {
-  const colon = spec.indexOf(':');
-  const name = (colon < 0 ? spec : spec.slice(0, colon)).trim();
-  const overrides: Record<string, SettingValue> = {};
-  if (colon >= 0) {
-    for (const part of spec.slice(colon + 1).split(',')) {
-      const [key, value, extra] = part.split('=').map((t) => t.trim());
-      if (!key || value === undefined || value === '' || extra !== undefined) {
-        throw new ConfigError(`strategy "${spec}": "${part}" is not KEY=VALUE`, {
-          context: { field: 'strategy' },
-        });
+export class StrategySpec {
+  private constructor(
+    /** The spec as written: `tres:gamma=0.5`. */
+    readonly text: string,
+    /** The strategy's name: `tres`. */
+    readonly name: string,
+    readonly entry: StrategyEntry,
+    /** The settings the spec sets, by field name, checked against the entry's schema. */
+    readonly settings: Readonly<Record<string, SettingValue>>,
+  ) {}
+
+  /**
+   * Parses and checks a spec `NAME` or `NAME:key=value,...` (values: numbers, true/false, words).
+   * @throws ConfigError naming the spec as written: a part that is not KEY=VALUE, an unknown
+   *   strategy (listing the known ones), a key the strategy does not take (listing those it
+   *   takes), or a value out of range.
+   */
+  static parse(text: string): StrategySpec {
+    const colon = text.indexOf(':');
+    const name = (colon < 0 ? text : text.slice(0, colon)).trim();
+    const where = `strategy "${text}"`;
+    const fail = (message: string): never => {
+      throw new ConfigError(message, { context: { field: 'strategy' } });
+    };
+    const overrides: Record<string, SettingValue> = {};
+    if (colon >= 0) {
+      for (const part of text.slice(colon + 1).split(',')) {
+        const [key, value, extra] = part.split('=').map((t) => t.trim());
+        if (!key || value === undefined || value === '' || extra !== undefined)
+          fail(`${where}: "${part}" is not KEY=VALUE`);
+        overrides[key as string] = parseSettingValue(value as string);
       }
-      overrides[key] = parseSettingValue(value);
     }
+    const entry = strategyEntry(name);
+    if (!entry)
+      return fail(`unknown strategy "${name}"; choose one of: ${STRATEGIES.map((e) => e.name).join(', ')}`);
+    const settings = applyAliases(overrides, entry.aliases ?? {}, where);
+    const keys = Object.keys(entry.settings);
+    for (const key of Object.keys(settings)) {
+      if (!keys.includes(key)) {
+        const known = keys.length > 0 ? `it takes ${keys.join(', ')}` : 'it has no settings';
+        fail(`${where}: "${name}" has no setting "${key}"; ${known}`);
+      }
+    }
+    if (Object.keys(settings).length > 0) {
+      checkSettings(entry.settings, settings, where);
+      try {
+        entry.check?.(settings);
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        fail(`${where}: ${error.message}`);
+      }
+    }
+    return new StrategySpec(text, name, entry, settings);
   }
-  return { name, overrides };
+
+  toString(): string {
+    return this.text;
+  }
+
+  toJSON(): string {
+    return this.text;
+  }
 }
 
 /**
- * Makes a strategy from a spec: a name (`tres`) or a name with settings (`tres:gamma=0.5`). The
- * strategy keeps the spec as its name, so reports tell variants apart.
- * @throws ConfigError naming the unknown strategy and listing the known ones, a key the strategy
- *   does not take (listing those it takes), or a value out of range.
+ * Parses and checks a strategy spec: {@link StrategySpec.parse}.
+ * @throws ConfigError naming the spec as written.
  */
-export function createStrategy(spec: string, ctx: StrategyContext): Strategy {
-  const { name, overrides } = parseStrategySpec(spec);
-  const entry = strategyEntry(name);
-  if (!entry) {
-    throw new ConfigError(
-      `unknown strategy "${name}"; choose one of: ${STRATEGIES.map((e) => e.name).join(', ')}`,
-      { context: { field: 'strategy' } },
-    );
-  }
-  if (Object.keys(overrides).length === 0) return entry.create(ctx, {});
-  const where = `strategy "${spec}"`;
-  const settings = applyAliases(overrides, entry.aliases ?? {}, where);
-  const keys = Object.keys(entry.settings);
-  for (const key of Object.keys(settings)) {
-    if (!keys.includes(key)) {
-      const known = keys.length > 0 ? `it takes ${keys.join(', ')}` : 'it has no settings';
-      throw new ConfigError(`${where}: "${name}" has no setting "${key}"; ${known}`, {
-        context: { field: 'strategy' },
-      });
-    }
-  }
-  checkSettings(entry.settings, settings, where);
-  return entry.create({ ...ctx, name: spec }, settings);
+export function parseStrategySpec(text: string): StrategySpec {
+  return StrategySpec.parse(text);
+}
+
+/**
+ * Makes a strategy from a spec: a name (`tres`) or a name with settings (`tres:gamma=0.5`),
+ * parsed here when given as text. A spec with settings keeps its text as the strategy's name,
+ * so reports tell variants apart.
+ * @throws ConfigError naming the spec as written (see {@link StrategySpec.parse}).
+ */
+export function createStrategy(spec: string | StrategySpec, ctx: StrategyContext): Strategy {
+  const parsed = typeof spec === 'string' ? StrategySpec.parse(spec) : spec;
+  if (Object.keys(parsed.settings).length === 0) return parsed.entry.create(ctx, {});
+  return parsed.entry.create({ ...ctx, name: parsed.text }, parsed.settings);
 }
 
 /**

@@ -39,6 +39,12 @@ export interface StrategyEntry<S extends SettingsSchema = SettingsSchema> {
   aliases?: Readonly<Record<string, SettingAlias>>;
   /** True if the strategy uses `StrategyContext.wordVectors` (the loop loads them only then). */
   needsWordVectors?: boolean;
+  /**
+   * Rules between settings that the schema cannot say (`maxTrainingPages >= trainAfterPages`),
+   * checked when a spec is parsed, so a bad spec is refused before anything is made.
+   * @throws ConfigError naming the setting.
+   */
+  check?(settings: Partial<SettingsOf<S>>): void;
   /** Makes the strategy; `settings` holds only what the spec set, already checked. */
   create(ctx: StrategyContext, settings: Partial<SettingsOf<S>>): Strategy;
 }

@@ -6,7 +6,7 @@
 import { basename, extname, join } from 'node:path';
 import { ConfigError, createRng } from '../../common/index.js';
 import { formatDomainLimit, parseDomainLimit } from '../../crawl/index.js';
-import { createStrategy, parseStrategySpec, strategyNames } from '../../strategies/index.js';
+import { createStrategy, strategyNames } from '../../strategies/index.js';
 import { ORACLE_STRATEGY } from './oracle-strategy.js';
 
 export interface CrawlBenchOptions {
@@ -162,7 +162,7 @@ function checkStrategy(spec: string, known: string[]): void {
     throw new ConfigError(`strategies: ${message}`, { context: { field: 'strategies' }, cause });
   };
   try {
-    const { name } = parseStrategySpec(spec);
+    const name = spec.split(':')[0]?.trim() ?? '';
     if (!known.includes(name)) fail(`unknown strategy "${name}"; registered: ${known.join(', ')}`);
     createStrategy(spec, { rng: createRng('check') });
   } catch (error) {

@@ -104,7 +104,7 @@ export async function startCrawlDashboard(
     keywords: o.keywords ?? [],
     ...(plan.modelDir ? { baseModelDir: resolve(plan.modelDir) } : {}),
   });
-  const strategy = typeof o.strategy === 'string' ? o.strategy : o.strategy.name;
+  const strategy = o.strategy.name;
   const dashboard = await startDashboard(
     liveSource({ crawler, store, monitor, feedback, strategy, outDir: plan.outDir, maxPages: o.maxPages }),
     options,

@@ -9,10 +9,10 @@ import { type Command, Option } from 'commander';
 import type { ClusterCoordinator } from '../../cluster/index.js';
 import { ConfigError } from '../../common/index.js';
 import type { CrawlSummary, PageJudge } from '../../crawl/index.js';
-import { Crawler, DEFAULT_CRAWLER_OPTIONS } from '../../crawl/index.js';
+import { Crawler } from '../../index.js';
 import { WebClient } from '../../net/index.js';
 import { type FailureReason, indexOutlinks, withCrawlReader } from '../../store/index.js';
-import { DEFAULT_STRATEGY, strategyForCrawl, strategySettingsHelp } from '../../strategies/index.js';
+import { strategySettingsHelp } from '../../strategies/index.js';
 import type { DashboardOptions } from '../../ui/index.js';
 import { CRAWL_FLAGS } from '../crawl-flags.js';
 import { type CrawlCommandFlags, type CrawlPlan, planCrawl } from '../crawl-plan.js';
@@ -132,14 +132,9 @@ export async function runCrawlCommand(
   const judge = judgeDir === undefined ? undefined : await loadJudge(judgeDir);
   const fetchRunner = await clusterRunner(typed);
   const o = plan.options;
+  // The library's Crawler makes the strategy from its spec (typed or stored), the crawl's seed and topic.
   const crawler = new Crawler({
     ...o,
-    // The strategy's name (typed or stored) becomes the strategy, made from the crawl's seed and topic.
-    strategy: strategyForCrawl(o.strategy ?? DEFAULT_STRATEGY, {
-      seed: o.seed ?? DEFAULT_CRAWLER_OPTIONS.seed,
-      ...(o.keywords ? { keywords: o.keywords } : {}),
-      ...(o.keyphrases ? { keyphrases: o.keyphrases } : {}),
-    }),
     ...(judge ? { judge } : {}),
     // A cluster's pages are archived in the workers' own WARC files, which the store points to.
     ...(fetchRunner ? { fetchRunner, shouldWriteWarc: false } : {}),

@@ -7,13 +7,12 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../../common/index.js';
 import {
-  type CrawlerOptions,
+  type CrawlerOptions as CrawlLoopOptions,
   createPageRereader,
-  DEFAULT_CRAWLER_OPTIONS,
   type PageJudge,
 } from '../../crawl/index.js';
+import { type CrawlerOptions, crawlStrategy } from '../../index.js';
 import { indexOutlinks, type RebuildResult, rebuildStore } from '../../store/index.js';
-import { DEFAULT_STRATEGY, strategyForCrawl } from '../../strategies/index.js';
 
 const EXAMPLES = `
 Examples:
@@ -58,16 +57,11 @@ export function registerRepairCommand(program: Command): void {
 }
 
 /** The crawl's options from its stored config, as `--resume` reads them (crawl-plan.ts). */
-function storedOptions(dir: string, config: Record<string, unknown>): CrawlerOptions {
+function storedOptions(dir: string, config: Record<string, unknown>): CrawlLoopOptions {
   const { judge: _j, outDir: _o, isResume: _r, ...rest } = config;
   const o = { ...rest, outDir: dir, isResume: true } as CrawlerOptions;
-  // The stored name becomes the strategy as `tres crawl` makes it (the crawl loop takes objects).
-  const strategy = strategyForCrawl(o.strategy ?? DEFAULT_STRATEGY, {
-    seed: o.seed ?? DEFAULT_CRAWLER_OPTIONS.seed,
-    ...(o.keywords ? { keywords: o.keywords } : {}),
-    ...(o.keyphrases ? { keyphrases: o.keyphrases } : {}),
-  });
-  return { ...o, strategy };
+  // The stored spec becomes the strategy as `tres crawl` makes it (the crawl loop takes objects).
+  return { ...o, strategy: crawlStrategy(o) };
 }
 
 /** Loads the crawl's model judge when its folder is still there (for anchor scores). */

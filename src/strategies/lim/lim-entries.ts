@@ -7,6 +7,7 @@ import {
   LIM_Q_SETTINGS,
   type LimLearner,
   type LimSettings,
+  resolveLimConfig,
 } from './lim-config.js';
 import { LimStrategy } from './lim-strategy.js';
 
@@ -30,6 +31,7 @@ export const LIM_ENTRIES = [
     settings: LIM_DFS_SETTINGS,
     aliases: LIM_ALIASES,
     needsWordVectors: true,
+    check: (settings) => void resolveLimConfig('policy-iteration', settings),
     create: lim('policy-iteration'),
   }),
   defineStrategy({
@@ -39,6 +41,7 @@ export const LIM_ENTRIES = [
     settings: LIM_Q_SETTINGS,
     aliases: LIM_ALIASES,
     needsWordVectors: true,
+    check: (settings) => void resolveLimConfig('q-learning', settings),
     create: lim('q-learning'),
   }),
 ];
