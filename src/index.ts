@@ -127,6 +127,15 @@ export {
   type TresErrorOptions,
 } from './common/index.js';
 export {
+  booleanSetting,
+  numberOrOffSetting,
+  numberSetting,
+  type SettingsOf,
+  type SettingsSchema,
+  type SettingValue,
+  wordSetting,
+} from './config/index.js';
+export {
   type AnchorToJudge,
   type AnswerEvent,
   type AskFunction,
@@ -174,15 +183,17 @@ export {
   type QueueOrder,
   QueueStrategy,
   type QueueStrategyOptions,
-  STRATEGIES,
+  registerStrategy,
   type Strategy,
   type StrategyContext,
   type StrategyEntry,
   StrategySpec,
   type StrategyStats,
+  strategyEntries,
   strategyEntry,
   strategyNames,
   strategySettingsHelp,
+  unregisterStrategy,
 } from './strategies/index.js';
 export type { Action, DiscoveredLink, Outcome, SelectionContext } from './types/index.js';
 export type { FeedbackOptions, RelevanceFeedback, RetrainReport } from './ui/index.js';

@@ -3,15 +3,17 @@ export {
   createStrategy,
   DEFAULT_STRATEGY,
   parseStrategySpec,
-  STRATEGIES,
+  registerStrategy,
   type StrategyContext,
   type StrategyEntry,
   StrategySpec,
   splitStrategySpecs,
+  strategyEntries,
   strategyEntry,
   strategyNames,
   strategyNeedsWordVectors,
   strategySettingsHelp,
+  unregisterStrategy,
 } from './registry.js';
 export type * from './strategy.js';
 export { defineStrategy } from './strategy-entry.js';

@@ -1,6 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ConfigError, createRng } from '../common/index.js';
-import { createStrategy, parseStrategySpec, strategyNames } from './registry.js';
+import { numberSetting } from '../config/index.js';
+import { QueueStrategy } from './queue-strategy.js';
+import {
+  createStrategy,
+  parseStrategySpec,
+  registerStrategy,
+  strategyNames,
+  strategySettingsHelp,
+  unregisterStrategy,
+} from './registry.js';
+import { defineStrategy } from './strategy-entry.js';
 
 describe('strategy registry', () => {
   it('knows the plain and the TRES strategies', () => {
@@ -171,5 +181,45 @@ describe('strategy registry', () => {
     expect(() => parseStrategySpec('rlwcs:trainAfterPages=500,maxTrainingPages=100')).toThrow(
       /^strategy "rlwcs:trainAfterPages=500,maxTrainingPages=100": rlwcs: maxTrainingPages must be/,
     );
+  });
+
+  it('registers a strategy by name: specs name it, help lists it, taken and bad names are refused', () => {
+    const made: Record<string, unknown>[] = [];
+    // Test files share one module graph per worker: leave the registry as it was.
+    onTestFinished(() => {
+      unregisterStrategy('test-queue');
+    });
+    registerStrategy(
+      defineStrategy({
+        name: 'test-queue',
+        description: 'bfs under another name',
+        settings: { width: numberSetting(2, 'a test setting', { min: 1, isInteger: true }) },
+        create: ({ rng, name }, settings) => {
+          made.push(settings);
+          return Object.assign(new QueueStrategy({ order: 'bfs', rng }), name ? { name } : {});
+        },
+      }),
+    );
+    expect(createStrategy('test-queue:width=3', { rng: createRng(1) }).name).toBe('test-queue:width=3');
+    expect(made).toEqual([{ width: 3 }]);
+    expect(strategyNames().at(-1)?.name).toBe('test-queue');
+    expect(strategySettingsHelp()).toMatch(/ {2}test-queue {2}bfs under another name\n {4}width=2 {2}\(/);
+    expect(() => createStrategy('test-queue:width=0', { rng: createRng(1) })).toThrow(
+      /^strategy "test-queue:width=0": width must be an integer >= 1, got 0$/,
+    );
+    const entry = (name: string) =>
+      defineStrategy({
+        name,
+        description: '',
+        settings: {},
+        create: () => new QueueStrategy({ order: 'bfs', rng: createRng(1) }),
+      });
+    expect(() => registerStrategy(entry('tres'))).toThrow(/a strategy named "tres" is registered already/);
+    for (const bad of ['', 'my:strategy', 'a,b', 'a=b', 'two words', '-x'])
+      expect(() => registerStrategy(entry(bad)), bad).toThrow(/is not a strategy name/);
+    expect(() => unregisterStrategy('bfs')).toThrow(/"bfs" is a built-in strategy/);
+    expect(unregisterStrategy('test-queue')).toBe(true);
+    expect(strategyNames().map((s) => s.name)).not.toContain('test-queue');
+    expect(unregisterStrategy('test-queue')).toBe(false);
   });
 });

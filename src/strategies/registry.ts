@@ -1,8 +1,9 @@
 /**
- * Strategies by name, for the command line, the library and the benchmarks. Each strategy folder
- * exports its entry (name, description, settings schema, factory); adding a strategy is one line
- * in STRATEGIES. A spec is a name or a name with settings by field name
- * (`tres:gamma=0.5,isDoubleQ=false,warmupPolicy=random`): numbers, `true`/`false` and words.
+ * Strategies by name, for the command line, the library and the benchmarks: the built-in ones
+ * (each folder exports its entry: name, description, settings schema, factory) and any a library
+ * user registers with {@link registerStrategy}. A spec is a name or a name with settings by
+ * field name (`tres:gamma=0.5,isDoubleQ=false,warmupPolicy=random`): numbers, `true`/`false` and
+ * words.
  */
 import { ConfigError } from '../common/index.js';
 import {
@@ -32,8 +33,8 @@ export type { StrategyContext, StrategyEntry } from './strategy-entry.js';
  */
 export const DEFAULT_STRATEGY = 'coverage';
 
-/** Every strategy, in the order `--help` lists them. */
-export const STRATEGIES: readonly StrategyEntry[] = [
+/** The built-in strategies, in the order `--help` lists them. */
+const BUILT_IN: readonly StrategyEntry[] = [
   ...QUEUE_ENTRIES,
   ...TRES_ENTRIES,
   HAN_ASYNC_ENTRY,
@@ -44,9 +45,53 @@ export const STRATEGIES: readonly StrategyEntry[] = [
   ...RLWCS_ENTRIES,
 ];
 
+/** Every registered strategy by name, in registration order (the built-in ones first). */
+const REGISTERED = new Map<string, StrategyEntry>(BUILT_IN.map((e) => [e.name, e]));
+
+/** A strategy name: no `:`, `,`, `=` or space, which a spec uses to separate its parts. */
+const STRATEGY_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * Adds a strategy to the registry, so that a spec names it (`new Crawler({ strategy:
+ * 'my-strategy:depth=2' })`, `createStrategy`, `strategyNames`) like a built-in one. Write the
+ * entry with {@link defineStrategy}.
+ * @throws ConfigError if the name is not a valid strategy name or is taken.
+ */
+export function registerStrategy(entry: StrategyEntry): void {
+  const fail = (why: string): never => {
+    throw new ConfigError(`registerStrategy: ${why}`, { context: { field: 'name' } });
+  };
+  if (!STRATEGY_NAME.test(entry.name))
+    fail(
+      `"${entry.name}" is not a strategy name (letters, digits, "-", "_" and "."; it starts with a letter or digit)`,
+    );
+  if (REGISTERED.has(entry.name))
+    fail(`a strategy named "${entry.name}" is registered already; choose another name`);
+  REGISTERED.set(entry.name, entry);
+}
+
+/**
+ * Removes a strategy that {@link registerStrategy} added (a test's, say); the built-in ones stay.
+ * @returns true if it was registered.
+ * @throws ConfigError for the name of a built-in strategy.
+ */
+export function unregisterStrategy(name: string): boolean {
+  if (BUILT_IN.some((e) => e.name === name)) {
+    throw new ConfigError(`unregisterStrategy: "${name}" is a built-in strategy`, {
+      context: { field: 'name' },
+    });
+  }
+  return REGISTERED.delete(name);
+}
+
+/** Every registered strategy: the built-in ones in the order `--help` lists them, then the others. */
+export function strategyEntries(): readonly StrategyEntry[] {
+  return [...REGISTERED.values()];
+}
+
 /** The entry of `name`, or undefined. */
 export function strategyEntry(name: string): StrategyEntry | undefined {
-  return STRATEGIES.find((e) => e.name === name);
+  return REGISTERED.get(name);
 }
 
 /**
@@ -60,7 +105,7 @@ export function strategyNeedsWordVectors(spec: string | StrategySpec): boolean {
 
 /** Names of the strategies that exist, with a one-line description and their setting names. */
 export function strategyNames(): { name: string; describe: string; overrideKeys: readonly string[] }[] {
-  return STRATEGIES.map((e) => ({
+  return strategyEntries().map((e) => ({
     name: e.name,
     describe: e.description,
     overrideKeys: Object.keys(e.settings),
@@ -75,7 +120,7 @@ export function strategyNames(): { name: string; describe: string; overrideKeys:
 export function strategySettingsHelp(): string {
   const lines = ['Strategies (--strategy NAME or NAME:key=value,...; values: numbers, true/false, words):'];
   const seen = new Map<object, string>();
-  for (const e of STRATEGIES) {
+  for (const e of strategyEntries()) {
     lines.push(`  ${e.name}  ${e.description}`);
     const same = seen.get(e.settings);
     if (Object.keys(e.settings).length === 0) lines.push('    (no settings)');
@@ -131,7 +176,11 @@ export class StrategySpec {
     }
     const entry = strategyEntry(name);
     if (!entry)
-      return fail(`unknown strategy "${name}"; choose one of: ${STRATEGIES.map((e) => e.name).join(', ')}`);
+      return fail(
+        `unknown strategy "${name}"; choose one of: ${strategyEntries()
+          .map((e) => e.name)
+          .join(', ')}`,
+      );
     const settings = applyAliases(overrides, entry.aliases ?? {}, where);
     const keys = Object.keys(entry.settings);
     for (const key of Object.keys(settings)) {

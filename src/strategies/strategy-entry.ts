@@ -1,14 +1,14 @@
 /**
- * What each strategy folder exports for the registry: one entry per strategy, with its name, a
+ * The contract between the registry and a strategy: one entry per strategy, with its name, a
  * one-line description, its settings schema (the spec keys `name:key=value` are the field names,
- * the defaults and docs come from the same place as `tres crawl --help`), and a factory.
+ * the defaults and docs come from the same place as `tres crawl --help`), and a factory. It knows
+ * no particular strategy: a built-in folder and a library user's code write entries the same way
+ * (`defineStrategy`, then `registerStrategy`).
  */
 import type { Rng } from '../common/index.js';
 import type { SettingAlias, SettingsOf, SettingsSchema } from '../config/index.js';
-import type { KeywordSet } from '../text/index.js';
-import type { WordVectorLookup } from './lim/index.js';
+import type { KeywordSet, WordVectorLookup } from '../text/index.js';
 import type { Strategy } from './strategy.js';
-import type { DdqnConfig } from './tres/index.js';
 
 /** What every strategy factory receives. */
 export interface StrategyContext {
@@ -16,8 +16,6 @@ export interface StrategyContext {
   rng: Rng;
   /** The topic's (expanded) keywords and keyphrases, for strategies with keyword features. */
   keywords?: KeywordSet;
-  /** Overrides of the Double DQN hyperparameters, for the RL strategies. */
-  ddqn?: Partial<DdqnConfig>;
   /** Name to report (the full spec, e.g. `tres:gamma=0.5`); defaults to the strategy's own. */
   name?: string;
   /**
@@ -29,7 +27,10 @@ export interface StrategyContext {
 
 /** One strategy of the registry. */
 export interface StrategyEntry<S extends SettingsSchema = SettingsSchema> {
-  /** Name on the command line and in reports (`tres`, `ache`). */
+  /**
+   * Name on the command line and in reports (`tres`, `ache`): letters, digits, `-`, `_` and `.`,
+   * unique among the registered strategies.
+   */
   name: string;
   /** One line for `--help` and the docs. */
   description: string;

@@ -41,4 +41,4 @@ export {
 } from './vector-cache.js';
 export { readWinkEmbeddings, type WinkHeader, type WinkVectorVisitor } from './wink-json-reader.js';
 export { readWordList } from './word-list-file.js';
-export { computeNorms, type Neighbour, WordVectors } from './word-vectors.js';
+export { computeNorms, type Neighbour, type WordVectorLookup, WordVectors } from './word-vectors.js';

@@ -3,6 +3,16 @@
  * norm. Lookup, cosine similarity and nearest neighbours (brute force: 250k x 100 takes ~30 ms).
  */
 
+/**
+ * What a reader of word vectors needs: their dimension and a word's vector. A {@link WordVectors}
+ * table fits, and so does a tiny test map.
+ */
+export interface WordVectorLookup {
+  readonly dim: number;
+  /** The vector of `word`, or undefined if it has none. */
+  get(word: string): Float32Array | undefined;
+}
+
 /** A word and its cosine similarity to a query. */
 export interface Neighbour {
   word: string;

@@ -1,3 +1,2 @@
 /** strategies/lim/: what the rest of the strategies room imports from this folder. */
 export { LIM_ENTRIES } from './lim-entries.js';
-export type { WordVectorLookup } from './lim-relevance.js';

@@ -14,15 +14,8 @@
  * - without word vectors the search words get one-hot vectors (so sim is 1 for a phrase holding
  *   a search word and only unknown words besides, 0 otherwise): plain keyword matching.
  */
-import type { KeywordSet } from '../../text/index.js';
+import type { KeywordSet, WordVectorLookup } from '../../text/index.js';
 import { rakeKeywords, tokenize, URL_NOISE_WORDS } from '../../text/index.js';
-
-/** What the relevance needs of word vectors; a `WordVectors` table fits, and so does a tiny test map. */
-export interface WordVectorLookup {
-  readonly dim: number;
-  /** The vector of `word`, or undefined if it has none. */
-  get(word: string): Float32Array | undefined;
-}
 
 export interface LimRelevanceOptions {
   /** The search words S (section 1.3): keywords and keyphrases of the topic. */

@@ -43,14 +43,14 @@ import type { Rng } from '../../common/index.js';
 import { ConfigError } from '../../common/index.js';
 import type { SampleInput } from '../../frontier/index.js';
 import { IndexedPriorityFrontier, takeBestAction } from '../../frontier/index.js';
-import { type KeywordSet, loadWordVectors } from '../../text/index.js';
+import { type KeywordSet, loadWordVectors, type WordVectorLookup } from '../../text/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { ObservationLog } from '../observation-log.js';
 import type { Strategy, StrategyStats } from '../strategy.js';
 import { HostStates, REAL_FEATURE_COUNT, trueFeatureCount } from './host-states.js';
 import { KeptLinks } from './kept-links.js';
 import { type LimConfig, type LimLearner, type LimSettings, resolveLimConfig } from './lim-config.js';
-import { LimRelevance, type LimRelevanceOptions, type WordVectorLookup } from './lim-relevance.js';
+import { LimRelevance, type LimRelevanceOptions } from './lim-relevance.js';
 import {
   LinearQParsePolicy,
   type ParsePolicy,

@@ -104,8 +104,8 @@ const TRES_ALIASES: Record<string, SettingAlias> = {
 type TresSettings = Partial<SettingsOf<typeof TRES_SETTINGS>>;
 
 /** Sorts a spec's settings into the DDQN part, the tree part and TRES's own. */
-function tresOverrides(ctx: StrategyContext, s: TresSettings): TresOverrides {
-  const ddqn: Partial<DdqnConfig> = { ...ctx.ddqn };
+function tresOverrides(s: TresSettings): TresOverrides {
+  const ddqn: Partial<DdqnConfig> = {};
   const tree: TresOverrides['tree'] = {};
   const out: TresOverrides = { ddqn, tree };
   for (const [key, value] of Object.entries(s)) {
@@ -123,7 +123,7 @@ function tres(variant: TresTreeVariant) {
       variant,
       rng: ctx.rng,
       keywords: ctx.keywords ?? new KeywordSet([]),
-      ...tresOverrides(ctx, settings),
+      ...tresOverrides(settings),
       ...(ctx.name ? { name: ctx.name } : {}),
     });
 }
@@ -165,7 +165,7 @@ export const TRES_ENTRIES = [
       new TresAsyncStrategy({
         rng: ctx.rng,
         keywords: ctx.keywords ?? new KeywordSet([]),
-        ...tresOverrides(ctx, settings),
+        ...tresOverrides(settings),
         ...(ctx.name ? { name: ctx.name } : {}),
       }),
   }),
