@@ -21,6 +21,7 @@ import {
   registerUiCommand,
   registerWorkerCommand,
 } from './commands/index.js';
+import { crawlHelpTopic, requestedCrawlTopic } from './crawl-help.js';
 import { takeExitCode } from './exit-code.js';
 
 /** A sub-command module: adds itself to the program. */
@@ -71,8 +72,21 @@ export function oneLineErrors(command: Command, path = command.name()): void {
 }
 
 /** Runs the command line; resolves to the exit code. */
-export function main(argv: string[]): Promise<number> {
-  return runProgram(buildProgram(), argv);
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  const topic = requestedCrawlTopic(argv.slice(2));
+  if (topic !== undefined) {
+    // `tres crawl --help politeness`: commander would print the first screen and ignore the topic.
+    const crawl = program.commands.find((c) => c.name() === 'crawl')!;
+    try {
+      process.stdout.write(crawlHelpTopic(crawl, topic));
+      return 0;
+    } catch (error) {
+      console.error(`tres: ${(error as Error).message}`);
+      return 2;
+    }
+  }
+  return runProgram(program, argv);
 }
 
 /**

@@ -116,8 +116,8 @@ describe('tres crawl reports and scope', () => {
     expect(readme).toContain(`\`${name}\` is the default`);
   });
 
-  it('shows every default and examples in --help', async () => {
-    const help = await runMain(['crawl', '--help']);
+  it('shows every default and examples in --help all', async () => {
+    const help = await runMain(['crawl', '--help', 'all']);
     expect(help.code).toBe(0);
     const text = help.stdout.replace(/\s+/g, ' '); // commander wraps long lines
     for (const expected of [

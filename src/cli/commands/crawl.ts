@@ -12,9 +12,9 @@ import type { CrawlSummary, PageJudge } from '../../crawl/index.js';
 import { Crawler } from '../../index.js';
 import { WebClient } from '../../net/index.js';
 import { type FailureReason, indexOutlinks, withCrawlReader } from '../../store/index.js';
-import { strategySettingsHelp } from '../../strategies/index.js';
 import type { DashboardOptions } from '../../ui/index.js';
 import { CRAWL_FLAGS } from '../crawl-flags.js';
+import { splitCrawlHelp } from '../crawl-help.js';
 import { type CrawlCommandFlags, type CrawlPlan, planCrawl } from '../crawl-plan.js';
 import { CRAWL_EXIT, crawlExitCode, formatCrawlReport, nothingFetchedMessage } from '../crawl-report.js';
 import { decideResume, removeFailedStore } from '../crawl-restart.js';
@@ -39,23 +39,6 @@ const splitCommas = (value: string, previous: string[] | undefined) => [
 ];
 const repeat = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
-const EXAMPLES = `
-Examples:
-  tres crawl --seeds seeds.txt --out crawl1 --keywords cpu,motherboard,gpu --max-pages 5000
-  tres crawl --resume crawl1                     # continue after Ctrl-C or a crash
-  tres crawl --config crawl.yaml --out crawl2    # options from a file (camelCase keys), flags win
-  tres crawl --seeds seeds.txt --out crawl3 --keywords debian --allowed-domains debian.org \\
-    --exclude '[?&](sort|page)=' --max-depth 4 --domain-limit 5_2 --strategy tres
-  tres export crawl1 --relevant-only --out relevant.csv
-
-Output folder: crawl.sqlite (every attempt, resumable), pages.warc.gz, pages.jsonl.
-Ctrl-C stops gracefully (fetches in flight finish); a second Ctrl-C stops at once.
-A resume reads its options from crawl.sqlite; options given with --resume replace the stored
-ones with a warning, except --strategy, --keywords, --keyphrases, --model and --site-mode,
-which a resume may not change.
-Exit codes: 0 done, 1 no page could be fetched, 2 bad options (nothing written), 130 interrupted;
-storage faults: 73 disk full, 77 read-only storage, 65 damaged crawl.sqlite, 74 device I/O error.`;
-
 export function registerCrawlCommand(program: Command): void {
   const command = program
     .command('crawl')
@@ -76,7 +59,6 @@ export function registerCrawlCommand(program: Command): void {
   }
   command
     .option('--quiet', 'no progress line (the summary is still printed)')
-    .addHelpText('after', `${EXAMPLES}\n\n${strategySettingsHelp()}`)
     .action(async (_flags: unknown, cmd: Command) => {
       const summary = await runCrawlCommand(typedFlags(cmd));
       indexForSql(summary.outDir);
@@ -92,6 +74,7 @@ export function registerCrawlCommand(program: Command): void {
         await keepDashboardOpen(summary.outDir, summary.dashboard, summary.dashboard.port);
       }
     });
+  splitCrawlHelp(command);
 }
 
 /** Only the options the user typed (not commander's defaults such as --no-robots' true). */

@@ -111,3 +111,35 @@ describe('bad input gets one line and exit 2', () => {
     );
   });
 });
+
+describe('tres crawl --help', () => {
+  const flagsIn = (text: string) => new Set(text.match(/^ {2}(--[a-z-]+)/gm)?.map((f) => f.trim()));
+
+  it('shows the common options on one screen and the rest by topic, every option in some topic', async () => {
+    const first = await runMain(['crawl', '--help']);
+    expect(first.code).toBe(0);
+    expect(first.stdout.trim().split('\n').length).toBeLessThanOrEqual(40);
+    expect(first.stdout).toContain('--seeds <file>');
+    expect(first.stdout).toContain('tres crawl --help TOPIC');
+    expect(first.stdout).not.toContain('--min-delay-ms');
+    const topics = [...first.stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]!);
+    expect(topics).toContain('politeness');
+
+    const politeness = await runMain(['crawl', '--help', 'politeness']);
+    expect(politeness.code).toBe(0);
+    expect(politeness.stdout).toContain('--min-delay-ms <ms>');
+    expect((await runMain(['help', 'crawl', 'politeness'])).stdout).toBe(politeness.stdout);
+    expect((await runMain(['crawl', '--help', 'dashboard'])).stdout).toContain('implies --ui');
+
+    const all = flagsIn((await runMain(['crawl', '--help', 'all'])).stdout);
+    const reached = new Set(flagsIn(first.stdout));
+    for (const topic of topics)
+      for (const f of flagsIn((await runMain(['crawl', '--help', topic])).stdout)) reached.add(f);
+    expect([...all].filter((f) => !reached.has(f))).toEqual([]);
+    expect(all.size).toBeGreaterThan(30);
+
+    const unknown = await runMain(['crawl', '--help', 'speed']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('tres: no help topic "speed" for tres crawl; the topics: scope,');
+  });
+});
