@@ -84,4 +84,58 @@ describe('the progress line', () => {
     expect(written).toHaveLength(2);
     expect(written[0]).toMatch(/^pages 1040\/2000 52% \| .*frontier 12345\n$/);
   });
+
+  it('prints readable lines on a terminal that reports no width', () => {
+    const stream = terminal(0);
+    new ProgressLine(stream).show(progress(), { maxPages: 2000 });
+    expect(stream.text()).toContain('pages 1040/2000 52% | relevant 651');
+  });
+
+  it('puts a message such as the dashboard address on a line of its own, then draws the progress again', () => {
+    const stream = terminal(120);
+    const line = new ProgressLine(stream);
+    line.show(progress());
+    line.note('tres: dashboard at http://127.0.0.1:7373/');
+    line.show(progress({ steps: 1041 }));
+    expect(stream.text()).not.toMatch(/frontier 12345tres:/);
+    expect(stream.text()).toContain('frontier 12345\r\x1b[2Ktres: dashboard at http://127.0.0.1:7373/\n');
+  });
+
+  it('says what a stalled crawl waits for instead of an ETA that counts down', () => {
+    const stream = terminal(200);
+    const line = new ProgressLine(stream);
+    const budget = { maxPages: 60 };
+    line.show(progress({ steps: 59, elapsedMs: 20_000, pagesPerSec: 2.95 }), budget);
+    expect(stream.text()).toContain('ETA 0 s');
+    line.show(
+      progress({ steps: 59, elapsedMs: 80_000, pagesPerSec: 0.74, inFlight: 0, retryHosts: 1 }),
+      budget,
+    );
+    const last = stream.text().split('\r\x1b[2K').at(-1)!;
+    expect(last).toContain('waiting 1:00: 1 host in backoff/retry');
+    expect(last).not.toContain('ETA');
+  });
+
+  it('names the hosts whose robots.txt the crawl waits for', () => {
+    expect(formatProgress(progress({ robotsHosts: 2 }))).toContain('| waiting for robots.txt of 2 hosts |');
+    expect(formatProgress(progress({ robotsHosts: 1 }))).toContain('waiting for robots.txt of 1 host |');
+  });
+
+  it('ends a log with the final figures when the last line written is older', () => {
+    const stream = new PassThrough();
+    let written = '';
+    stream.on('data', (d) => {
+      written += d;
+    });
+    const line = new ProgressLine(stream as unknown as NodeJS.WriteStream, 10_000);
+    line.show(progress({ steps: 10, elapsedMs: 0 }));
+    line.show(progress({ steps: 20, elapsedMs: 1000 }));
+    line.done();
+    expect(
+      written
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' |')[0]),
+    ).toEqual(['pages 10', 'pages 20']);
+  });
 });

@@ -46,9 +46,12 @@ export interface CrawlerOptions {
   /** Retries of one URL after transient failures (network, 5xx, 429). @default 2 */
   maxRetries?: number;
   /**
-   * Longest wait before a retry, in ms. A server asking for more (Retry-After, a robots.txt that
-   * stays unreachable) gets its URL recorded as failed instead of holding a slot of the page
-   * budget. @default 60_000
+   * Longest wait before a retry after a transient failure, in ms. A server asking for more
+   * (Retry-After) gets its URL recorded as failed instead of holding a slot of the page budget.
+   * A robots.txt that cannot be fetched is not bounded by this: its origin's URLs wait, holding
+   * no budget, as long as `net.maxUnreachableMs` says (1 hour; RFC 9309 2.3.1.4 asks a crawler to
+   * assume everything disallowed while robots.txt is unreachable), shown on the progress line as
+   * "waiting for robots.txt of N hosts". @default 60_000
    */
   maxRetryDelayMs?: number;
   /**

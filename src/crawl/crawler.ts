@@ -55,6 +55,12 @@ import { readSitemaps, type SitemapHooks } from './sitemap-source.js';
  */
 const THREAD_POOL_WARC_BYTES = 32 * 1024;
 
+/**
+ * Meta key of the figures a run ended with (`steps`, `frontierSize`, `strategyStats`), written
+ * as the store closes, unless the crawl failed.
+ */
+export const END_PROGRESS_META = 'endProgress';
+
 interface PendingRetry {
   action: Action;
   attempt: number;
@@ -212,7 +218,17 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.questionDesk?.close();
     // What the strategy learned up to the last page, unless the crawl failed (its state may be
     // half-updated; the last periodic checkpoint stands).
-    if (status !== 'failed') this.saveCheckpoint();
+    if (status !== 'failed') {
+      this.saveCheckpoint();
+      // The figures it ended with, for `tres ui DIR`: the frontier and the strategy's statistics
+      // are not in the pages, so a read-only view would otherwise rebuild or lack them.
+      const p = this.progress();
+      this.store.setMeta(END_PROGRESS_META, {
+        steps: p.steps,
+        frontierSize: p.frontierSize,
+        strategyStats: p.strategyStats,
+      });
+    }
     this.store.close({ status });
   }
 
@@ -822,12 +838,24 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       harvestRate: c.steps === 0 ? 0 : c.relevant / c.steps,
       inFlight: this.state.inFlightCount,
       deferred: this.retries.reduce((n, r) => n + (r.isDeferred ? 1 : 0), 0),
+      ...this.waitingHosts(),
       frontierSize: stats['frontier/size'],
       elapsedMs,
       stepsThisRun: c.steps - this.stepsBeforeRun,
       pagesPerSec: elapsedMs > 0 ? ((c.steps - this.stepsBeforeRun) * 1000) / elapsedMs : 0,
       strategyStats: stats,
     };
+  }
+
+  /** Hosts waiting for a retry, and for their robots.txt (deferred, or its fetch under way). */
+  private waitingHosts(): { retryHosts: number; robotsHosts: number } {
+    const retry = new Set<string>();
+    const robots = new Set<string>();
+    for (const r of this.retries) (r.isDeferred ? robots : retry).add(r.action.host);
+    // No client before run() has started, and none of its own under a fetch runner.
+    const client = this.runner ? undefined : (this.client as WebClient | undefined);
+    for (const origin of client?.robots.pendingOrigins() ?? []) robots.add(new URL(origin).host);
+    return { retryHosts: retry.size, robotsHosts: robots.size };
   }
 
   private summary(reason: StopReason): CrawlSummary {

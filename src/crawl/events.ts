@@ -58,6 +58,10 @@ export interface CrawlProgress {
   inFlight: number;
   /** URLs set aside until their origin's robots.txt can be fetched (no budget held). */
   deferred: number;
+  /** Hosts with URLs waiting for a retry after a transient failure (backoff). */
+  retryHosts?: number;
+  /** Hosts whose robots.txt is being fetched or is unreachable for now: their URLs wait. */
+  robotsHosts?: number;
   frontierSize: number;
   /** Milliseconds since this run started (a resume starts again at 0). */
   elapsedMs: number;

@@ -6,7 +6,7 @@ export {
   type FetchRunnerContext,
   type ResolvedCrawlerOptions,
 } from './crawl-options.js';
-export { Crawler } from './crawler.js';
+export { Crawler, END_PROGRESS_META } from './crawler.js';
 export { type DomainLimit, domainLimitAt, formatDomainLimit, parseDomainLimit } from './domain-limit.js';
 export type * from './events.js';
 export type { AnchorToJudge, PageJudge, PageToJudge } from './judge.js';

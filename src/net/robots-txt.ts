@@ -170,6 +170,11 @@ export class RobotsTxtCache {
     this.entries.clear();
   }
 
+  /** Origins whose robots.txt is being fetched now (a crawl's pages of them wait for it). */
+  pendingOrigins(): string[] {
+    return [...this.inFlight.keys()];
+  }
+
   private async entryFor(origin: string): Promise<Entry> {
     const cached = this.entries.get(origin);
     if (cached && cached.expiresAtMs > this.clock.monotonicMs()) return cached;

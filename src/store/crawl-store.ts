@@ -549,6 +549,21 @@ export class CrawlStore {
     else writeMeta(this.db, { [key]: value });
   }
 
+  /**
+   * Recorded attempts that are not pages, by reason: the error code, else `HTTP_<status>` or
+   * `NOT_A_PAGE` (the grouping of CrawlReader.failureReasons and the dashboard's monitor).
+   */
+  failureCounts(): { reason: string; count: number }[] {
+    this.assertOpen();
+    return this.db
+      .prepare<[], { reason: string; count: number }>(
+        `SELECT COALESCE(error_code, CASE WHEN status > 0 THEN 'HTTP_' || status ELSE 'NOT_A_PAGE' END) AS reason,
+                COUNT(*) AS count
+         FROM pages WHERE is_page = 0 GROUP BY reason ORDER BY reason`,
+      )
+      .all();
+  }
+
   /** The value stored under `key`, or undefined. */
   getMeta<T = unknown>(key: string): T | undefined {
     this.assertOpen();

@@ -71,6 +71,8 @@ export class CrawlMonitor {
   private readonly domains = new Map<string, { pages: number; relevant: number }>();
   private readonly failures = new Map<string, number>();
   private latest: CrawlProgress | undefined;
+  /** The attached source's figures as they are now, when it can give them. */
+  private current: (() => CrawlProgress) | undefined;
   private previous: { step: number; elapsedMs: number } | undefined;
 
   constructor(options: CrawlMonitorOptions = {}) {
@@ -79,14 +81,30 @@ export class CrawlMonitor {
     this.recent = new RingBuffer(this.o.recentPages);
   }
 
-  /** Attaches to an event source with 'progress' and 'page' events (a Crawler). */
+  /**
+   * Attaches to an event source with 'progress' and 'page' events (a Crawler). With a
+   * `progress()` method, {@link CrawlMonitor.progress} reads the source's figures as they are
+   * now, not the last event's (up to a second old): the counts the dashboard and /metrics show
+   * then agree with the failures by reason, which each page event updates at once.
+   */
   attach(source: {
     on(event: 'progress', fn: (p: CrawlProgress) => void): unknown;
     on(event: 'page', fn: (p: PageEvent) => void): unknown;
+    progress?: () => CrawlProgress;
   }): this {
     source.on('progress', (p) => this.onProgress(p));
     source.on('page', (p) => this.onPage(p));
+    if (source.progress) this.current = source.progress.bind(source);
     return this;
+  }
+
+  /**
+   * Sets the failures by reason recorded before this monitor attached (earlier runs of a resumed
+   * crawl, pages recorded while the dashboard started), so they add up to the crawl's failures.
+   */
+  loadFailures(counts: readonly { reason: string; count: number }[]): void {
+    this.failures.clear();
+    for (const { reason, count } of counts) this.failures.set(reason, count);
   }
 
   /** Records one page event: O(1). */
@@ -139,9 +157,9 @@ export class CrawlMonitor {
     });
   }
 
-  /** The last progress event, if any. */
+  /** The attached source's figures now (see {@link CrawlMonitor.attach}), else the last progress event, if any. */
   get progress(): CrawlProgress | undefined {
-    return this.latest;
+    return this.latest === undefined ? undefined : (this.current?.() ?? this.latest);
   }
 
   /** Chart samples, oldest first. */

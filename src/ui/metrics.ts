@@ -2,8 +2,9 @@
  * Prometheus `/metrics` of a crawl with prom-client: the namespaced metric names of STYLE.md in
  * Prometheus form (`crawl/harvest_rate` -> `tres_crawl_harvest_rate`, counts as counters
  * `tres_crawl_steps_total`), read from the monitor when Prometheus scrapes, never on the crawl's
- * hot path. Strategy stats (`rl/td_loss`, `frontier/leaves`, ...) get a gauge each the first time
- * they appear. `promtool check metrics` passes on the output (metrics-promtool.test.ts).
+ * hot path. Strategy stats get a metric each the first time they appear: a counter `_total` for
+ * those that only grow (`learn/updates`, `coverage/rechecks`), a gauge for the others
+ * (`rl/td_loss`, `frontier/leaves`). `promtool check metrics` passes on the output (metrics-promtool.test.ts).
  */
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { CrawlMonitor } from './crawl-monitor.js';
@@ -30,6 +31,42 @@ const CRAWL_COUNTERS: Record<string, string> = {
   'crawl/relevant': 'pages judged relevant',
   'crawl/failures': 'failed attempts',
   'crawl/duplicates': 'pages that copy a page fetched before',
+};
+
+/**
+ * Strategy statistics that only grow while a crawl runs: counters named `_total`, each with its
+ * own help (a resume starts some of them again from 0, which Prometheus reads as a reset).
+ */
+const STRATEGY_COUNTERS: Record<string, string> = {
+  'learn/updates': 'updates of the online link model',
+  'learn/trainings': 'trainings of the link classifier',
+  'coverage/rechecks': 'drawn links whose value had fallen, queued again with the new value',
+  'coverage/kept-as-queued': 'links found again and kept at the value they were queued with',
+  'coverage/rescorings': 'rescorings of the whole frontier',
+  'rl/updates': 'updates of the learned value function',
+  'rl/train_steps': 'gradient steps of the Q-network',
+  'rl/target_updates': 'copies of the online Q-network into the target network',
+  'rl/q_evaluations': 'Q-values computed to choose actions',
+  'rl/explore_steps': 'actions chosen at random (exploration)',
+  'lim/parses': 'pages whose outlinks were followed',
+  'lim/skips': 'pages whose outlinks were skipped',
+  'lim/explorations': 'parse/skip decisions made at random',
+  'rlwcs/trainings': 'trainings of the link classifiers',
+  'apprentice/batches': 'training batches of the apprentice',
+};
+
+/** Help of the strategy statistics that go up and down, where a name says too little. */
+const STRATEGY_GAUGES: Record<string, string> = {
+  'frontier/leaves': 'leaves of the Tree-Frontier',
+  'frontier/hosts': 'hosts with URLs in the frontier',
+  'rl/td_loss': 'mean temporal-difference loss of the latest updates',
+  'rl/replay_size': 'transitions in the replay buffer',
+  'coverage/lambda': "value of a site's first relevant page (lambda)",
+  'coverage/sites': 'web sites with a fetched page',
+  'feedback/labels': 'pages labelled in the dashboard',
+  'feedback/judge_version': 'version of the judge (0: the crawl started with it)',
+  'feedback/is_training': '1 while a judge is being retrained',
+  'crawl/is_paused': '1 while the crawl is paused',
 };
 
 /** Values that go up and down (or are ratios): gauges. */
@@ -93,13 +130,34 @@ export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetric
       for (const r of monitor.failureReasons()) this.inc({ reason: r.reason }, r.count);
     },
   });
+  // Strategy counters are made and registered when their value first appears (each strategy
+  // has its own); a counter once shown stays, holding its last value.
+  const strategyCounters = new Map<string, { last: number }>();
+  const counterFor = (name: string) => {
+    let entry = strategyCounters.get(name);
+    if (!entry) {
+      const state = { last: 0 };
+      new Counter({
+        name: prometheusCounterName(name),
+        help: `${name}: ${STRATEGY_COUNTERS[name]}`,
+        registers: [registry],
+        collect() {
+          this.reset();
+          if (state.last > 0) this.inc(state.last);
+        },
+      });
+      entry = state;
+      strategyCounters.set(name, entry);
+    }
+    return entry;
+  };
   // Gauges are made when their value first appears (strategy stats differ by strategy) and are
   // taken out of the registry while their value is not a finite number.
   const gauges = new Map<string, { gauge: Gauge; isRegistered: boolean }>();
   const gaugeFor = (name: string) => {
     let entry = gauges.get(name);
     if (!entry) {
-      const help = CRAWL_GAUGES[name] ?? 'strategy or feedback statistic';
+      const help = CRAWL_GAUGES[name] ?? STRATEGY_GAUGES[name] ?? 'strategy or feedback statistic';
       entry = {
         gauge: new Gauge({ name: prometheusName(name), help: `${name}: ${help}`, registers: [] }),
         isRegistered: false,
@@ -114,6 +172,11 @@ export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetric
     const names = new Set([...Object.keys(CRAWL_GAUGES), ...Object.keys(values)]);
     for (const name of names) {
       if (Object.hasOwn(CRAWL_COUNTERS, name)) continue;
+      if (Object.hasOwn(STRATEGY_COUNTERS, name)) {
+        const v = values[name];
+        if (v !== undefined && Number.isFinite(v)) counterFor(name).last = v;
+        continue;
+      }
       const entry = gaugeFor(name);
       const v = values[name];
       const isShown = v !== undefined && Number.isFinite(v);

@@ -6,7 +6,7 @@
  * every `reloadMs`. Nothing can be changed from here.
  */
 import { ConfigError } from '../common/index.js';
-import type { CrawlProgress, PageEvent } from '../crawl/index.js';
+import { type CrawlProgress, END_PROGRESS_META, type PageEvent } from '../crawl/index.js';
 import type { ListedPage, PageLabel, PageQuery } from '../store/index.js';
 import { CrawlReader, JsonlPages, listedPageOf, type ReadPage } from '../store/index.js';
 import { CrawlMonitor } from './crawl-monitor.js';
@@ -42,7 +42,14 @@ export async function readOnlySource(
   const load = async (): Promise<Loaded> => {
     if (reader) {
       const { attempts } = reader.counts();
-      return { monitor: replay(reader.pages(), attempts, true), pages: undefined, loadedAt: Date.now() };
+      // The figures the last run ended with, when no page was recorded since (see replay).
+      const end = reader.meta<EndProgress>(END_PROGRESS_META);
+      const ending = end?.steps === attempts ? end : undefined;
+      return {
+        monitor: replay(reader.pages(), attempts, true, ending),
+        pages: undefined,
+        loadedAt: Date.now(),
+      };
     }
     const listed: ListedPage[] = [];
     const rows: ReadPage[] = [];
@@ -103,6 +110,13 @@ export async function readOnlySource(
   return source;
 }
 
+/** What a crawl stores as it ends (crawl/crawler.ts, END_PROGRESS_META). */
+interface EndProgress {
+  steps: number;
+  frontierSize: number;
+  strategyStats: Record<string, number>;
+}
+
 /** Pauses between two recorded attempts longer than this are a stop and a resume, not crawling. */
 const RESUME_GAP_MS = 30_000;
 /** A chart sample spans at least this much crawling time, so pages/s is not one burst's. */
@@ -115,7 +129,12 @@ const MIN_SAMPLE_MS = 1000;
  * not stored; it is rebuilt as the URLs discovered (outlinks, seeds) and not fetched yet, which is
  * what the frontier holds before a strategy's own limits (domain limit, depth) drop some.
  */
-function replay(pages: Iterable<ReadPage>, total: number, hasOutlinks: boolean): CrawlMonitor {
+function replay(
+  pages: Iterable<ReadPage>,
+  total: number,
+  hasOutlinks: boolean,
+  end?: EndProgress,
+): CrawlMonitor {
   const monitor = new CrawlMonitor();
   const every = Math.max(1, Math.floor(total / REPLAY_SAMPLES));
   const relevantDomains = new Set<string>();
@@ -186,8 +205,14 @@ function replay(pages: Iterable<ReadPage>, total: number, hasOutlinks: boolean):
     }
   }
   // The final figures always (the header shows them); a chart point only if they span enough time.
-  if (!hasSample || sampledAtMs !== elapsedMs)
-    monitor.onProgress(progress(), !hasSample || elapsedMs - sampledAtMs >= MIN_SAMPLE_MS);
+  // The crawl's own last figures, when stored, are the frontier and statistics it ended with: the
+  // rebuilt frontier also counts URLs the strategy dropped (domain limit, depth).
+  const last = (): CrawlProgress => {
+    const p = progress();
+    return end ? { ...p, frontierSize: end.frontierSize, strategyStats: end.strategyStats } : p;
+  };
+  if (!hasSample || sampledAtMs !== elapsedMs || end)
+    monitor.onProgress(last(), !hasSample || elapsedMs - sampledAtMs >= MIN_SAMPLE_MS);
   return monitor;
 }
 

@@ -84,17 +84,21 @@ export function feedbackJudgeDir(outDir: string): string | undefined {
 
 /**
  * Starts the dashboard of a crawl whose `run()` was just called (its store is open); prints its
- * address (and the token, once) on stderr.
+ * address (and the token, once) with `say`, a line each (stderr by default).
  * @returns a function that closes it.
  */
 export async function startCrawlDashboard(
   crawler: Crawler,
   plan: CrawlPlan,
   options: DashboardOptions,
+  say: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<(() => Promise<void>) & { port?: number }> {
   const store = crawler.openStore;
   if (!store) return async () => {};
   const monitor = new CrawlMonitor().attach(crawler);
+  // Failures recorded before it attached (earlier runs, the first pages): in the same tick as
+  // attach, so none is missed or counted twice.
+  monitor.loadFailures(store.failureCounts());
   const o = crawler.options;
   const feedback = new RelevanceFeedback({
     crawler,
@@ -109,10 +113,10 @@ export async function startCrawlDashboard(
     liveSource({ crawler, store, monitor, feedback, strategy, outDir: plan.outDir, maxPages: o.maxPages }),
     options,
   );
-  process.stderr.write(`tres: dashboard at ${dashboard.url}\n`);
+  say(`tres: dashboard at ${dashboard.url}`);
   if (dashboard.token) {
-    process.stderr.write(
-      'tres: the dashboard is bound off loopback: every API call needs the token in that address (or as Authorization: Bearer)\n',
+    say(
+      'tres: the dashboard is bound off loopback: every API call needs the token in that address (or as Authorization: Bearer)',
     );
   }
   return Object.assign(() => dashboard.close(), { port: dashboard.port });

@@ -132,9 +132,9 @@ export async function runCrawlCommand(
   // A resume says whether the strategy goes on from what it had learned.
   crawler.on('checkpoint', (e) => {
     if (e.kind === 'restored')
-      process.stderr.write(`resuming ${e.strategy} from what it had learned through page ${e.afterPage}\n`);
+      line.note(`resuming ${e.strategy} from what it had learned through page ${e.afterPage}`);
     else if (e.kind === 'skipped')
-      process.stderr.write(`not restoring the stored checkpoint (${e.reason}): learning starts again\n`);
+      line.note(`not restoring the stored checkpoint (${e.reason}): learning starts again`);
   });
   let interrupts = 0;
   const onSigint = () => {
@@ -150,7 +150,7 @@ export async function runCrawlCommand(
     const running = crawler.run(plan.seeds);
     if (ui) {
       try {
-        closeUi = await startCrawlDashboard(crawler, plan, ui);
+        closeUi = await startCrawlDashboard(crawler, plan, ui, (text) => line.note(text));
       } catch (error) {
         crawler.stop('interrupted');
         await running.catch(() => {});

@@ -412,7 +412,11 @@ export class CoverageStrategy implements Strategy {
 
   stats(): StrategyStats {
     return {
-      'frontier/size': this.frontier.size,
+      // URLs queued, not the frontier's entries: those hold stale copies (requeued links, URLs
+      // fetched since they were queued) until drawn, more of them after a resume's replay. The
+      // entries bound it: a closed domain's are dropped from the frontier only (an empty one
+      // ends the crawl).
+      'frontier/size': Math.min(this.queued.size, this.frontier.size),
       'coverage/sites': this.yields.siteCount,
       'coverage/rechecks': this.rechecks,
       'coverage/kept-as-queued': this.keptAsQueued,
