@@ -394,6 +394,15 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     isRunOnly: true,
   },
   {
+    key: 'maxQuestions',
+    flags: '--max-questions <n>',
+    help: 'with --ui: most questions the crawl asks in the dashboard (over all runs; answers retrain the judge); none: asks none',
+    defaultText: d.maxQuestions === false ? 'none' : String(d.maxQuestions),
+    kind: 'scalar',
+    check: wholeNumber(1, true),
+    ...top('maxQuestions', d.maxQuestions),
+  },
+  {
     key: 'uiPort',
     flags: '--ui-port <n>',
     help: 'TCP port of the dashboard, 0 to 65535 (0: any free port); implies --ui',

@@ -155,32 +155,36 @@ describe('a crawl that asks its user', () => {
     expect(stored.every((q) => q.status === 'expired')).toBe(true);
   });
 
-  it('takes answers through answerQuestion when ask is true, and fetches in the same order as a crawl that asks nothing', async () => {
-    const silent = join(base, 'no-ask');
-    const asking = join(base, 'ask-true');
-    const sequential = { maxConcurrency: 1, maxPages: 80 };
-    await new Crawler(options(silent, sequential)).run(seeds);
-    const crawler = new Crawler(
-      options(asking, {
-        ...sequential,
-        ask: true,
-        retrain: false,
-        questions: { everyPages: 5, minInformativeness: 0 },
-      }),
-    );
-    const results: boolean[] = [];
-    crawler.on('question', (q) => {
-      expect(crawler.openQuestions().map((o) => o.id)).toContain(q.id);
-      // Answered on the next turn, as a dashboard would; skipping every other one.
-      setImmediate(() => results.push(crawler.answerQuestion(q.id, q.id % 2 === 0 ? undefined : true)));
-    });
-    await crawler.run(seeds);
-    expect(fetchedUrls(asking)).toEqual(fetchedUrls(silent));
-    expect(storedQuestions(silent)).toEqual([]);
-    const stored = storedQuestions(asking);
-    expect(stored.length).toBeGreaterThan(2);
-    expect(results.filter(Boolean).length).toBeGreaterThan(1);
-    expect(stored.filter((q) => q.status === 'skipped').every((q) => q.id % 2 === 0)).toBe(true);
-    expect(crawler.answerQuestion(stored[0]!.id, true)).toBe(false); // the crawl has ended
-  });
+  // coverage: its link model is read for every candidate page (Strategy.linkProbability).
+  it.each(['best-first', 'coverage'])(
+    '%s takes answers through answerQuestion when ask is true, and fetches in the same order as a crawl that asks nothing',
+    async (strategy) => {
+      const silent = join(base, `no-ask-${strategy}`);
+      const asking = join(base, `ask-true-${strategy}`);
+      const sequential = { maxConcurrency: 1, maxPages: 80, strategy };
+      await new Crawler(options(silent, sequential)).run(seeds);
+      const crawler = new Crawler(
+        options(asking, {
+          ...sequential,
+          ask: true,
+          retrain: false,
+          questions: { everyPages: 5, minInformativeness: 0 },
+        }),
+      );
+      const results: boolean[] = [];
+      crawler.on('question', (q) => {
+        expect(crawler.openQuestions().map((o) => o.id)).toContain(q.id);
+        // Answered on the next turn, as a dashboard would; skipping every other one.
+        setImmediate(() => results.push(crawler.answerQuestion(q.id, q.id % 2 === 0 ? undefined : true)));
+      });
+      await crawler.run(seeds);
+      expect(fetchedUrls(asking)).toEqual(fetchedUrls(silent));
+      expect(storedQuestions(silent)).toEqual([]);
+      const stored = storedQuestions(asking);
+      expect(stored.length).toBeGreaterThan(2);
+      expect(results.filter(Boolean).length).toBeGreaterThan(1);
+      expect(stored.filter((q) => q.status === 'skipped').every((q) => q.id % 2 === 0)).toBe(true);
+      expect(crawler.answerQuestion(stored[0]!.id, true)).toBe(false); // the crawl has ended
+    },
+  );
 });

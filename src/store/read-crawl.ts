@@ -22,6 +22,7 @@ import { ConfigError } from '../common/index.js';
 import { latestLabels, type PageLabel } from './labels.js';
 import { STORE_FILES, storePaths } from './open-files.js';
 import { type ListedPage, type PageQuery, queryPages } from './page-query.js';
+import { allQuestions, type StoredQuestion } from './questions.js';
 import { type PageRow, readMeta, rowToPage } from './schema.js';
 import { storageFault } from './storage-fault.js';
 import type { StoredPage } from './types.js';
@@ -245,6 +246,12 @@ export class CrawlReader {
   queryPages(query: PageQuery): { total: number; pages: ListedPage[] } {
     this.assertOpen();
     return queryPages(this.db, query);
+  }
+
+  /** Every question the crawl asked, in the order asked (none in a store from before questions). */
+  questions(): StoredQuestion[] {
+    this.assertOpen();
+    return allQuestions(this.db);
   }
 
   /** Closes the database and removes the `-shm` file this reader made SQLite create. */

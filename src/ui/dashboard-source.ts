@@ -3,7 +3,7 @@
  * feedback and controls), or a crawl folder read-only (`tres ui DIR`: a finished crawl from its
  * SQLite store, a running one from its pages.jsonl).
  */
-import type { CrawlProgress } from '../crawl/index.js';
+import type { CrawlProgress, Question } from '../crawl/index.js';
 import type { CrawlStore, ListedPage, PageLabel, PageQuery } from '../store/index.js';
 import type { CrawlMonitor } from './crawl-monitor.js';
 import type { FeedbackStatus, RelevanceFeedback } from './feedback.js';
@@ -22,6 +22,20 @@ export interface DashboardStatus {
   progress: CrawlProgress | null;
 }
 
+/** The crawl's questions to its user, as the dashboard shows them. */
+export interface QuestionsView {
+  /** True when the crawl asks questions (a live crawl with asking on). */
+  isAsking: boolean;
+  /** Questions asked so far, over all runs of the crawl. */
+  asked: number;
+  /** Of those, answered relevant or not. */
+  answered: number;
+  /** The crawl's budget of questions; false: none. */
+  maxQuestions: number | false;
+  /** Open questions, oldest first. */
+  open: Question[];
+}
+
 /** Controls of a live crawl. */
 export interface CrawlControls {
   pause(): void;
@@ -29,6 +43,8 @@ export interface CrawlControls {
   stop(): void;
   /** @returns the URLs that were new seeds. */
   addSeeds(urls: string[]): string[];
+  /** Answers open question `id` (undefined skips it); false when it is not open. */
+  answerQuestion(id: number, isRelevant: boolean | undefined): boolean;
 }
 
 /** Everything the server needs. */
@@ -38,6 +54,7 @@ export interface DashboardSource {
   config(): unknown;
   queryPages(q: PageQuery): { total: number; pages: ListedPage[] };
   labels(): PageLabel[];
+  questions(): QuestionsView;
   /** Present for a live crawl. */
   readonly controls?: CrawlControls;
   /** Present for a live crawl whose store keeps page text (WARC). */
@@ -57,6 +74,9 @@ export interface LiveCrawl {
     readonly judgeVersion: number;
     readonly currentJudge: { name: string };
     progress(): CrawlProgress;
+    readonly options: { readonly ask: unknown; readonly maxQuestions: number | false };
+    openQuestions(): Question[];
+    answerQuestion(id: number, isRelevant: boolean | undefined): boolean;
   };
   store: CrawlStore;
   monitor: CrawlMonitor;
@@ -86,6 +106,17 @@ export function liveSource(live: LiveCrawl): DashboardSource {
     config: () => live.store.getMeta('config') ?? null,
     queryPages: (q) => live.store.queryPages(q),
     labels: () => live.store.labels(),
+    questions: () => {
+      const { ask, maxQuestions } = live.crawler.options;
+      const all = live.store.questions();
+      return {
+        isAsking: ask !== false && maxQuestions !== false && maxQuestions > 0,
+        asked: all.length,
+        answered: all.filter((q) => q.status === 'answered').length,
+        maxQuestions: ask === false ? false : maxQuestions,
+        open: live.crawler.openQuestions(),
+      };
+    },
     controls: {
       pause: () => live.crawler.pause(),
       resume: () => live.crawler.resume(),
@@ -94,6 +125,7 @@ export function liveSource(live: LiveCrawl): DashboardSource {
         live.crawler.stop();
       },
       addSeeds: (urls) => live.crawler.addSeeds(urls),
+      answerQuestion: (id, isRelevant) => live.crawler.answerQuestion(id, isRelevant),
     },
     feedbackStatus: () => live.feedback?.status() ?? null,
   };

@@ -90,6 +90,17 @@ export async function readOnlySource(
     config: () => config ?? null,
     queryPages: (q: PageQuery) => (reader ? reader.queryPages(q) : filterPages(fresh().pages ?? [], q)),
     labels: (): PageLabel[] => reader?.labels() ?? [],
+    questions: () => {
+      const all = reader?.questions() ?? [];
+      const config = reader?.meta<{ maxQuestions?: number | false }>('config');
+      return {
+        isAsking: false,
+        asked: all.length,
+        answered: all.filter((q) => q.status === 'answered').length,
+        maxQuestions: config?.maxQuestions ?? false,
+        open: [],
+      };
+    },
     feedbackStatus: (): FeedbackStatus | null => {
       const f = meta<{ version: number; model?: string; history: FeedbackStatus['history'] }>('feedback');
       if (!f || !reader) return null;

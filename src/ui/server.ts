@@ -176,6 +176,7 @@ async function apiRoute(source: DashboardSource, req: IncomingMessage, url: URL)
     '/api/pages': () => source.queryPages(pageQuery(url.searchParams)),
     '/api/labels': () => source.labels(),
     '/api/feedback': () => source.feedbackStatus(),
+    '/api/questions': () => source.questions(),
   };
   const posts: Record<string, (body: Record<string, unknown>) => unknown> = {
     '/api/pause': () => controls(source).pause(),
@@ -200,6 +201,21 @@ async function apiRoute(source: DashboardSource, req: IncomingMessage, url: URL)
       return { isTraining: true };
     },
   };
+  const question = /^\/api\/questions\/([^/]+)$/.exec(path);
+  if (question) {
+    if (req.method !== 'POST')
+      throw new HttpError(405, `${req.method} is not allowed on ${path} (POST only)`);
+    const id = Number(question[1]);
+    if (!Number.isInteger(id) || id < 1) throw new HttpError(404, `no question ${question[1]}`);
+    posts[path] = (body) => {
+      const { relevant } = body;
+      if (relevant !== true && relevant !== false && relevant !== null)
+        throw new HttpError(400, 'body must be {"relevant": true|false}, or {"relevant": null} to skip');
+      if (!controls(source).answerQuestion(id, relevant ?? undefined))
+        throw new HttpError(409, `question ${id} is not open (answered, skipped or expired)`);
+      return { id, relevant, questions: source.questions() };
+    };
+  }
   if (req.method === 'GET' && gets[path]) return gets[path]();
   if (req.method === 'POST' && posts[path]) {
     const type = req.headers['content-type'] ?? '';

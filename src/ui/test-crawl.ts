@@ -1,7 +1,8 @@
 /**
  * A live crawl with its dashboard for the UI's tests (not part of the build): a small generated
  * web plus one hostile host (`evil.test`) whose titles and URLs carry markup and scripts, a real
- * Crawler, monitor, relevance feedback and dashboard server on a free port.
+ * Crawler, monitor, relevance feedback (on labels and answers to questions) and dashboard server
+ * on a free port.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -85,6 +86,8 @@ export async function startTestCrawl(
       resolveRules: [`evil.test=127.0.0.1:${(evil.address() as AddressInfo).port}`, ...rules],
     },
     progressIntervalMs: 100,
+    // The test's own feedback below retrains on labels and answers (one per store).
+    retrain: false,
     ...o.crawler,
   });
   const monitor = new CrawlMonitor().attach(crawler);
@@ -102,6 +105,7 @@ export async function startTestCrawl(
     { crawler, store, outDir, threshold: 0.5, keywords },
     { retrainAfterLabels: 4, ...o.feedback },
   );
+  feedback.watchAnswers(crawler);
   const dashboard = await startDashboard(
     liveSource({
       crawler,

@@ -1,6 +1,7 @@
 /**
  * `tres crawl --ui`: the dashboard served by the crawl's own process (the store is locked by it),
- * with relevance feedback, and the judge a resume takes from a crawl's feedback.
+ * with the crawl's questions and relevance feedback, and the judge a resume takes from a crawl's
+ * feedback.
  */
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -108,6 +109,8 @@ export async function startCrawlDashboard(
     keywords: o.keywords ?? [],
     ...(plan.modelDir ? { baseModelDir: resolve(plan.modelDir) } : {}),
   });
+  // Answers to the crawl's questions (the dashboard's questions panel) retrain like labels.
+  feedback.watchAnswers(crawler);
   const strategy = o.strategy.name;
   const dashboard = await startDashboard(
     liveSource({ crawler, store, monitor, feedback, strategy, outDir: plan.outDir, maxPages: o.maxPages }),

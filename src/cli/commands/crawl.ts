@@ -119,6 +119,8 @@ export async function runCrawlCommand(
   const crawler = new Crawler({
     ...o,
     ...(judge ? { judge } : {}),
+    // Questions only where someone sees them: the dashboard lists them and takes the answers.
+    ...(ui ? { ask: true } : {}),
     // A cluster's pages are archived in the workers' own WARC files, which the store points to.
     ...(fetchRunner ? { fetchRunner, shouldWriteWarc: false } : {}),
   });

@@ -61,6 +61,7 @@ describe('tres crawl --ui and tres ui', () => {
       quiet: true,
       ui: true,
       uiPort: '0',
+      maxQuestions: '7',
     });
     await printed;
     vi.restoreAllMocks();
@@ -69,6 +70,12 @@ describe('tres crawl --ui and tres ui', () => {
     expect(status).toMatchObject({ isLive: true, state: 'running' });
     expect((await fetch(url)).headers.get('content-type')).toContain('text/html');
     expect((await fetch(`${url}vendor/uPlot.iife.min.js`)).status).toBe(200);
+    // With the dashboard the crawl asks, within --max-questions.
+    const questions = (await (await fetch(`${url}api/questions`)).json()) as {
+      isAsking: boolean;
+      maxQuestions: number;
+    };
+    expect(questions).toMatchObject({ isAsking: true, maxQuestions: 7 });
     const json = { 'content-type': 'application/json' };
     expect((await fetch(`${url}api/stop`, { method: 'POST', headers: json, body: '{}' })).status).toBe(200);
     const summary = await running;

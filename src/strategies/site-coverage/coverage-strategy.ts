@@ -410,6 +410,21 @@ export class CoverageStrategy implements Strategy {
     if (typeof c.lambda === 'number' && this.config.keepHarvest !== false) this.lambda = c.lambda;
   }
 
+  /**
+   * What the link model expects of a fetched action's page now: its P(relevant) from the link's
+   * words and the real features as they stand before the outcome is observed (the crawl's
+   * questions read it). Undefined for a seed, or an action without its data (a replay).
+   */
+  linkProbability(action: Action): number | undefined {
+    const data = action.data as CoverageData | undefined;
+    if (data === undefined || data.isSeed) return undefined;
+    // The ids `observe` would give the site and directory next; taking them first changes nothing.
+    const site = this.yields.siteId(siteOf(action.host));
+    const dir = this.config.isDirYieldUsed ? this.dirs.siteId(dirOf(action.url, action.host)) : -1;
+    const real = this.realFeatures(data.parentProbability, data.parent, site, data.anchorProbability, dir);
+    return this.model.probability(this.config.isWordUsed ? data.ids : NO_WORDS, real, this.groupOf(site));
+  }
+
   stats(): StrategyStats {
     return {
       // URLs queued, not the frontier's entries: those hold stale copies (requeued links, URLs

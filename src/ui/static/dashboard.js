@@ -236,6 +236,54 @@
     );
   }
 
+  async function answer(id, relevant) {
+    try {
+      await api(`/api/questions/${id}`, { relevant });
+      await refreshQuestions();
+      await refreshFeedback();
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  /** One open question: the page (title, URL, excerpt), why it was asked, one click per answer. */
+  function questionCard(q) {
+    const card = el('article', undefined, 'question');
+    card.dataset.questionId = String(q.id);
+    const url = link(q.url);
+    url.classList.add('url');
+    const buttons = el('p');
+    for (const [text, value, className] of [
+      ['✓ relevant', true, 'q-yes'],
+      ['✗ not relevant', false, 'q-no'],
+      ['skip', null, 'q-skip'],
+    ]) {
+      const b = el('button', text, className);
+      b.type = 'button';
+      b.addEventListener('click', () => answer(q.id, value));
+      buttons.append(b, ' ');
+    }
+    card.append(
+      el('h3', q.title || '(no title)'),
+      url,
+      el('p', q.excerpt, 'excerpt'),
+      el('p', `P(relevant) ${num(q.probability, 2)} — asked because ${q.why}`, 'why'),
+      buttons,
+    );
+    return card;
+  }
+
+  async function refreshQuestions() {
+    const q = await api('/api/questions');
+    $('questions-panel').hidden = !q.isAsking && q.asked === 0;
+    const budget = q.maxQuestions === false ? '' : ` of at most ${q.maxQuestions}`;
+    $('questions-summary').textContent =
+      `The crawl asks whether a page is relevant when your answer would teach its judge most. ` +
+      `${q.asked} asked${budget}, ${q.answered} answered; answers retrain the judge like labels. ` +
+      (q.open.length ? '' : q.isAsking ? 'No open question right now.' : 'Not asking now.');
+    $('questions').replaceChildren(...q.open.map(questionCard));
+  }
+
   async function refreshFeedback() {
     const f = await api('/api/feedback');
     const box = $('feedback-summary');
@@ -328,6 +376,7 @@
               ]),
             ],
       );
+      await refreshQuestions();
       await refreshPages();
       await refreshFeedback();
       showError(undefined);
