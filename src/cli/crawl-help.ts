@@ -88,7 +88,7 @@ export const CRAWL_HELP_TOPICS: Readonly<Record<string, CrawlHelpTopic>> = {
     title: 'what is written, resuming',
     keys: ['out', 'resume', 'config', 'warc', 'checkpointEvery', 'quiet'],
   },
-  dashboard: { title: 'the live dashboard', keys: ['ui', 'uiPort', 'uiHost'] },
+  dashboard: { title: 'the live dashboard', keys: ['ui', 'uiPort', 'uiHost', 'maxQuestions'] },
   cluster: { title: 'fetching on worker processes', keys: ['cluster', 'clusterName', 'clusterShards'] },
   strategies: {
     title: 'every strategy and its settings',
