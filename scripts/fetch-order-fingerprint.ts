@@ -39,60 +39,39 @@ const VARIANTS: { label: string; spec: string }[] = [
   { label: 'han-async overrides', spec: 'han-async:epsilon=0.2,isLearning=false' },
   { label: 'rlwcs overrides', spec: 'rlwcs:retrainEvery=50,isLearning=false' },
   { label: 'apprentice overrides', spec: 'apprentice:batchPages=50,isLearning=false' },
-  // siteShareValue=false on every coverage line below: they were taken while lambda was fixed
-  // (before issue 25's tenth session). newSitePatience=false: taken before patience 1 became the default.
-  // screenRefound=0 on every one: taken while every URL found again was valued again (before the
-  // twenty-fourth session).
-  // hubSites=0 on every one but hub-sites (and siteShareValue=0.15 where it follows the web):
-  // taken before hub sites were valued by default (twenty-fifth session).
+  // The coverage lines below fix the settings whose defaults differ from the ones each line was
+  // first taken with (isRefoundScreened, isHubSiteValued, siteShareValue, newSitePatience), so
+  // that each keeps its fetch order as the defaults move.
   {
     label: 'coverage saturation',
-    spec: 'coverage:siteSaturation=100,newSitePatience=false,siteShareValue=false,screenRefound=0,hubSites=0',
-  },
-  {
-    label: 'coverage soft',
-    spec: 'coverage:isSoftJudged=true,rescoreEveryPages=50,newSitePatience=false,siteShareValue=false,screenRefound=0,hubSites=0',
+    spec: 'coverage:siteSaturation=100,newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false',
   },
   {
     label: 'coverage no-context',
-    spec: 'coverage:siteSaturation=100,isContextUsed=false,newSitePatience=false,siteShareValue=false,screenRefound=0,hubSites=0',
+    spec: 'coverage:siteSaturation=100,isContextUsed=false,newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false',
   },
-  // The defaults before issue 25 made coverage the default strategy: its fingerprint then.
+  // lambda fixed at 1, no diminishing returns per site, no anchor scores.
   {
     label: 'coverage old-defaults',
-    spec: 'coverage:newSiteValue=1,siteSaturation=false,anchors=0,newSitePatience=false,siteShareValue=false,screenRefound=0,hubSites=0',
+    spec: 'coverage:newSiteValue=1,siteSaturation=false,isAnchorScoreUsed=false,newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false',
   },
-  // Its term times the link's P since the twenty-fourth session, its rate shrunk with 20
-  // pseudo-pages instead of 1 since the twenty-fifth (the line changed each time).
   {
     label: 'coverage hub-sites',
-    spec: 'coverage:hubSites=1,newSitePatience=false,siteShareValue=false,screenRefound=0',
+    spec: 'coverage:isHubSiteValued=true,newSitePatience=false,siteShareValue=false,isRefoundScreened=false',
   },
-  // The default before newSitePatience (issue 25, seventh session): the bare `coverage` line then.
   {
     label: 'coverage no-patience',
-    spec: 'coverage:newSitePatience=false,siteShareValue=false,screenRefound=0,hubSites=0',
+    spec: 'coverage:newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false',
   },
-  // First pages' own weights and the URL-depth word (issue 25, eighth session; both off by default).
   {
-    label: 'coverage first-page',
-    spec: 'coverage:firstPageModel=all,urlDepth=1,siteShareValue=false,screenRefound=0,hubSites=0',
+    label: 'coverage fixed-lambda',
+    spec: 'coverage:siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false',
   },
-  // The default before siteShareValue (issue 25, tenth session): the bare `coverage` line then.
-  { label: 'coverage fixed-lambda', spec: 'coverage:siteShareValue=false,screenRefound=0,hubSites=0' },
-  // A directory's yield as a feature (eleventh session; off by default).
-  { label: 'coverage dir-yield', spec: 'coverage:dirYield=1,screenRefound=0,hubSites=0,siteShareValue=0.15' },
-  // lambda adapted to keep a share of the greedy harvest rate (tenth session; off by default).
   {
-    label: 'coverage keep-harvest',
-    spec: 'coverage:siteShareValue=false,keepHarvest=0.9,rescoreEveryPages=50,screenRefound=0,hubSites=0',
+    label: 'coverage no-screen',
+    spec: 'coverage:isRefoundScreened=false,isHubSiteValued=false,siteShareValue=0.15',
   },
-  // The default before URLs found again were screened (issue 25, twenty-fourth session): the bare
-  // `coverage` line then.
-  { label: 'coverage no-screen', spec: 'coverage:screenRefound=0,hubSites=0,siteShareValue=0.15' },
-  // The default before hub sites were valued (issue 25, twenty-fifth session): the bare `coverage`
-  // line then.
-  { label: 'coverage no-hub', spec: 'coverage:hubSites=0,siteShareValue=0.15' },
+  { label: 'coverage no-hub', spec: 'coverage:isHubSiteValued=false,siteShareValue=0.15' },
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -10,6 +10,7 @@ import { ConfigError } from '../common/index.js';
 import { loadConfigFile } from '../config/index.js';
 import type { CrawlerOptions } from '../index.js';
 import { withCrawlReader } from '../store/index.js';
+import { parseStrategySpec, StrategySpec } from '../strategies/index.js';
 import { CRAWL_FLAGS, type CrawlFlag, crawlConfigSchema, flagName } from './crawl-flags.js';
 import { readSeedsFile } from './list-file.js';
 
@@ -66,6 +67,7 @@ export function planCrawl(typed: Record<string, unknown> & CrawlCommandFlags): C
     }
     const stored = readStoredOptions(typed.resume);
     const { options, warnings } = overlay(stored, given);
+    warnings.push(...parseStoredStrategy(options, typed.resume));
     const modelDir = options.judgeSource;
     if (!modelDir && stored.judgeName !== undefined && stored.judgeName !== 'keywords') {
       throw new ConfigError(
@@ -87,7 +89,29 @@ export function planCrawl(typed: Record<string, unknown> & CrawlCommandFlags): C
     );
   }
   const seeds = readSeedsFile(seedsPath, `${seedsWhere} file`);
-  return { outDir: typed.out, isResume: false, options, modelDir: options.judgeSource, seeds, warnings: [] };
+  const warnings = options.strategy instanceof StrategySpec ? [...options.strategy.deprecations] : [];
+  return { outDir: typed.out, isResume: false, options, modelDir: options.judgeSource, seeds, warnings };
+}
+
+/**
+ * Parses the strategy spec a resume crawls with when it is the stored text (a given --strategy
+ * is parsed already), so a spec that no longer parses is refused before anything is touched.
+ * @returns the spec's deprecation lines.
+ * @throws ConfigError naming the crawl folder and the spec as stored.
+ */
+function parseStoredStrategy(options: CrawlerOptions, dir: string): string[] {
+  if (typeof options.strategy === 'string') {
+    try {
+      options.strategy = parseStrategySpec(options.strategy);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      throw new ConfigError(`--resume ${dir}: the crawl's ${error.message}`, {
+        cause: error,
+        context: { file: dir },
+      });
+    }
+  }
+  return options.strategy instanceof StrategySpec ? [...options.strategy.deprecations] : [];
 }
 
 /** Checked values of every crawler option given, flags first, then the config file. */

@@ -163,6 +163,28 @@ describe('strategy registry', () => {
     }
   });
 
+  it('says of each old key a spec uses what to write instead, in one line', () => {
+    expect(parseStrategySpec('coverage:learn=0,hubSites=1,newSiteValue=2').deprecations).toEqual([
+      'strategy "coverage:learn=0,hubSites=1,newSiteValue=2": learn=0 is an old key, still taken for now; write isLinkLearning=false',
+      'strategy "coverage:learn=0,hubSites=1,newSiteValue=2": hubSites=1 is an old key, still taken for now; write isHubSiteValued=true',
+    ]);
+    expect(parseStrategySpec('coverage:isLinkLearning=false').deprecations).toEqual([]);
+  });
+
+  it('refuses the coverage settings that were removed, listing those it takes', () => {
+    for (const key of [
+      'keepHarvest=0.9',
+      'isSoftJudged=true',
+      'soft=1',
+      'firstPageModel=all',
+      'urlDepth=1',
+      'dirYield=1',
+    ])
+      expect(() => parseStrategySpec(`coverage:${key}`), key).toThrow(
+        /"coverage" has no setting "\w+"; it takes newSiteValue, /,
+      );
+  });
+
   it('names the field and the rule in its errors', () => {
     const make = (spec: string) => () => createStrategy(spec, { rng: createRng(1) });
     expect(make('ache:maxLinksPerDomain=0')).toThrow(

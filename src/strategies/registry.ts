@@ -11,6 +11,7 @@ import {
   checkSettings,
   describeSettings,
   parseSettingValue,
+  type SettingAlias,
   type SettingValue,
 } from '../config/index.js';
 import { ACHE_ENTRY } from './ache/index.js';
@@ -130,7 +131,9 @@ export function strategySettingsHelp(): string {
       lines.push(...describeSettings(e.settings, '    '));
       const aliases = Object.entries(e.aliases ?? {});
       if (aliases.length > 0)
-        lines.push(`    old keys still taken: ${aliases.map(([k, a]) => `${k} (${a.to})`).join(', ')}`);
+        lines.push(
+          `    old keys, deprecated but still taken: ${aliases.map(([k, a]) => `${k} (${a.to})`).join(', ')}`,
+        );
     }
   }
   return lines.join('\n');
@@ -150,6 +153,11 @@ export class StrategySpec {
     readonly entry: StrategyEntry,
     /** The settings the spec sets, by field name, checked against the entry's schema. */
     readonly settings: Readonly<Record<string, SettingValue>>,
+    /**
+     * One line per old key the spec uses (`learn=0`), saying what to write instead; the key
+     * still works. The command line prints them as warnings.
+     */
+    readonly deprecations: readonly string[],
   ) {}
 
   /**
@@ -182,6 +190,13 @@ export class StrategySpec {
           .join(', ')}`,
       );
     const settings = applyAliases(overrides, entry.aliases ?? {}, where);
+    const deprecations = Object.keys(overrides)
+      .filter((key) => entry.aliases?.[key] !== undefined)
+      .map((key) => {
+        const alias = entry.aliases?.[key] as SettingAlias;
+        const now = `${alias.to}=${String(alias.values[String(overrides[key])])}`;
+        return `${where}: ${key}=${String(overrides[key])} is an old key, still taken for now; write ${now}`;
+      });
     const keys = Object.keys(entry.settings);
     for (const key of Object.keys(settings)) {
       if (!keys.includes(key)) {
@@ -198,7 +213,7 @@ export class StrategySpec {
         fail(`${where}: ${error.message}`);
       }
     }
-    return new StrategySpec(text, name, entry, settings);
+    return new StrategySpec(text, name, entry, settings, deprecations);
   }
 
   toString(): string {

@@ -1,24 +1,18 @@
 /**
- * Every setting of the `coverage` strategy (issue 25): relevant pages from many relevant sites.
- * One setting is meant for users, {@link CoverageConfig.siteShareValue} (how much a new relevant
- * site is worth); the others are fixed defaults across topics (none was tuned to a topic or a
- * seed) and exist for the ablation.
+ * Every setting of the `coverage` strategy: relevant pages from many relevant sites. One setting
+ * is meant for users, {@link CoverageConfig.siteShareValue} (how much a new relevant site is
+ * worth); the others are fixed defaults across topics (none was tuned to a topic or a seed) and
+ * turn parts of the link model off, for the ablation (results/coverage-strategy/README.md).
  */
-import {
-  booleanSetting,
-  checkSettings,
-  numberOrOffSetting,
-  numberSetting,
-  wordSetting,
-} from '../../config/index.js';
+import { booleanSetting, checkSettings, numberOrOffSetting, numberSetting } from '../../config/index.js';
 
 export interface CoverageConfig {
   /**
    * lambda: how much a new relevant site is worth against one relevant page. A link's value is
    * p + lambda * p * [its site holds no judged-relevant page yet], p = P(target relevant).
    * With `siteShareValue` (the default) this is where lambda starts; with `siteShareValue=false`
-   * lambda stays this (0: expected relevant pages only). @default 3 (1 before the default was
-   * measured on the five DocWeb topics: results/coverage-strategy/default.md)
+   * lambda stays this (0: expected relevant pages only). @default 3 (measured on the five DocWeb
+   * topics: results/coverage-strategy/default.md)
    */
   newSiteValue: number;
   /**
@@ -26,11 +20,9 @@ export interface CoverageConfig {
    * 1 / (1 + n / siteSaturation) relevant pages (a concave utility, siteSaturation * ln(1 + n /
    * siteSaturation) relevant pages for n of them), so a site that has given many relevant pages
    * loses to links into sites that gave few. false: every relevant page is worth 1, however many
-   * its site gave. @default 1000 (300 until issue 25's twenty-second session: with lambda
-   * following `siteShareValue`, 300 left big relevant sites too soon, results/coverage-strategy/
-   * saturation.md; 600 until its twenty-seventh: with hub sites valued, which draws the crawl to
-   * the sites that lead to new ones, 600 gave up harvest rate for no sites,
-   * results/coverage-strategy/default-parts.md)
+   * its site gave. @default 1000 (lower values leave big relevant sites too soon, and with hub
+   * sites valued 600 gave up harvest rate for no more sites: results/coverage-strategy/
+   * saturation.md, default-parts.md)
    */
   siteSaturation: number | false;
   /**
@@ -39,8 +31,8 @@ export interface CoverageConfig {
    * worth p * (1 + lambda * 2^(-f / this)) after f such pages), as the chance that a site holds
    * relevant pages falls with each page of it that is not. The domain limit leaves every site
    * after a fixed number of pages; this leaves only the unproductive ones. false: the new-site
-   * value stays lambda until the site gives a relevant page. @default 1 (false before it was
-   * measured on the five DocWeb topics: results/coverage-strategy/patience.md)
+   * value stays lambda until the site gives a relevant page. @default 1 (measured on the five
+   * DocWeb topics: results/coverage-strategy/patience.md)
    */
   newSitePatience: number | false;
   /**
@@ -64,8 +56,7 @@ export interface CoverageConfig {
    * most likely relevant. With it `siteShareValue` traces a front that dominates best-first's with
    * and without a domain limit on every web measured, typesetting's sites behind a package index
    * included, which the crawl without it does not reach. false: a link is valued by its target
-   * alone. @default true (false, with `siteShareValue` 0.15, before issue 25's twenty-fifth
-   * session: results/coverage-strategy/hub-default.md)
+   * alone. @default true (results/coverage-strategy/hub-default.md)
    */
   isHubSiteValued: boolean;
   /** Learn the word features (URL, anchor and context words) of links. false: none. @default true */
@@ -95,47 +86,12 @@ export interface CoverageConfig {
    */
   isLinkLearning: boolean;
   /**
-   * Learn from the judge's P(relevant) of each fetched page (expected relevant pages, and the
-   * probability that a site still has no relevant page) instead of its verdict at the threshold.
-   * false: 0/1 verdicts. @default false (measured a tie on the DocWeb, see docs/coverage.md)
-   */
-  isSoftJudged: boolean;
-  /**
-   * Give the link model a word for the depth of the link's URL path (a site's root, 1, 2, 3 or
-   * more segments). false: only the URL's words. @default false
-   */
-  isUrlDepthUsed: boolean;
-  /**
-   * Give the link model the yield of the target's directory (its site and the first segment of
-   * its path: docs.kernel.org/hwmon): the logit of judged-relevant pages per fetched page there
-   * (Jeffreys prior; 0 before any). Big sites mix relevant and irrelevant sections, which a site's
-   * yield averages. false: not used. @default false
-   */
-  isDirYieldUsed: boolean;
-  /**
-   * Links into a site not fetched yet (a site's first page) get weights of their own on top of
-   * the shared ones, learned from those links' outcomes only: 'real' a bias and real-feature
-   * weights, 'all' word weights too. 'off': one model for every link. @default 'off'
-   */
-  firstPageModel: 'off' | 'real' | 'all';
-  /**
-   * Adapt lambda as the crawl goes: keep this share of the harvest rate the link model expects
-   * from the most probably relevant links in the frontier, and spend the rest on new sites. Every
-   * 50 pages, lambda is multiplied by exp(mean P of the links fetched / the greedy expectation -
-   * this) (kept within 0.1..30), the greedy expectation being the mean P of the frontier's most
-   * probable links, as many as pages until the next rescoring, measured at each rescoring.
-   * `newSiteValue` is where lambda starts. false: lambda stays `newSiteValue`. @default false
-   */
-  keepHarvest: number | false;
-  /**
    * Scale lambda to the web: lambda = this x the judged-relevant pages per site that gave one, so
    * far (shrunk to `newSiteValue` by 5 pseudo-sites at the start): a new relevant site is worth
    * this share of what an average relevant site has given. Where relevant sites are many and small
    * a new one is worth fewer pages than where they are few and large. false: lambda stays
-   * `newSiteValue`. @default 0.1 (0.15 until `hubSites` was on by default, which values a new
-   * site through the hub pages that lead to it too: results/coverage-strategy/hub-default.md;
-   * false before it was measured on the five DocWeb topics with three judge draws:
-   * results/coverage-strategy/site-share.md)
+   * `newSiteValue`. @default 0.1 (measured on the five DocWeb topics with three judge draws,
+   * with hub sites valued: results/coverage-strategy/site-share.md, hub-default.md)
    */
   siteShareValue: number | false;
   /**
@@ -145,8 +101,7 @@ export interface CoverageConfig {
    * keeps its queued link. Most links a crawl finds are found again (70% on the engine
    * benchmark's web): not encoding and valuing these took `coverage` from 0.76x to 0.80x
    * best-first's pages/s there, and tied on the DocWeb and the generated web. false: every URL
-   * found again is valued again. @default true (false before issue 25's
-   * twenty-fourth session: results/coverage-strategy/refound.md)
+   * found again is valued again. @default true (results/coverage-strategy/refound.md)
    */
   isRefoundScreened: boolean;
   /** AdaGrad step size of the link model. @default 0.05 */
@@ -200,22 +155,6 @@ export const COVERAGE_SETTINGS = {
     "the link model sees the judge's score of the link's anchor and URL",
   ),
   isLinkLearning: booleanSetting(true, "learn the link model online (false: best-first on the parent's P)"),
-  isSoftJudged: booleanSetting(false, "learn from the judge's P(relevant), not its 0/1 verdict"),
-  isUrlDepthUsed: booleanSetting(false, "the link model learns a word for the depth of the link's URL path"),
-  isDirYieldUsed: booleanSetting(
-    false,
-    "the link model sees the yield of the link's directory (site + first path segment)",
-  ),
-  firstPageModel: wordSetting(
-    ['off', 'real', 'all'],
-    'off',
-    "links to a site's first page get weights of their own",
-  ),
-  keepHarvest: numberOrOffSetting(false, 'lambda adapts to keep this share of the greedy harvest rate', {
-    min: 0,
-    max: 1,
-    isMinOpen: true,
-  }),
   siteShareValue: numberOrOffSetting(
     0.1,
     'lambda = this x the judged-relevant pages per relevant site so far',
@@ -236,7 +175,10 @@ export const COVERAGE_SETTINGS = {
   }),
 };
 
-/** Short spec keys of the switches, as the ablation's commands write them (0 or 1). */
+/**
+ * Old short keys of the switches (0 or 1) that the user's guide once showed, so a config file or
+ * a stored crawl may hold them; a spec that uses one is taken with a deprecation line.
+ */
 export const COVERAGE_ALIASES = {
   siteYield: { to: 'isSiteYieldUsed', values: { 0: false, 1: true } },
   hubs: { to: 'isHubUsed', values: { 0: false, 1: true } },
@@ -245,10 +187,6 @@ export const COVERAGE_ALIASES = {
   context: { to: 'isContextUsed', values: { 0: false, 1: true } },
   anchors: { to: 'isAnchorScoreUsed', values: { 0: false, 1: true } },
   learn: { to: 'isLinkLearning', values: { 0: false, 1: true } },
-  soft: { to: 'isSoftJudged', values: { 0: false, 1: true } },
-  urlDepth: { to: 'isUrlDepthUsed', values: { 0: false, 1: true } },
-  dirYield: { to: 'isDirYieldUsed', values: { 0: false, 1: true } },
-  screenRefound: { to: 'isRefoundScreened', values: { 0: false, 1: true } },
 };
 
 /** Defaults of {@link CoverageConfig}. */

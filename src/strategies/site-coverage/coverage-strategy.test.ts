@@ -3,7 +3,7 @@ import { ConfigError } from '../../common/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { FieldWords } from '../ache/index.js';
 import { resolveCoverageConfig } from './coverage-config.js';
-import { CoverageStrategy, dirOf, urlDepthWord } from './coverage-strategy.js';
+import { CoverageStrategy } from './coverage-strategy.js';
 import { OnlineLinkModel } from './online-link-model.js';
 import { SiteYields, shrunk, siteOf } from './site-yields.js';
 
@@ -46,7 +46,7 @@ function crawl(s: CoverageStrategy, relevant: (url: string) => boolean): string[
 }
 
 describe('coverage', () => {
-  it('values a URL found again only from a more probably relevant page or with a better-scored anchor (screenRefound)', () => {
+  it('values a URL found again only from a more probably relevant page or with a better-scored anchor (isRefoundScreened)', () => {
     const found = (
       s: CoverageStrategy,
       probability: number,
@@ -300,139 +300,13 @@ describe('coverage', () => {
     expect([...again.model.weights]).toEqual([...checkpoint.model.weights]);
   });
 
-  it('with firstPageModel=all, checkpoints the first-page weights and refuses a checkpoint without them', () => {
-    const a = new CoverageStrategy({ overrides: { firstPageModel: 'all' } });
-    crawl(a, (url) => url.includes('b.test'));
-    const checkpoint = a.checkpoint();
-    const group = checkpoint.model.group;
-    expect(group?.words.length).toBe(checkpoint.words.length);
-    expect(group?.bias).not.toBe(0); // b.test/1 and a.test/1 were first pages of their sites
-    const b = new CoverageStrategy({ overrides: { firstPageModel: 'all' } });
-    b.restore(checkpoint);
-    expect(b.checkpoint().model.group).toEqual(group);
-    expect(() => new CoverageStrategy().restore(checkpoint)).toThrow(/first-page weights/);
-    const c = new CoverageStrategy({ overrides: { firstPageModel: 'all' } });
-    expect(() => c.restore(new CoverageStrategy().checkpoint())).toThrow(/first-page weights/);
-  });
-
-  it('gives a URL the word of its path depth: segments before the query or fragment, 3 or more as one', () => {
-    expect(['https://a.test', 'https://a.test/', 'https://a.test/?q=1/2'].map(urlDepthWord)).toEqual([
-      '/0',
-      '/0',
-      '/0',
-    ]);
-    expect(['https://a.test/x', 'https://a.test/x/', 'https://a.test//x#b/c'].map(urlDepthWord)).toEqual([
-      '/1',
-      '/1',
-      '/1',
-    ]);
-    expect(urlDepthWord('https://a.test/x/y.html')).toBe('/2');
-    expect(urlDepthWord('https://a.test/x/y/z/w')).toBe('/3+');
-  });
-
-  it("names a URL's directory by its site and its path's first segment", () => {
-    expect(dirOf('https://www.a.test', 'www.a.test')).toBe('a.test/');
-    expect(dirOf('https://a.test/?q=1/2', 'a.test')).toBe('a.test/');
-    expect(dirOf('https://a.test/hwmon/lm75.html', 'a.test')).toBe('a.test/hwmon');
-    expect(dirOf('https://a.test/index.html#x/y', 'a.test')).toBe('a.test/index.html');
-    expect(dirOf('http://a.test:8080/mm?x=/y', 'a.test:8080')).toBe('a.test:8080/mm');
-  });
-
-  it('with dirYield, learns that a directory of a site gives relevant pages and another does not', () => {
-    // The root of s.test links to 30 pages under /good/ and 30 under /bad/, alternating; only
-    // /good/ pages are relevant. Without words, only the directories' yields tell them apart.
-    const links = Array.from({ length: 60 }, (_, i) =>
-      link(`http://s.test/${i % 2 === 0 ? 'good' : 'bad'}/${i}`, 'page'),
-    );
-    const goodLate = (isDirYieldUsed: boolean): number => {
-      const s = new CoverageStrategy({
-        overrides: { isDirYieldUsed, isWordUsed: false, siteShareValue: false, newSiteValue: 0 },
-      });
-      const ctx = loop();
-      s.seed([{ ...link('http://s.test/'), depth: 0 }]);
-      const order: string[] = [];
-      for (let page = 0; page < 31; page++) {
-        const a = s.next(ctx);
-        if (!a) throw new Error('frontier ran dry');
-        ctx.fetched.add(a.url);
-        order.push(a.url);
-        s.observe(outcome(a, a.url.includes('/good/') ? 1 : 0, page === 0 ? links : []));
-      }
-      return order.slice(11).filter((u) => u.includes('/good/')).length;
-    };
-    expect(goodLate(true)).toBeGreaterThanOrEqual(18); // of the last 20 fetches
-    expect(goodLate(false)).toBeLessThan(15);
-  });
-
-  it('with keepHarvest, lowers lambda while new sites cost more harvest rate than it keeps, and raises it while they cost less', () => {
-    // big.test: every page relevant, linking to two more of its pages and two new sites whose
-    // only page is not relevant. The model learns that the new-site links fail.
-    const graph = (url: string): DiscoveredLink[] => {
-      const m = /^http:\/\/big\.test\/(\d+)$/.exec(url);
-      if (!m) return [];
-      const i = Number(m[1]);
-      return [2 * i + 1, 2 * i + 2].flatMap((j) => [
-        link(`http://big.test/${j}`),
-        link(`http://s${j}.test/`),
-      ]);
-    };
-    const run = (
-      overrides: Parameters<typeof resolveCoverageConfig>[0],
-      relevant: (url: string) => boolean,
-    ) => {
-      const s = new CoverageStrategy({
-        // Hub sites off: their value is lambda's too, which this test watches adapt alone.
-        overrides: { rescoreEveryPages: 10, siteShareValue: false, isHubSiteValued: false, ...overrides },
-      });
-      const ctx = loop();
-      s.seed([{ ...link('http://big.test/0'), depth: 0 }]);
-      let hits = 0;
-      for (let page = 0; page < 600; page++) {
-        const a = s.next(ctx);
-        if (!a) break;
-        ctx.fetched.add(a.url);
-        if (relevant(a.url)) hits++;
-        s.observe(outcome(a, relevant(a.url) ? 1 : 0, graph(a.url)));
-      }
-      return { hits, lambda: s.stats()['coverage/lambda'] as number };
-    };
-    const bigOnly = (url: string) => url.startsWith('http://big.test/');
-    const fixed = run({ newSiteValue: 30 }, bigOnly);
-    const adapted = run({ newSiteValue: 30, keepHarvest: 0.9 }, bigOnly);
-    expect(fixed.lambda).toBe(30);
-    expect(adapted.lambda).toBeLessThan(15);
-    expect(adapted.hits).toBeGreaterThan(fixed.hits + 50);
-    // Every page relevant: a new site costs nothing, so lambda grows from 1.
-    expect(run({ newSiteValue: 1, keepHarvest: 0.9 }, () => true).lambda).toBeGreaterThan(3);
-    expect(
-      () =>
-        new CoverageStrategy({
-          overrides: { keepHarvest: 0.9, siteShareValue: false, rescoreEveryPages: false },
-        }),
-    ).toThrow(/keepHarvest .*rescoreEveryPages/);
-    expect(() => resolveCoverageConfig({ keepHarvest: 0 })).toThrow(/keepHarvest/);
-    expect(() => resolveCoverageConfig({ keepHarvest: 1.5 })).toThrow(/keepHarvest/);
-  });
-
   it('with siteShareValue, sets lambda to that share of the relevant pages per relevant site so far', () => {
     const s = new CoverageStrategy({ overrides: { siteShareValue: 0.5 } });
     expect(s.stats()['coverage/lambda']).toBe(3); // newSiteValue before any page
     // Every page relevant: 5 pages from 3 sites (hub.test, a.test, b.test), 5 pseudo-sites of 3 / 0.5 pages.
     crawl(s, () => true);
     expect(s.stats()['coverage/lambda']).toBeCloseTo((0.5 * (5 + 5 * 6)) / (3 + 5), 12);
-    expect(() => new CoverageStrategy({ overrides: { keepHarvest: 0.9 } })).toThrow(
-      /keepHarvest and siteShareValue both set lambda; add siteShareValue=false/,
-    );
     expect(() => resolveCoverageConfig({ siteShareValue: 0 })).toThrow(/siteShareValue/);
-  });
-
-  it('checkpoints an adapted lambda and restores it', () => {
-    const s = new CoverageStrategy({ overrides: { keepHarvest: 0.9, siteShareValue: false } });
-    const restored = new CoverageStrategy({ overrides: { keepHarvest: 0.9, siteShareValue: false } });
-    restored.restore({ ...s.checkpoint(), lambda: 7.5 });
-    expect(restored.stats()['coverage/lambda']).toBe(7.5);
-    expect(s.checkpoint().lambda).toBe(3);
-    expect(new CoverageStrategy().checkpoint().lambda).toBeUndefined();
   });
 
   it('rejects settings out of range, naming them', () => {
@@ -482,18 +356,6 @@ describe('coverage estimates', () => {
     expect(y.sitesFoundPerPage(y.siteId('new.test'), 1)).toBeCloseTo(1 / 6);
   });
 
-  it('keeps soft gains as expected relevant pages and the chance a site has none yet', () => {
-    const y = new SiteYields();
-    const s = y.siteId('a.test');
-    y.record(s, 0.4, -1);
-    y.record(s, 0.5, -1);
-    expect(y.relevantOf(s)).toBeCloseTo(0.9);
-    expect(y.uncoveredOf(s)).toBeCloseTo(0.6 * 0.5);
-    for (let i = 0; i < 300; i++) y.siteId(`s${i}.test`); // grows the arrays
-    expect(y.uncoveredOf(y.siteId('s299.test'))).toBe(1);
-    expect(y.uncoveredOf(s)).toBeCloseTo(0.3);
-  });
-
   it('starts at the parent probability and learns which words lead to relevant pages', () => {
     const m = new OnlineLinkModel(0.05, 2);
     const parent = (p: number) => [Math.log(p / (1 - p)), 0];
@@ -507,35 +369,13 @@ describe('coverage estimates', () => {
   });
 
   it('scores a link whose word ids are a range of a pool exactly as one given its ids alone', () => {
-    const m = new OnlineLinkModel(0.05, 2, 'all');
+    const m = new OnlineLinkModel(0.05, 2);
     for (let i = 0; i < 50; i++) {
-      m.update([1, 3, 7], [0.4, 1], 1, i % 2);
-      m.update([2, 3, 9], [-0.2, 0], 0, 0);
+      m.update([1, 3, 7], [0.4, 1], 1);
+      m.update([2, 3, 9], [-0.2, 0], 0);
     }
     const pool = new Int32Array([9, 1, 3, 7, 2]);
-    for (const group of [0, 1]) {
-      expect(m.probabilityIn(pool, 1, 4, [0.1, 1], group)).toBe(m.probability([1, 3, 7], [0.1, 1], group));
-      expect(m.probabilityIn(pool, 2, 2, [0.1, 1], group)).toBe(m.probability([], [0.1, 1], group));
-    }
-  });
-
-  it('gives group 1 weights of its own on top of the shared ones, learned from its links only', () => {
-    const m = new OnlineLinkModel(0.05, 2, 'all');
-    const parent = [0, 0];
-    expect(m.probability([1], parent, 1)).toBeCloseTo(0.5);
-    // Word 1 leads to relevant pages within sites (group 0) and to irrelevant first pages (group 1).
-    for (let i = 0; i < 300; i++) {
-      m.update([1], parent, 1, 0);
-      m.update([1], parent, 0, 1);
-    }
-    expect(m.probability([1], parent, 0)).toBeGreaterThan(0.6);
-    expect(m.probability([1], parent, 1)).toBeLessThan(0.4);
-    // Without groups the two kinds of link share one estimate.
-    const one = new OnlineLinkModel(0.05, 2);
-    for (let i = 0; i < 300; i++) {
-      one.update([1], parent, 1, 0);
-      one.update([1], parent, 0, 1);
-    }
-    expect(one.probability([1], parent, 1)).toBeCloseTo(one.probability([1], parent, 0));
+    expect(m.probabilityIn(pool, 1, 4, [0.1, 1])).toBe(m.probability([1, 3, 7], [0.1, 1]));
+    expect(m.probabilityIn(pool, 2, 2, [0.1, 1])).toBe(m.probability([], [0.1, 1]));
   });
 });

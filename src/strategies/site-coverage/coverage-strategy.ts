@@ -1,5 +1,5 @@
 /**
- * `coverage` (issue 25): relevant pages from many relevant sites. Each frontier link is valued by
+ * `coverage`: relevant pages from many relevant sites. Each frontier link is valued by
  *
  *   value = p * (1 + lambda * [the link's site holds no judged-relevant page yet])
  *
@@ -23,20 +23,13 @@
  *   "off-site" indicator;
  * - the logit of the judge's own score of the link's anchor and URL words (`anchors`).
  *
- * With `firstPageModel` (off by default) links into a site never fetched get weights of their
- * own on top of these, learned from first pages only; with `urlDepth=1` (off) a link also has a
- * word for its URL path's depth (results/coverage-strategy/first-page.md: neither moved the
- * default towards the goal on every topic).
- *
  * A link is also worth p times lambda times the new relevant sites its target's site has led to
- * per fetched page (`hubSites`, on by default since issue 25's twenty-fifth session): a page of a
- * hub (a package index whose pages link to projects' home pages) is worth the sites it leads to.
- * The defaults (lambda 3, anchors on) are the ones measured on the five DocWeb topics
- * (results/coverage-strategy/default.md); hubSites with siteShareValue 0.1
- * (results/coverage-strategy/hub-default.md); siteSaturation 1000 on those, the generated web
- * and three check topics, from the topic files' seeds and from seeds drawn at random (300 before
- * `siteShareValue` came, 600 before hub sites were valued: results/coverage-strategy/
- * saturation.md and default-parts.md).
+ * per fetched page (`isHubSiteValued`): a page of a hub (a package index whose pages link to
+ * projects' home pages) is worth the sites it leads to. The defaults (lambda 3, anchors on) are
+ * the ones measured on the five DocWeb topics (results/coverage-strategy/default.md); hub sites
+ * with siteShareValue 0.1 (results/coverage-strategy/hub-default.md); siteSaturation 1000 on
+ * those, the generated web and three check topics, from the topic files' seeds and from seeds
+ * drawn at random (results/coverage-strategy/saturation.md and default-parts.md).
  *
  * Frontier: an IndexedPriorityFrontier keyed by -value (per-host heaps behind one heap; ties by
  * URL). Values change as sites and hubs are learned. A drawn link is valued again; if its value
@@ -84,8 +77,7 @@ const NO_WORDS = new Int32Array(0);
  * `coverage`'s CPU on the engine benchmark's 20,000 pages; at 50 the DocWeb's crawls of 3,000
  * pages are unchanged (their frontiers stay under 12,500 links) and those of 10,000 pages tie
  * (3 seeds each on hardware, programming languages and system administration: harvest rate
- * -0.3 to -0.1 points, relevant sites -0.3 to +4.7, within the spread; issue 25). It is also the
- * window `keepHarvest` (off) measures its greedy expectation over, widened with it past 12,500.
+ * -0.3 to -0.1 points, relevant sites -0.3 to +4.7, within the spread).
  */
 const RESCORE_SHARE = 50;
 /**
@@ -99,47 +91,8 @@ const RESCORE_SHARE = 50;
  * results/coverage-strategy/hub-default.md, section 2).
  */
 const HUB_PRIOR_PAGES = 20;
-/** Links fetched between two adaptations of lambda (`keepHarvest`). */
-const ADAPT_EVERY_PAGES = 50;
 /** Pseudo-sites of `siteShareValue`'s prior (relevant pages per relevant site = newSiteValue / siteShareValue). */
 const SITE_SHARE_PRIOR_SITES = 5;
-/** Bounds of an adapted lambda: it moves by a factor, so it must stay above 0. */
-const MIN_ADAPTED_LAMBDA = 0.1;
-const MAX_ADAPTED_LAMBDA = 30;
-
-/**
- * A word for the depth of a URL's path ('/0' for a site's root, '/1', '/2', '/3+'; no URL token
- * has a '/'): a link to a home page and one to a page deep in a site differ in how often they
- * lead to a relevant first page, and a root URL has no path words to tell the model so.
- */
-export function urlDepthWord(url: string): string {
-  const scheme = url.indexOf('://');
-  let i = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
-  if (i < 0) return '/0';
-  let depth = 0;
-  for (; i < url.length; i++) {
-    const c = url.charCodeAt(i);
-    if (c === 63 || c === 35) break; // '?' or '#'
-    if (c !== 47 && url.charCodeAt(i - 1) === 47) depth++; // a segment starts after a '/'
-  }
-  return depth >= 3 ? '/3+' : `/${depth}`;
-}
-
-/**
- * The directory of a URL for `dirYield`: its site (host without `www.`) and the first segment of
- * its path ("docs.kernel.org/hwmon"; "docs.kernel.org/" for a page at the root).
- */
-export function dirOf(url: string, host: string): string {
-  const scheme = url.indexOf('://');
-  const start = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
-  if (start < 0) return `${siteOf(host)}/`;
-  let end = start + 1;
-  for (; end < url.length; end++) {
-    const c = url.charCodeAt(end);
-    if (c === 47 || c === 63 || c === 35) break; // '/', '?' or '#'
-  }
-  return `${siteOf(host)}${url.slice(start, end)}`;
-}
 
 export interface CoverageOptions {
   /** Settings by field name (see `COVERAGE_SETTINGS`); defaults for the rest. */
@@ -156,8 +109,6 @@ export interface CoverageCheckpoint {
   format: number;
   words: string[];
   model: OnlineLinkModelState;
-  /** lambda as `keepHarvest` adapted it (absent: `newSiteValue`). */
-  lambda?: number;
 }
 
 /** What a drawn action carries back to `observe`. */
@@ -182,10 +133,6 @@ export class CoverageStrategy implements Strategy {
   readonly linkContextWindow: Readonly<LinkContextWindow>;
   private readonly model: OnlineLinkModel;
   private readonly yields = new SiteYields();
-  /** `dirYield`: fetched and judged-relevant pages per directory ({@link dirOf}), as sites' are counted. */
-  private readonly dirs = new SiteYields();
-  /** Directory id of each queued URL id; empty unless `isDirYieldUsed`. */
-  private dirOfQueued: Int32Array;
   /** Scratch vector of the model's real features. */
   private readonly real: Float64Array;
   private readonly frontier = new IndexedPriorityFrontier();
@@ -211,40 +158,20 @@ export class CoverageStrategy implements Strategy {
   /** Links found again and kept as queued, unvalued (`isRefoundScreened`). */
   private keptAsQueued = 0;
   private rescorings = 0;
-  /** lambda now: `newSiteValue`, or as `siteShareValue` or `keepHarvest` set it. */
+  /** lambda now: `newSiteValue`, or as `siteShareValue` set it. */
   private lambda: number;
-  /** P(relevant) of the link {@link CoverageStrategy.linkValue} valued last. */
-  private lastProbability = 0;
-  /** `keepHarvest`: P of each live link at a rescoring (scratch)... */
-  private probabilities = new Float64Array(0);
-  /** ...the mean P of the most probable ones, as many as pages until the next rescoring (NaN: none yet)... */
-  private greedyProbability = Number.NaN;
-  /** ...and the sum and count of P of the links fetched since lambda last adapted. */
-  private chosenProbability = 0;
-  private chosenCount = 0;
 
   constructor(options: CoverageOptions = {}) {
     this.config = resolveCoverageConfig(options.overrides);
     this.name = options.name ?? 'coverage';
-    const realCount =
-      REAL_FEATURES + (this.config.isAnchorScoreUsed ? 1 : 0) + (this.config.isDirYieldUsed ? 1 : 0);
+    const realCount = REAL_FEATURES + (this.config.isAnchorScoreUsed ? 1 : 0);
     this.real = new Float64Array(realCount);
     this.anchorOfQueued = new Float32Array(this.config.isAnchorScoreUsed ? 1024 : 0);
-    this.dirOfQueued = new Int32Array(this.config.isDirYieldUsed ? 1024 : 0);
-    const f = this.config.firstPageModel;
-    this.model = new OnlineLinkModel(this.config.learningRate, realCount, f === 'off' ? 'none' : f);
+    this.model = new OnlineLinkModel(this.config.learningRate, realCount);
     this.needsLinkContext = this.config.isWordUsed && this.config.isContextUsed;
     this.needsAnchorScores = this.config.isAnchorScoreUsed;
     this.linkContextWindow = { leaves: this.config.contextLeaves, words: this.config.contextWords };
     this.lambda = this.config.newSiteValue;
-    if (this.config.keepHarvest !== false && this.config.rescoreEveryPages === false)
-      throw new ConfigError(
-        'coverage: keepHarvest measures the greedy harvest rate at each rescoring; set rescoreEveryPages to a number',
-      );
-    if (this.config.keepHarvest !== false && this.config.siteShareValue !== false)
-      throw new ConfigError(
-        'coverage: keepHarvest and siteShareValue both set lambda; add siteShareValue=false to use keepHarvest',
-      );
   }
 
   seed(links: DiscoveredLink[]): void {
@@ -278,7 +205,6 @@ export class CoverageStrategy implements Strategy {
         this.requeue(u, action, value);
         continue;
       }
-      if (!this.queued.isSeed(u)) this.adapt(this.lastProbability);
       const data = this.dataOf(u);
       action.data = data;
       const parent = data.parent;
@@ -301,24 +227,15 @@ export class CoverageStrategy implements Strategy {
       this.fetched.add(outcome.finalUrl);
       this.queued.delete(outcome.finalUrl);
     }
-    // The fetch's gain: judged relevant (1) or not (0), or soft, the judge's P(relevant), 0 for
-    // a copy of a page fetched before (it adds nothing).
-    const gain = this.config.isSoftJudged
-      ? outcome.isDuplicate === true
-        ? 0
-        : outcome.probability
-      : reward > 0
-        ? 1
-        : 0;
+    // The fetch's gain: judged relevant (1) or not (0).
+    const gain = reward > 0 ? 1 : 0;
     const site = this.yields.siteId(siteOf(action.host));
-    const dir = this.config.isDirYieldUsed ? this.dirs.siteId(dirOf(action.url, action.host)) : -1;
     // The model learns from the features as they were when the link was chosen (before this outcome).
     if (data !== undefined && !data.isSeed && this.config.isLinkLearning && outcome.isLearned !== true) {
-      const real = this.realFeatures(data.parentProbability, data.parent, site, data.anchorProbability, dir);
-      this.model.update(this.config.isWordUsed ? data.ids : NO_WORDS, real, gain, this.groupOf(site));
+      const real = this.realFeatures(data.parentProbability, data.parent, site, data.anchorProbability);
+      this.model.update(this.config.isWordUsed ? data.ids : NO_WORDS, real, gain);
     }
     this.yields.record(site, gain, data?.parent ?? -1);
-    if (dir >= 0) this.dirs.record(dir, gain, -1);
     const share = this.config.siteShareValue;
     if (share !== false)
       this.lambda =
@@ -352,8 +269,8 @@ export class CoverageStrategy implements Strategy {
     const every = this.config.rescoreEveryPages;
     if (every === false) return;
     // A replay values the links it queues with the restored model; rescoring them as it goes is
-    // work the first live step's rescoring does again (issue 27: at 20,000 pages, a third of the
-    // replay's time).
+    // work the first live step's rescoring does again (at 20,000 pages, a third of the replay's
+    // time).
     if (outcome.isReplay) {
       this.isRescoreDue = true;
       return;
@@ -364,7 +281,7 @@ export class CoverageStrategy implements Strategy {
 
   /**
    * Drops the contexts of the links `observe` will pass over: those fetched and, with
-   * `screenRefound`, those it will keep as queued (see the file comment). The state the test reads is
+   * `isRefoundScreened`, those it will keep as queued (see the file comment). The state the test reads is
    * `observe`'s when it reaches the link: a page's links are distinct URLs, and what `observe`
    * does before its loop (the page's own URLs marked fetched) leaves the others' tests as they were.
    */
@@ -391,13 +308,7 @@ export class CoverageStrategy implements Strategy {
     // the frontier. The kept words keep their order, so a restored model sums its weights in the
     // same order.
     const { state, ids } = trainedOnly(this.model.learnedState());
-    const checkpoint: CoverageCheckpoint = {
-      format: 2,
-      words: ids.map((id) => this.words.nameOf(id)),
-      model: state,
-    };
-    if (this.config.keepHarvest !== false) checkpoint.lambda = this.lambda;
-    return checkpoint;
+    return { format: 2, words: ids.map((id) => this.words.nameOf(id)), model: state };
   }
 
   /** Loads a {@link CoverageStrategy.checkpoint} (before `seed` and the replay). @throws ConfigError if it does not fit. */
@@ -407,7 +318,6 @@ export class CoverageStrategy implements Strategy {
       throw new ConfigError('not a coverage checkpoint of format 1 or 2');
     this.words.loadLearnedState(c.words);
     this.model.loadLearnedState(c.model);
-    if (typeof c.lambda === 'number' && this.config.keepHarvest !== false) this.lambda = c.lambda;
   }
 
   /**
@@ -418,11 +328,10 @@ export class CoverageStrategy implements Strategy {
   linkProbability(action: Action): number | undefined {
     const data = action.data as CoverageData | undefined;
     if (data === undefined || data.isSeed) return undefined;
-    // The ids `observe` would give the site and directory next; taking them first changes nothing.
+    // The id `observe` would give the site next; taking it first changes nothing.
     const site = this.yields.siteId(siteOf(action.host));
-    const dir = this.config.isDirYieldUsed ? this.dirs.siteId(dirOf(action.url, action.host)) : -1;
-    const real = this.realFeatures(data.parentProbability, data.parent, site, data.anchorProbability, dir);
-    return this.model.probability(this.config.isWordUsed ? data.ids : NO_WORDS, real, this.groupOf(site));
+    const real = this.realFeatures(data.parentProbability, data.parent, site, data.anchorProbability);
+    return this.model.probability(this.config.isWordUsed ? data.ids : NO_WORDS, real);
   }
 
   stats(): StrategyStats {
@@ -442,16 +351,11 @@ export class CoverageStrategy implements Strategy {
   }
 
   /**
-   * A link's word ids, and with `urlDepth` the word of its URL's path depth: a view of a reused
-   * buffer without it (`FieldWords.encodeView`; `QueuedLinks.set` copies the ids it keeps).
+   * A link's word ids: a view of a reused buffer (`FieldWords.encodeView`; `QueuedLinks.set`
+   * copies the ids it keeps).
    */
   private encode(link: DiscoveredLink): Int32Array {
-    const ids = this.words.encodeView(link, this.needsLinkContext, this.linkContextWindow);
-    if (!this.config.isUrlDepthUsed) return ids;
-    const out = new Int32Array(ids.length + 1);
-    out.set(ids);
-    out[ids.length] = this.words.idOf('url', urlDepthWord(link.url));
-    return out;
+    return this.words.encodeView(link, this.needsLinkContext, this.linkContextWindow);
   }
 
   /** What queued URL id `u` carries to `observe` (its word ids copied out of the shared pool). */
@@ -478,7 +382,6 @@ export class CoverageStrategy implements Strategy {
       q.parent(u),
       this.siteOfQueued[u] as number,
       this.anchorOfQueued[u] ?? 0.5,
-      this.dirOfQueued[u] ?? -1,
     );
   }
 
@@ -492,7 +395,6 @@ export class CoverageStrategy implements Strategy {
     parent: number,
     site: number,
     anchorProbability: number,
-    dir: number,
   ): Float64Array {
     const x = this.real;
     const c = this.config;
@@ -506,11 +408,6 @@ export class CoverageStrategy implements Strategy {
     x[3] = c.isHubUsed && isOffSite ? logit(y.hubEstimate(parent, 0.5, 1)) : 0;
     x[4] = c.isHubUsed && isOffSite ? 1 : 0;
     if (c.isAnchorScoreUsed) x[5] = logit(anchorProbability);
-    if (c.isDirYieldUsed) {
-      const d = this.dirs;
-      const n = dir >= 0 ? d.fetchedOf(dir) : 0;
-      x[x.length - 1] = n > 0 ? logit(shrunk(d.relevantOf(dir), n, 0.5, 1)) : 0;
-    }
     return x;
   }
 
@@ -523,17 +420,14 @@ export class CoverageStrategy implements Strategy {
     parent: number,
     site: number,
     anchorProbability: number,
-    dir: number,
   ): number {
     const c = this.config;
     const p = this.model.probabilityIn(
       ids,
       from,
       c.isWordUsed ? to : from,
-      this.realFeatures(parentProbability, parent, site, anchorProbability, dir),
-      this.groupOf(site),
+      this.realFeatures(parentProbability, parent, site, anchorProbability),
     );
-    this.lastProbability = p;
     const pageValue =
       c.siteSaturation === false ? 1 : 1 / (1 + this.yields.relevantOf(site) / c.siteSaturation);
     const value = p * (pageValue + this.lambda * this.newSiteShare(site));
@@ -541,11 +435,6 @@ export class CoverageStrategy implements Strategy {
     return c.isHubSiteValued
       ? value + p * this.lambda * this.yields.sitesFoundPerPage(site, HUB_PRIOR_PAGES)
       : value;
-  }
-
-  /** The link model's group of a link into `site`: 1 for a site's first page (`firstPageModel`), else 0. */
-  private groupOf(site: number): number {
-    return this.config.firstPageModel !== 'off' && this.yields.fetchedOf(site) === 0 ? 1 : 0;
   }
 
   /**
@@ -560,7 +449,7 @@ export class CoverageStrategy implements Strategy {
   }
 
   /**
-   * With `screenRefound`: true if queued URL id `u`, found again on a page no more probably
+   * With `isRefoundScreened`: true if queued URL id `u`, found again on a page no more probably
    * relevant than its queued link's parent (`parentProbability`, that page's) with an anchor the
    * judge scored no higher, keeps its queued link without its words being encoded and valued.
    */
@@ -578,7 +467,6 @@ export class CoverageStrategy implements Strategy {
    */
   private enqueue(link: DiscoveredLink, data: CoverageData, existing = this.queued.idOf(link.url)): void {
     const site = this.yields.siteId(siteOf(link.host));
-    const dir = this.config.isDirYieldUsed ? this.dirs.siteId(dirOf(link.url, link.host)) : -1;
     const value = data.isSeed
       ? Number.POSITIVE_INFINITY
       : this.linkValue(
@@ -589,7 +477,6 @@ export class CoverageStrategy implements Strategy {
           data.parent,
           site,
           data.anchorProbability,
-          dir,
         );
     // A URL found again replaces its queued link only if it is worth more from here.
     if (existing !== undefined && this.valueOf(existing) >= value) return;
@@ -604,7 +491,6 @@ export class CoverageStrategy implements Strategy {
     this.siteOfQueued[u] = site;
     this.valueOfQueued[u] = value;
     this.anchorOfQueued[u] = data.anchorProbability;
-    if (dir >= 0) this.dirOfQueued[u] = dir;
     this.queued.setSample(u, this.frontier.addWithKey(link, serial, -value));
   }
 
@@ -616,52 +502,16 @@ export class CoverageStrategy implements Strategy {
     q.setSample(u, this.frontier.addWithKey(action, serial, -value));
   }
 
-  /**
-   * Values every queued URL again and re-keys the frontier with the new values (stale copies
-   * dropped); with `keepHarvest`, measures the greedy expectation on the way.
-   */
+  /** Values every queued URL again and re-keys the frontier with the new values (stale copies dropped). */
   private rescore(): void {
     this.rescorings++;
     this.pagesSinceRescore = 0;
     this.isRescoreDue = false;
-    const isAdapting = this.config.keepHarvest !== false;
-    if (isAdapting && this.probabilities.length < this.queued.size)
-      this.probabilities = new Float64Array(Math.max(this.queued.size, this.probabilities.length * 2));
-    let n = 0;
     this.queued.rekeyLive(this.frontier, (u) => {
       const value = this.valueOf(u);
       this.valueOfQueued[u] = value;
-      if (isAdapting && !this.queued.isSeed(u)) this.probabilities[n++] = this.lastProbability;
       return -value;
     });
-    if (isAdapting && n > 0) {
-      // The links a crawl after P alone would fetch until the next rescoring: the n most probable.
-      const every = this.config.rescoreEveryPages as number;
-      const m = Math.min(n, Math.ceil(Math.max(every, this.frontier.size / RESCORE_SHARE)));
-      const sorted = this.probabilities.subarray(0, n).sort();
-      let sum = 0;
-      for (let i = n - m; i < n; i++) sum += sorted[i] as number;
-      this.greedyProbability = sum / m;
-    }
-  }
-
-  /**
-   * `keepHarvest`: counts a fetched link's P; every {@link ADAPT_EVERY_PAGES} of them, lambda
-   * grows when their mean P kept more than `keepHarvest` of the greedy expectation and shrinks
-   * when it kept less (a multiplicative step, exp of the difference).
-   */
-  private adapt(probability: number): void {
-    const keep = this.config.keepHarvest;
-    if (keep === false || Number.isNaN(this.greedyProbability)) return;
-    this.chosenProbability += probability;
-    if (++this.chosenCount < ADAPT_EVERY_PAGES) return;
-    const kept = this.chosenProbability / this.chosenCount / this.greedyProbability;
-    this.lambda = Math.min(
-      MAX_ADAPTED_LAMBDA,
-      Math.max(MIN_ADAPTED_LAMBDA, this.lambda * Math.exp(kept - keep)),
-    );
-    this.chosenProbability = 0;
-    this.chosenCount = 0;
   }
 
   private ensure(u: number): void {
@@ -677,11 +527,6 @@ export class CoverageStrategy implements Strategy {
       const a = new Float32Array(n);
       a.set(this.anchorOfQueued);
       this.anchorOfQueued = a;
-    }
-    if (this.config.isDirYieldUsed) {
-      const d = new Int32Array(n);
-      d.set(this.dirOfQueued);
-      this.dirOfQueued = d;
     }
   }
 }

@@ -34,17 +34,10 @@ export interface OnlineLinkModelState {
   realWeights: Float64Array;
   realSquares: Float64Array;
   updates: number;
-  /** Group 1's weights (a model with groups); word arrays indexed as `weights`. */
-  group?: GroupWeights;
 }
 
-/**
- * The weights one group of links adds to the shared ones (Daume's "frustratingly easy" domain
- * adaptation, ACL 2007): a link of the group is scored by the shared weights plus these, and an
- * update moves both, so the group starts as the shared model and learns its own differences from
- * its own links only. All start at 0. The shared weights have the same form.
- */
-export interface GroupWeights {
+/** The model's weights and their AdaGrad sums. */
+interface Weights {
   /** Weight of each word id (grown as ids appear; empty: no word weights). */
   words: Float64Array;
   /** AdaGrad's sum of squared gradients per word id. */
@@ -56,7 +49,7 @@ export interface GroupWeights {
   realSquares: Float64Array;
 }
 
-function newWeights(realCount: number, wordCount: number): GroupWeights {
+function newWeights(realCount: number, wordCount: number): Weights {
   return {
     words: new Float64Array(wordCount),
     squares: new Float64Array(wordCount),
@@ -68,18 +61,17 @@ function newWeights(realCount: number, wordCount: number): GroupWeights {
 }
 
 /**
- * `z` plus the decision of weights `b` for a link (bias, then real features, then words) whose
- * word ids are `ids[from..to)`.
+ * The decision of weights `b` for a link (bias, then real features, then words) whose word ids
+ * are `ids[from..to)`.
  */
-function addDecision(
-  b: GroupWeights,
+function decisionOf(
+  b: Weights,
   ids: ArrayLike<number>,
   from: number,
   to: number,
   real: ArrayLike<number>,
-  z: number,
 ): number {
-  z += b.bias;
+  let z = b.bias;
   for (let i = 0; i < b.real.length; i++) z += (b.real[i] as number) * (real[i] as number);
   const w = b.words;
   if (w.length === 0) return z;
@@ -90,15 +82,8 @@ function addDecision(
   return z;
 }
 
-/** One AdaGrad step of weights `b` with gradient `g` of the decision (words too if `withWords`). */
-function step(
-  b: GroupWeights,
-  ids: ArrayLike<number>,
-  real: ArrayLike<number>,
-  g: number,
-  rate: number,
-  withWords: boolean,
-): void {
+/** One AdaGrad step of weights `b` with gradient `g` of the decision. */
+function step(b: Weights, ids: ArrayLike<number>, real: ArrayLike<number>, g: number, rate: number): void {
   const g2 = g * g;
   b.biasSquares += g2;
   b.bias -= (rate * g) / Math.sqrt(b.biasSquares);
@@ -108,7 +93,6 @@ function step(
     b.realSquares[i] = (b.realSquares[i] as number) + g2 * x * x;
     b.real[i] = (b.real[i] as number) - (rate * g * x) / Math.sqrt(b.realSquares[i] as number);
   }
-  if (!withWords) return;
   for (let k = 0; k < ids.length; k++) {
     const id = ids[k] as number;
     if (id >= b.words.length) {
@@ -124,25 +108,19 @@ function step(
 
 export class OnlineLinkModel {
   /** The weights every link is scored by; the first real feature's starts at 1. */
-  private readonly shared: GroupWeights;
+  private readonly shared: Weights;
   private updates = 0;
-  /** Weights of group 1 (see {@link GroupWeights}); undefined when the model has no groups. */
-  private readonly group: GroupWeights | undefined;
 
   /**
    * @param learningRate AdaGrad step size (> 0).
    * @param realCount number of real features (>= 1; the first is the parent's logit).
-   * @param groupWords 'none': no groups (every link is group 0); 'real': group 1 has its own bias
-   *   and real-feature weights on top of the shared ones; 'all': its own word weights too.
    */
   constructor(
     private readonly learningRate: number,
     realCount = 1,
-    private readonly groupWords: 'none' | 'real' | 'all' = 'none',
   ) {
     this.shared = newWeights(realCount, 1024);
     this.shared.real[0] = 1;
-    if (groupWords !== 'none') this.group = newWeights(realCount, groupWords === 'all' ? 1024 : 0);
   }
 
   /** The weight of real feature `i` (for reports and tests). */
@@ -155,12 +133,9 @@ export class OnlineLinkModel {
     return this.updates;
   }
 
-  /**
-   * P(target relevant) of a link with word ids `ids` and real features `real` ([realCount]), of
-   * group `group` (1 adds the group's weights when the model has groups).
-   */
-  probability(ids: ArrayLike<number>, real: ArrayLike<number>, group = 0): number {
-    return this.probabilityIn(ids, 0, ids.length, real, group);
+  /** P(target relevant) of a link with word ids `ids` and real features `real` ([realCount]). */
+  probability(ids: ArrayLike<number>, real: ArrayLike<number>): number {
+    return this.probabilityIn(ids, 0, ids.length, real);
   }
 
   /**
@@ -169,24 +144,16 @@ export class OnlineLinkModel {
    * the time of summing its weights (links of 60 ids in a pool on a resizable buffer, Node 20:
    * 260 ns a link with a view each, 165 ns in place).
    */
-  probabilityIn(
-    pool: ArrayLike<number>,
-    from: number,
-    to: number,
-    real: ArrayLike<number>,
-    group = 0,
-  ): number {
-    return sigmoid(this.decision(pool, from, to, real, group));
+  probabilityIn(pool: ArrayLike<number>, from: number, to: number, real: ArrayLike<number>): number {
+    return sigmoid(decisionOf(this.shared, pool, from, to, real));
   }
 
   /** One AdaGrad step on the log loss of the link's outcome `label` (0 or 1, or a probability). */
-  update(ids: ArrayLike<number>, real: ArrayLike<number>, label: number, group = 0): void {
-    const g = sigmoid(this.decision(ids, 0, ids.length, real, group)) - label; // d loss / d decision
+  update(ids: ArrayLike<number>, real: ArrayLike<number>, label: number): void {
+    const g = sigmoid(decisionOf(this.shared, ids, 0, ids.length, real)) - label; // d loss / d decision
     if (g === 0) return;
-    if (group === 1 && this.group !== undefined)
-      step(this.group, ids, real, g, this.learningRate, this.groupWords === 'all');
     this.updates++;
-    step(this.shared, ids, real, g, this.learningRate, true);
+    step(this.shared, ids, real, g, this.learningRate);
   }
 
   /** The weights, AdaGrad sums and update count, for checkpoints. */
@@ -200,7 +167,6 @@ export class OnlineLinkModel {
       realWeights: w.real.slice(),
       realSquares: w.realSquares.slice(),
       updates: this.updates,
-      ...(this.group === undefined ? {} : { group: copyGroup(this.group) }),
     };
   }
 
@@ -212,11 +178,6 @@ export class OnlineLinkModel {
         `link model checkpoint has ${state.realWeights.length} real features, expected ${w.real.length}`,
         { context: { field: 'model' } },
       );
-    if ((state.group === undefined) !== (this.group === undefined))
-      throw new ConfigError(
-        `link model checkpoint ${state.group === undefined ? 'has no' : 'has'} first-page weights; resume with the coverage settings of the crawl`,
-        { context: { field: 'model' } },
-      );
     w.words = state.weights.slice();
     w.squares = state.squares.slice();
     w.bias = state.bias;
@@ -224,32 +185,7 @@ export class OnlineLinkModel {
     w.real.set(state.realWeights);
     w.realSquares.set(state.realSquares);
     this.updates = state.updates;
-    if (state.group !== undefined && this.group !== undefined)
-      Object.assign(this.group, copyGroup(state.group));
   }
-
-  private decision(
-    ids: ArrayLike<number>,
-    from: number,
-    to: number,
-    real: ArrayLike<number>,
-    group: number,
-  ): number {
-    const z = addDecision(this.shared, ids, from, to, real, 0);
-    // The group's terms are added to the shared sum, in the same order as before groups existed.
-    return group === 1 && this.group !== undefined ? addDecision(this.group, ids, from, to, real, z) : z;
-  }
-}
-
-function copyGroup(b: GroupWeights): GroupWeights {
-  return {
-    words: b.words.slice(),
-    squares: b.squares.slice(),
-    bias: b.bias,
-    biasSquares: b.biasSquares,
-    real: b.real.slice(),
-    realSquares: b.realSquares.slice(),
-  };
 }
 
 /**
@@ -265,16 +201,5 @@ export function trainedOnly(state: OnlineLinkModelState): { state: OnlineLinkMod
     weights[i] = state.weights[id] as number;
     squares[i] = state.squares[id] as number;
   });
-  const g = state.group;
-  if (g === undefined) return { state: { ...state, weights, squares }, ids };
-  // A group update is also a shared one, so the group's trained words are among `ids`.
-  const groupWords = new Float64Array(g.words.length === 0 ? 0 : ids.length);
-  const groupSquares = new Float64Array(groupWords.length);
-  if (groupWords.length > 0)
-    ids.forEach((id, i) => {
-      groupWords[i] = g.words[id] ?? 0;
-      groupSquares[i] = g.squares[id] ?? 0;
-    });
-  const group = { ...copyGroup(g), words: groupWords, squares: groupSquares };
-  return { state: { ...state, weights, squares, group }, ids };
+  return { state: { ...state, weights, squares }, ids };
 }

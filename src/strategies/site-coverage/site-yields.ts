@@ -20,9 +20,9 @@ export function siteOf(host: string): string {
 
 /**
  * Fetched and judged-relevant counts per site, per hub page and per hub site. A fetch's gain is
- * 1 or 0 (judged relevant or not) or, soft, the judge's P(relevant): counts are then expected
- * relevant pages, and a site's "uncovered" mass is the probability that none of its fetched
- * pages was relevant.
+ * 1 or 0 (judged relevant or not); the sums are kept as floating-point numbers, so a gain in
+ * between (a probability) would make them expected counts, and a site's "uncovered" mass the
+ * probability that none of its fetched pages was relevant.
  */
 export class SiteYields {
   private readonly siteIds = new Map<string, number>();
@@ -40,13 +40,12 @@ export class SiteYields {
   private hubRelevant = new Float64Array(1024);
   private parents = 0;
   /**
-   * Per site id: relevant sites first found through a link from one of its pages (soft: expected
-   * ones); and over all sites, such finds and fetch attempts (the prior of {@link sitesFoundPerPage}).
+   * Per site id: relevant sites first found through a link from one of its pages; and over all sites, such finds and fetch attempts (the prior of {@link sitesFoundPerPage}).
    */
   private sitesFound = new Float64Array(256);
   private allSitesFound = 0;
   private allFetched = 0;
-  /** Over all sites: judged-relevant pages, and sites with one (soft: expected ones). */
+  /** Over all sites: judged-relevant pages, and sites with one. */
   private allRelevant = 0;
   private allCovered = 0;
 
@@ -95,8 +94,8 @@ export class SiteYields {
   }
 
   /**
-   * Records a fetch attempt on `site` with gain `gain` in [0, 1] (1 or 0: judged relevant or not;
-   * soft: the judge's P(relevant)), reached from `parent` (-1: a seed); off-site links count for
+   * Records a fetch attempt on `site` with gain `gain` in [0, 1] (1 or 0: judged relevant or not),
+   * reached from `parent` (-1: a seed); off-site links count for
    * the parent's and its site's hub yields.
    */
   record(site: number, gain: number, parent: number): void {
@@ -120,7 +119,7 @@ export class SiteYields {
     this.siteHubRelevant[from] = (this.siteHubRelevant[from] as number) + gain;
   }
 
-  /** Pages of `site` judged relevant so far (expected pages when gains are soft). */
+  /** Pages of `site` judged relevant so far. */
   relevantOf(site: number): number {
     return this.relevant[site] as number;
   }
