@@ -104,7 +104,7 @@ The benchmarks (never part of npm test). With no PART, every part runs (hours). 
 DIR; commit a report on purpose with --out results.
 
 Parts:
-  engine     throughput and memory against Crawlee (--runs N: every row N times, in turn, each round starting one row further on, with medians)
+  engine     throughput and memory against Crawlee (--runs N: every row N times, in turn, each round starting one row further on, with medians; --ask coverage: a row of coverage asking questions, answered from the web's labels, retraining its judge)
   memory     bytes per frontier URL of every strategy at 100k, 500k and 1M frontier samples
   decision   time per step of tres as the frontier passes 500,000 samples (the journal's Figure 4)
   tree       the Tree-Frontier's share of each decision, frontier past 500,000 samples
@@ -151,6 +151,7 @@ const VALUE_FLAGS = [
   '--model',
   '--runs',
   '--variants',
+  '--ask',
 ];
 
 async function main(): Promise<void> {
@@ -171,6 +172,8 @@ async function main(): Promise<void> {
   const docwebCacheDir = takeValue(args, '--cache');
   const modelsArg = takeValue(args, '--models', 'a folder: npm run bench -- crawl --models DIR');
   const strategyList = splitStrategySpecs(takeValue(args, '--strategies') ?? '');
+  // engine: `--ask coverage` adds a row of each such strategy asking questions.
+  const askingList = splitStrategySpecs(takeValue(args, '--ask', 'strategies such as coverage') ?? '');
   // memory: `--time-limit S` per strategy (default 180).
   const timeLimitArg = takeValue(args, '--time-limit', 'a number of seconds > 0');
   const timeLimitSec = timeLimitArg === undefined ? undefined : Number(timeLimitArg);
@@ -249,6 +252,7 @@ async function main(): Promise<void> {
         ...(isQuick ? { webPages: 5_000, webHosts: 50, maxPages: 500 } : {}),
         // `--strategies a,b` runs only those tres rows, without Crawlee; `--out DIR` writes there.
         ...(strategyList.length > 0 ? { strategies: strategyList, shouldRunCrawlee: false } : {}),
+        ...(askingList.length > 0 ? { askingStrategies: askingList } : {}),
         resultsDir: outArg ?? (isQuick ? join(resultsDir, 'quick') : resultsDir),
       });
     }

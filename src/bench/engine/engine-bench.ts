@@ -46,6 +46,12 @@ export interface EngineBenchOptions {
    * medians and the median of its per-round speed against best-first. @default 1
    */
   rounds?: number;
+  /**
+   * Strategies that also get a row asking questions (`ask`: the library's defaults, 50
+   * questions at most, answered at once from the generated web's labels; answers retrain the
+   * judge in a worker thread, the library Crawler's default). @default none
+   */
+  askingStrategies?: readonly string[];
 }
 
 export const DEFAULT_ENGINE_BENCH_OPTIONS: Omit<EngineBenchOptions, 'resultsDir'> = {
@@ -68,7 +74,15 @@ interface WorkerResult {
 }
 
 /** The tres rows: strategy and WARC. */
-const TRES_ROWS: readonly { name: string; strategy: string; shouldWriteWarc: boolean }[] = [
+interface TresRow {
+  name: string;
+  strategy: string;
+  shouldWriteWarc: boolean;
+  /** The crawl asks questions (see `askingStrategies`). */
+  isAsking?: boolean;
+}
+
+const TRES_ROWS: readonly TresRow[] = [
   { name: 'tres engine, bfs (WARC on)', strategy: 'bfs', shouldWriteWarc: true },
   { name: 'tres engine, bfs (WARC off)', strategy: 'bfs', shouldWriteWarc: false },
   { name: 'tres engine, best-first (WARC off)', strategy: 'best-first', shouldWriteWarc: false },
@@ -144,6 +158,7 @@ function roundsTableOf(runs: Record<string, WorkerResult[]>, rounds: number): st
 /** Runs the engine benchmark, prints a table, writes JSON and Markdown. */
 export async function runEngineBench(options: EngineBenchOptions): Promise<void> {
   const o = options;
+  // The asking rows' children make this web again from the same options.
   const web = createSyntheticWeb({ seed: 'engine-bench', pageCount: o.webPages, hostCount: o.webHosts });
   const server = await startReplayServer({ sites: web.sites(), unknownHost: 'misdirected' });
   const seeds = web.seedUrls(10);
@@ -168,7 +183,17 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
     const extra = only
       .filter((spec) => !TRES_ROWS.some((r) => r.strategy === spec))
       .map((spec) => ({ name: `tres engine, ${spec} (WARC off)`, strategy: spec, shouldWriteWarc: false }));
-    const rows = [...TRES_ROWS.filter((r) => only.length === 0 || only.includes(r.strategy)), ...extra];
+    const asking = (o.askingStrategies ?? []).map((spec) => ({
+      name: `tres engine, ${spec} asking (WARC off)`,
+      strategy: spec,
+      shouldWriteWarc: false,
+      isAsking: true,
+    }));
+    const rows: TresRow[] = [
+      ...TRES_ROWS.filter((r) => only.length === 0 || only.includes(r.strategy)),
+      ...extra,
+      ...asking,
+    ];
     for (let round = 1; round <= rounds; round++) {
       const rotated = rows.map((_, i) => rows[(i + round - 1) % rows.length] as (typeof rows)[number]);
       for (const row of rotated) {
@@ -180,6 +205,10 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
           outDir,
           shouldWriteWarc: row.shouldWriteWarc,
           strategy: row.strategy,
+          // The child makes the same web again (seeded) for its labels: the user who answers.
+          ...(row.isAsking
+            ? { askWeb: { seed: 'engine-bench', pageCount: o.webPages, hostCount: o.webHosts } }
+            : {}),
         });
         rmSync(outDir, { recursive: true, force: true });
         runs[row.name] = [...(runs[row.name] ?? []), result];
@@ -220,7 +249,7 @@ export async function runEngineBench(options: EngineBenchOptions): Promise<void>
   ].join('\n');
   const roundsTable = rounds > 1 ? roundsTableOf(runs, rounds) : '';
   console.log(`\n${table}\n${roundsTable === '' ? '' : `\n${roundsTable}`}`);
-  const md = `# Engine benchmark\n\nGenerated web: ${web.pageCount} pages on ${web.hosts.length} hosts (seed engine-bench), served on loopback by the replay server in the parent process. Each crawler in its own child process, K = ${o.concurrency}, no politeness delay, ${o.maxPages} pages per crawl. tres fetches and obeys robots.txt, parses every page, judges it (keyword judge) and records it in SQLite (+ WARC when on), with the strategy named in the row (bfs: the engine alone; best-first: ordered by the parent page's relevance; tres: Tree-Frontier + Double DQN, anchor scores, training); Crawlee (CheerioCrawler, in-memory storage, breadth-first) parses with cheerio and enqueues every link.\n\n${table}\n${roundsTable === '' ? '' : `\nEvery row ran ${rounds} times, in turn, each round starting one row further on; the table above shows each row's run of median pages/s.\n\n${roundsTable}`}\nCommand: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.\n`;
+  const md = `# Engine benchmark\n\nGenerated web: ${web.pageCount} pages on ${web.hosts.length} hosts (seed engine-bench), served on loopback by the replay server in the parent process. Each crawler in its own child process, K = ${o.concurrency}, no politeness delay, ${o.maxPages} pages per crawl. tres fetches and obeys robots.txt, parses every page, judges it (keyword judge) and records it in SQLite (+ WARC when on), with the strategy named in the row (bfs: the engine alone; best-first: ordered by the parent page's relevance; tres: Tree-Frontier + Double DQN, anchor scores, training; "asking": the crawl asks up to 50 questions, answered at once from the web's labels, and retrains its judge on them in a worker thread; its child builds the web's labels before its clock starts, which adds to its peak RSS); Crawlee (CheerioCrawler, in-memory storage, breadth-first) parses with cheerio and enqueues every link.\n\n${table}\n${roundsTable === '' ? '' : `\nEvery row ran ${rounds} times, in turn, each round starting one row further on; the table above shows each row's run of median pages/s.\n\n${roundsTable}`}\nCommand: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.\n`;
   const paths = writeResults(o.resultsDir, 'engine', { env, options: o, results: rows, runs }, md);
   console.log(`results: ${paths.json}, ${paths.md}`);
 }
