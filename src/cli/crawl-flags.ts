@@ -205,6 +205,16 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     isFixed: true,
   },
   {
+    key: 'examples',
+    flags: '--examples <file-or-dir>',
+    help: 'example relevant pages: a folder of .html, .htm or .txt files, or a file of URLs (one a line, fetched before the crawl); the judge learns the topic from them, the --keywords and the pages it meets (not with --model)',
+    defaultText: 'none',
+    kind: 'string',
+    check: folder,
+    ...top('examplesSource'),
+    isFixed: true,
+  },
+  {
     key: 'threshold',
     flags: '--threshold <p>',
     help: 'a page is relevant when P(relevant) >= p',

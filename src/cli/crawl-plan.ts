@@ -69,7 +69,9 @@ export function planCrawl(typed: Record<string, unknown> & CrawlCommandFlags): C
     const { options, warnings } = overlay(stored, given);
     warnings.push(...parseStoredStrategy(options, typed.resume));
     const modelDir = options.judgeSource;
-    if (!modelDir && stored.judgeName !== undefined && stored.judgeName !== 'keywords') {
+    const isRemade =
+      stored.judgeName === 'keywords' || (stored.judgeName === 'cold-start' && options.examplesSource);
+    if (!modelDir && stored.judgeName !== undefined && !isRemade) {
       throw new ConfigError(
         `${typed.resume} was crawled with the model "${stored.judgeName}" but its folder was not stored; pass it again with --model <dir>`,
       );
@@ -87,6 +89,23 @@ export function planCrawl(typed: Record<string, unknown> & CrawlCommandFlags): C
     throw new ConfigError(
       'missing the topic: give --keywords, --keywords-file or --model (the relevance judge)',
     );
+  }
+  if (options.examplesSource !== undefined) {
+    const where = given.find((g) => g.flag.key === 'examples')?.where ?? '--examples';
+    if (options.judgeSource)
+      throw new ConfigError(
+        `${where}: a --model is a judge trained already; give --examples with --keywords instead`,
+        {
+          context: { field: where },
+        },
+      );
+    if (!options.keywords?.length)
+      throw new ConfigError(
+        `${where} needs --keywords or --keywords-file: the judge starts from the topic's words`,
+        {
+          context: { field: where },
+        },
+      );
   }
   const seeds = readSeedsFile(seedsPath, `${seedsWhere} file`);
   const warnings = options.strategy instanceof StrategySpec ? [...options.strategy.deprecations] : [];

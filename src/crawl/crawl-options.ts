@@ -69,6 +69,12 @@ export interface CrawlerOptions {
    */
   judgeSource?: string;
   /**
+   * Where the example pages of the judge came from (`tres crawl --examples`: a folder or a file
+   * of URLs, as an absolute path). Not used by the crawl; stored with its config so that a resume
+   * makes the same judge. @default undefined
+   */
+  examplesSource?: string;
+  /**
    * Topic keywords (expanded set): the stand-in keyword judge uses them when no `judge` is
    * given, and strategies with keyword features (TRES) always do.
    */
@@ -174,6 +180,7 @@ type Resolved = Required<
     | 'render'
     | 'judge'
     | 'judgeSource'
+    | 'examplesSource'
     | 'keywords'
     | 'keyphrases'
     | 'net'
@@ -229,6 +236,7 @@ export type ResolvedCrawlerOptions = Omit<Resolved, 'maxPagesPerDomain'> & {
   strategy: Strategy;
   judge?: PageJudge;
   judgeSource?: string;
+  examplesSource?: string;
   keywords?: string[];
   keyphrases?: string[];
   net: WebClientOptions;

@@ -5,6 +5,7 @@
  * the metrics of Table 1, and saving/loading models.
  */
 export { type BiLstmKind, BiLstmModel } from './bilstm-model.js';
+export { ColdStartJudge, type ColdStartJudgeOptions, DEFAULT_COLD_START_JUDGE } from './cold-start-judge.js';
 export {
   type BiLstmConfig,
   DEFAULT_RELEVANCE_CONFIG,
@@ -35,6 +36,7 @@ export {
 export { trainDecisionTree } from './decision-tree.js';
 export { DEFAULT_ANCHOR_MODEL, DEFAULT_PAGE_MODEL } from './defaults.js';
 export { type DenseClassifier, trainKernelNaiveBayes, trainLinearSvm } from './dense-classifiers.js';
+export { fetchExamplePages, readExamplePages } from './example-pages.js';
 export { FastModel } from './fast-model.js';
 export {
   anchorExamples,

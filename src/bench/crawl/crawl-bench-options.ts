@@ -31,12 +31,21 @@ export interface CrawlBenchOptions {
   outDir?: string;
   /** DocWeb cache folder, for topics on the DocWeb. @default the DocWeb default cache */
   cacheDir?: string;
+  /**
+   * The judge a user has instead of a model (`--judge`): `keywords` (the stand-in keyword judge,
+   * also what no `modelDir` gives) or `user:examples=N,answers=M` (the cold-start judge from the
+   * topic's keywords and N example pages drawn with the run's seed from the web's relevant pages;
+   * M answers from the ground truth at most, as the crawl asks). Not with `modelDir`.
+   * @default 'keywords' without modelDir
+   */
+  judge?: string;
   /** A page is relevant to the crawler when its judge's P >= this. @default 0.5 */
   relevanceThreshold?: number;
   /**
    * An upper-bound experiment: the crawler's reward for a page is the topic's ground-truth label
    * instead of the model's verdict (links are still scored by the model). It tells whether a
-   * strategy is held back by its agent or by its reward. Needs `modelDir`. @default false
+   * strategy is held back by its agent or by its reward. Links are scored by `modelDir`'s model,
+   * or by the topic's keywords without one. @default false
    */
   isTruthReward?: boolean;
   /** Points per curve: one every maxPages / curvePoints pages. @default 100 */
@@ -64,8 +73,10 @@ export interface CrawlBenchOptions {
 
 /** Options after defaults are filled in and checked. */
 export type ResolvedCrawlBenchOptions = Required<
-  Omit<CrawlBenchOptions, 'cacheDir' | 'log' | 'keepStoresDir'>
+  Omit<CrawlBenchOptions, 'cacheDir' | 'log' | 'keepStoresDir' | 'judge'>
 > & {
+  /** The parsed `judge`; undefined: the model of modelDir, or the keyword judge without one. */
+  userJudge: UserJudgeSpec | undefined;
   cacheDir: string | undefined;
   keepStoresDir: string | undefined;
   log: (line: string) => void;
@@ -132,16 +143,21 @@ export function resolveCrawlBenchOptions(options: CrawlBenchOptions): ResolvedCr
     isFresh: options.isFresh ?? d.isFresh,
     isOpenWorld: options.isOpenWorld ?? d.isOpenWorld,
     isTruthReward: options.isTruthReward ?? d.isTruthReward,
+    userJudge: options.judge === undefined ? undefined : parseBenchJudge(options.judge),
     command: options.command ?? process.argv.join(' '),
     log: options.log === false ? () => {} : (options.log ?? ((line) => console.log(line))),
   };
-  if (resolved.isTruthReward && resolved.modelDir === false)
+  if (resolved.isTruthReward && resolved.userJudge)
     throw new ConfigError(
-      'isTruthReward (--truth-reward) needs modelDir (--model DIR): links are still scored by the model',
+      'isTruthReward (--truth-reward) and a user judge (--judge user:...) are two rewards: give one',
       {
         context: { field: 'isTruthReward' },
       },
     );
+  if (options.judge !== undefined && resolved.modelDir !== false)
+    throw new ConfigError('judge (--judge) and modelDir (--model) are two judges: give one', {
+      context: { field: 'judge' },
+    });
   positiveInt(resolved.maxPages, 'maxPages');
   positiveInt(resolved.runs, 'runs');
   positiveInt(resolved.concurrency, 'concurrency');
@@ -183,4 +199,50 @@ function unique(values: string[], field: string): string[] {
 /** How a run is named in files and tables: `bfs`, `bfs_100`, `tres_5_2` (the paper's TRES_5_2). */
 export function configLabel(strategy: string, domainLimit: string): string {
   return domainLimit === 'none' ? strategy : `${strategy}_${domainLimit}`;
+}
+
+/** The simulated user of `--judge user:...`: what the user gives the crawl. */
+export interface UserJudgeSpec {
+  /** Example relevant pages, drawn with the run's seed from the web's relevant pages. */
+  examples: number;
+  /** Most questions answered (from the ground truth) while the crawl runs. */
+  answers: number;
+  /**
+   * Settings of the cold-start judge by name (`learn=0` never learns, `self=0` labels with the
+   * keyword verdicts only, `share=0.5` the examples' weight), to measure its parts; the judge's
+   * defaults otherwise.
+   */
+  settings: Record<string, number>;
+}
+
+const USER_JUDGE_KEYS = ['examples', 'answers', 'learn', 'self', 'share', 'first', 'every'];
+
+/**
+ * Reads a `--judge` spec: `keywords` (undefined: the keyword judge) or
+ * `user:examples=N,answers=M[,learn=0|1,self=0|1,share=X,first=N,every=N]`.
+ * @throws ConfigError naming `judge` and the part that is wrong
+ */
+export function parseBenchJudge(spec: string): UserJudgeSpec | undefined {
+  const fail = (why: string): never => {
+    throw new ConfigError(
+      `judge: ${why} in "${spec}"; give keywords or user:examples=N,answers=M (e.g. user:examples=10,answers=50)`,
+      { context: { field: 'judge' } },
+    );
+  };
+  if (spec === 'keywords') return undefined;
+  if (spec !== 'user' && !spec.startsWith('user:')) fail('unknown judge');
+  const settings: Record<string, number> = {};
+  for (const part of spec.slice(5).split(',').filter(Boolean)) {
+    const [k, v, ...rest] = part.split('=');
+    const n = Number(v);
+    if (!k || v === undefined || rest.length > 0 || v.trim() === '' || !Number.isFinite(n) || n < 0)
+      fail(`"${part}" is not NAME=NUMBER (a number >= 0)`);
+    if (!USER_JUDGE_KEYS.includes(k as string))
+      fail(`unknown setting "${k}" (known: ${USER_JUDGE_KEYS.join(', ')})`);
+    settings[k as string] = n;
+  }
+  const { examples = 0, answers = 0, ...rest } = settings;
+  if (!Number.isInteger(examples) || !Number.isInteger(answers))
+    fail('examples and answers must be whole numbers');
+  return { examples, answers, settings: rest };
 }

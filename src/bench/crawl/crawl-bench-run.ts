@@ -98,8 +98,12 @@ export interface RunSpec {
   net: WebClientOptions;
   /** URL filter of the topic's web. @default the crawler's */
   urlFilter?: UrlFilterOptions;
-  /** The crawler's classifier; undefined: the keyword judge with the topic's keywords. */
-  judge: PageJudge | undefined;
+  /**
+   * The crawler's classifier; undefined: the keyword judge with the topic's keywords; a function:
+   * a judge made for this run (one that learns during the crawl, from examples drawn with the
+   * run's seed).
+   */
+  judge: PageJudge | undefined | ((run: number) => Promise<PageJudge>);
   /** Hosts the web serves (for the crawl scope and its counts). */
   servedHosts?: ReadonlySet<string>;
   /** Drop links to hosts the web does not serve. @default true when servedHosts is given */
@@ -165,6 +169,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   const outDir = mkdtempSync(join(tmpdir(), 'tres-bench-crawl-'));
   // Word vectors only for strategies that use them (Lim's), loaded once per process.
   const wordVectors = strategyNeedsWordVectors(spec.strategy) ? await loadWordVectors() : undefined;
+  const judge = typeof spec.judge === 'function' ? await spec.judge(spec.run) : spec.judge;
   const makeCrawler = (maxPages: number, isResume: boolean) =>
     new Crawler({
       outDir,
@@ -175,7 +180,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       maxPagesPerDomain: spec.domainLimit,
       maxConcurrency: spec.concurrency,
       relevanceThreshold: spec.relevanceThreshold,
-      ...(spec.judge ? { judge: spec.judge } : { keywords: spec.topic.keywords }),
+      ...(judge ? { judge } : { keywords: spec.topic.keywords }),
       ...BENCH_CRAWLER_SETTINGS,
       ...(spec.checkpointEveryPages === undefined ? {} : { checkpointEveryPages: spec.checkpointEveryPages }),
       progressIntervalMs: 60_000,

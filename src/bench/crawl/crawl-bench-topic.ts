@@ -78,6 +78,8 @@ export interface BenchWeb {
    * served host's pages the web does not have). @default undefined: every URL of a served host
    */
   hasPage?: (url: string) => boolean;
+  /** URLs of the web's pages relevant by its ground truth, sorted (the simulated user's examples). */
+  relevantPages(): string[];
   close(): Promise<void>;
 }
 
@@ -178,6 +180,18 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
       // A link to a www. spelling of a served host is in the web: the server redirects it.
       servedHosts: new Set([...server.hosts, ...server.aliasHosts]),
       hasPage: (url) => lookup(url) !== undefined,
+      relevantPages: () => {
+        const pages = new DocwebDb(cacheDir);
+        try {
+          return pages
+            .pages()
+            .map((p) => p.url)
+            .filter((url) => !/\.pdf$/i.test(url) && parsed.labelOf(url))
+            .sort();
+        } finally {
+          pages.close();
+        }
+      },
       close: () => server.close(),
     };
   }
@@ -226,6 +240,11 @@ export async function openBenchWeb(topicFile: string, options: OpenBenchWebOptio
     urlFilter: BENCH_URL_FILTER,
     description: `synthetic web (seed ${web.options.seed}): ${web.pageCount} pages on ${web.hosts.length} hosts, relevant topic "${web.options.relevantTopic}"`,
     servedHosts: new Set(sandbox.server.hosts),
+    relevantPages: () =>
+      [...web.labels()]
+        .filter((l) => l.isRelevant)
+        .map((l) => l.url)
+        .sort(),
     close: () => sandbox.close(),
   };
 }

@@ -331,8 +331,14 @@ describe('runCrawlBench with a trained model as the judge', () => {
     const withoutMatches = await runWithModel('kw-b', { ...tres, topicFile: noMatch });
     expect(withKeywords.curve).not.toEqual(withoutMatches.curve);
     await expect(
-      runCrawlBench({ ...base, outDir: join(dir, 'x'), isTruthReward: true, log: false }),
-    ).rejects.toThrow(/--truth-reward.*--model/);
+      runCrawlBench({
+        ...base,
+        outDir: join(dir, 'x'),
+        isTruthReward: true,
+        judge: 'user:examples=1',
+        log: false,
+      }),
+    ).rejects.toThrow(/--truth-reward.*--judge user/);
   });
 });
 

@@ -30,7 +30,8 @@ import {
 } from './crawl-bench-options.js';
 import { BENCH_CRAWLER_SETTINGS, type RunResult, runOnce, seedOfRun } from './crawl-bench-run.js';
 import { type ConfigRow, summarizeRuns } from './crawl-bench-stats.js';
-import { type BenchTopic, openBenchWeb } from './crawl-bench-topic.js';
+import { type BenchTopic, type BenchWeb, openBenchWeb } from './crawl-bench-topic.js';
+import { userJudge } from './user-judge.js';
 
 /** What a finished (or resumed) benchmark produced. */
 export interface CrawlBenchResult {
@@ -54,7 +55,22 @@ function packageVersion(): string {
   }
 }
 
-async function makeJudge(o: ResolvedCrawlBenchOptions, topic: BenchTopic) {
+async function makeJudge(o: ResolvedCrawlBenchOptions, web: BenchWeb) {
+  const topic = web.topic;
+  if (o.userJudge) return userJudge(o.userJudge, web);
+  if (o.modelDir === false && o.isTruthReward) {
+    const { KeywordJudge } = await import('../../crawl/index.js');
+    const keywords = new KeywordJudge({ keywords: topic.keywords });
+    return {
+      judge: {
+        name: 'truth+keywords',
+        scorePages: async (pages) => Float32Array.from(pages, (p) => (topic.labelOf(p.url) ? 1 : 0)),
+        scoreAnchors: (anchors) => keywords.scoreAnchors(anchors),
+      } satisfies PageJudge,
+      name: 'truth+keywords',
+      description: `the topic's ground truth (an upper-bound experiment), links scored by the topic's keywords`,
+    };
+  }
   if (o.modelDir === false)
     return {
       judge: undefined,
@@ -132,7 +148,7 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
   const web = await openBenchWeb(o.topicFile, o.cacheDir ? { cacheDir: o.cacheDir } : {});
   try {
     const topic = web.topic;
-    const judge = await makeJudge(o, topic);
+    const judge = await makeJudge(o, web);
     const setting: RunSetting = {
       topic: topic.name,
       maxPages: o.maxPages,

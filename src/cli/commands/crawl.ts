@@ -8,7 +8,7 @@
 import { type Command, Option } from 'commander';
 import type { ClusterCoordinator } from '../../cluster/index.js';
 import { ConfigError } from '../../common/index.js';
-import type { CrawlSummary, PageJudge } from '../../crawl/index.js';
+import { type CrawlSummary, DEFAULT_CRAWLER_OPTIONS, type PageJudge } from '../../crawl/index.js';
 import { Crawler } from '../../index.js';
 import { WebClient } from '../../net/index.js';
 import { type FailureReason, indexOutlinks, withCrawlReader } from '../../store/index.js';
@@ -112,9 +112,14 @@ export async function runCrawlCommand(
   const ui = dashboardOptions(typed as CrawlUiFlags);
   // After relevance feedback swapped a model in, a resume judges with that model.
   const judgeDir = (plan.isResume ? feedbackJudgeDir(plan.outDir) : undefined) ?? plan.modelDir;
-  const judge = judgeDir === undefined ? undefined : await loadJudge(judgeDir);
-  const fetchRunner = await clusterRunner(typed);
   const o = plan.options;
+  const judge =
+    judgeDir !== undefined
+      ? await loadJudge(judgeDir)
+      : o.examplesSource !== undefined
+        ? await coldStartJudge(o.examplesSource, o)
+        : undefined;
+  const fetchRunner = await clusterRunner(typed);
   // The library's Crawler makes the strategy from its spec (typed or stored), the crawl's seed and topic.
   const crawler = new Crawler({
     ...o,
@@ -194,6 +199,20 @@ async function loadJudge(dir: string): Promise<PageJudge> {
   // Loaded on demand: the relevance room pulls in tfjs, which a keyword crawl does not need.
   const { loadModel } = await import('../../relevance/index.js');
   return loadModel(dir);
+}
+
+/**
+ * The judge of `--examples`: the keyword judge that learns from the example pages and from the
+ * pages the crawl meets. URLs are fetched with the crawl's network options.
+ */
+async function coldStartJudge(examplesSource: string, o: CrawlPlan['options']): Promise<PageJudge> {
+  const { ColdStartJudge, readExamplePages } = await import('../../relevance/index.js');
+  const examples = await readExamplePages(examplesSource, o.net ?? {}, '--examples');
+  return new ColdStartJudge({
+    keywords: o.keywords ?? [],
+    examples,
+    seed: o.seed ?? DEFAULT_CRAWLER_OPTIONS.seed,
+  });
 }
 
 /** The network options (user agent, resolve rules, ...) are checked here, not after the store is made. */

@@ -25,6 +25,7 @@ export interface BenchCrawlFlags {
   domainLimit?: string[];
   concurrency?: number;
   model?: string;
+  judge?: string;
   out?: string;
   cache?: string;
   threshold?: number;
@@ -88,6 +89,10 @@ export function registerBenchCommand(program: Command): void {
       '--model <dir>',
       'trained relevance model as the crawler\u2019s judge (default: the topic keywords)',
     )
+    .option(
+      '--judge <spec>',
+      'the judge a user has, instead of --model: keywords (the default without --model), or user:examples=N,answers=M (the cold-start judge from the topic\u2019s keywords and N example pages drawn with the run\u2019s seed from the web\u2019s relevant pages; M answers from the ground truth at most)',
+    )
     .option('--out <dir>', 'results folder (default bench-out/crawl-<topic file name>, not tracked by git)')
     .option('--cache <dir>', 'DocWeb cache folder (default $TRES_CACHE_DIR/docweb or ~/.cache/tres/docweb)')
     .option(
@@ -131,6 +136,7 @@ finished run: a killed benchmark keeps them, and the same command resumes).`,
         ...(flags.domainLimit ? { domainLimits: flags.domainLimit } : {}),
         ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
         ...(flags.model ? { modelDir: flags.model } : {}),
+        ...(flags.judge ? { judge: flags.judge } : {}),
         ...(flags.out ? { outDir: flags.out } : {}),
         ...(flags.cache ? { cacheDir: flags.cache } : {}),
         ...(flags.threshold === undefined ? {} : { relevanceThreshold: flags.threshold }),
