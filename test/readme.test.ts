@@ -108,16 +108,20 @@ const CHECKS: Record<string, Check> = {
     reason:
       'needs a redis-server and worker machines; src/cluster/cluster-kill.test.ts runs the same coordinator and workers against a redis-server it starts',
   },
-  'npx tres crawl --seeds crawls/seeds.txt --out crawls/crawl4 --keywords debian,package --cluster redis://:s3cret@HOST:6379':
-    {
-      how: 'by hand',
-      reason:
-        'needs a redis-server and worker machines; src/cluster/cluster-kill.test.ts runs the same coordinator and workers against a redis-server it starts',
-    },
-  'npx tres worker --cluster redis://:s3cret@HOST:6379 --warc-dir /shared/warc': {
+  'export TRES_REDIS_URL=redis://:s3cret@HOST:6379': {
     how: 'by hand',
     reason:
-      'needs a redis-server and worker machines; src/cluster/cluster-kill.test.ts runs the same coordinator and workers against a redis-server it starts',
+      'needs a redis-server and worker machines; src/cluster/cluster-start.test.ts starts a coordinator and a worker with TRES_REDIS_URL against a redis-server it starts',
+  },
+  'npx tres crawl --seeds crawls/seeds.txt --out crawls/crawl4 --keywords debian,package --cluster': {
+    how: 'by hand',
+    reason:
+      'needs a redis-server and worker machines; src/cluster/cluster-start.test.ts runs the same coordinator and workers against a redis-server it starts',
+  },
+  'npx tres worker --cluster --warc-dir /shared/warc': {
+    how: 'by hand',
+    reason:
+      'needs a redis-server and worker machines; src/cluster/cluster-start.test.ts runs the same coordinator and workers against a redis-server it starts',
   },
 };
 

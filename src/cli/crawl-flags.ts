@@ -432,9 +432,16 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
   // `tres worker` processes fetch. Part of the run, like the dashboard: give it again on resume.
   {
     key: 'cluster',
-    flags: '--cluster <redis-url>',
-    help: 'coordinate a cluster: fetches go to `tres worker` processes over Redis Streams (redis://[user:password@]host:port[/db] or rediss://)',
+    flags: '--cluster [redis-url]',
+    help: 'coordinate a cluster: fetches go to `tres worker` processes over Redis Streams (redis://[user@]host:port[/db] or rediss://; alone: the URL in TRES_REDIS_URL, password included; never a password here, ps shows it)',
     defaultText: 'off: fetch in this process',
+    check: (raw, where) => (raw === true ? true : text(raw, where)),
+    isRunOnly: true,
+  },
+  {
+    key: 'clusterPasswordFile',
+    flags: '--cluster-password-file <file>',
+    help: "file whose first line is the Redis password of --cluster's URL",
     check: text,
     isRunOnly: true,
   },

@@ -108,6 +108,11 @@ export async function runProgram(program: Command, argv: string[]): Promise<numb
       console.error(`tres: ${error.message}`);
       return error.exitCode;
     }
+    if (error instanceof TresError && typeof (error as { exitCode?: unknown }).exitCode === 'number') {
+      // A fault with an exit code of its own (the cluster's: Redis unreachable, full, ...).
+      console.error(`tres: ${error.message}`);
+      return (error as unknown as { exitCode: number }).exitCode;
+    }
     if (error instanceof ConfigError || error instanceof TresError) {
       console.error(`tres: ${error.message}`);
       return 2;

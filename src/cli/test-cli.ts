@@ -14,15 +14,21 @@ export const TRES_BIN = join(ROOT, 'bin', 'tres.js');
 /** The built CLI's entry module. */
 const DIST_MAIN = pathToFileURL(join(ROOT, 'dist', 'cli', 'main.js')).href;
 
-/** Starts `tres ARGS...` as a child process. */
-export function spawnCli(args: string[]): ChildProcess {
-  return spawn(process.execPath, [TRES_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `tres ARGS...` as a child process, with `env` added to this process's environment. */
+export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [TRES_BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
 }
 
 /** Runs `tres ARGS...` to the end; resolves to its exit code and output. */
-export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawnCli(args);
+    const child = spawnCli(args, env);
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (d) => {

@@ -4,6 +4,7 @@
  * `tres:<name>:`, so one Redis serves several crawls side by side.
  */
 import { ConfigError } from '../common/index.js';
+import { redactUrl } from './redis-connection.js';
 
 /** Options of a cluster crawl (coordinator and workers). */
 export interface ClusterOptions {
@@ -55,7 +56,14 @@ export function resolveClusterOptions(options: ClusterOptions, flag = 'url'): Re
   }
   if (parsed === undefined || (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')) {
     throw new ConfigError(
-      `${flag} must be a Redis URL such as redis://127.0.0.1:6379 or rediss://user:password@host:6380/0, got ${JSON.stringify(o.url)}`,
+      `${flag} must be a Redis URL such as redis://127.0.0.1:6379 or rediss://user:password@host:6380/0, got ${parsed === undefined ? JSON.stringify(o.url.replace(/\/\/[^@/]*@/, '//***@')) : redactUrl(o.url)}`,
+      { context: { field: flag } },
+    );
+  }
+  const db = parsed.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d{1,5}$/.test(db)) {
+    throw new ConfigError(
+      `${flag}: the database in a Redis URL is a number (redis://host:6379/0), got ${JSON.stringify(`/${db}`)}`,
       { context: { field: flag } },
     );
   }
@@ -92,6 +100,13 @@ export class ClusterKeys {
   /** JSON of the crawl's {@link WorkerCrawlConfig}, written by the coordinator. */
   get config(): string {
     return `${this.prefix}config`;
+  }
+  /**
+   * The coordinator's lock: its token, with the lease life as expiry, renewed every fifth of it.
+   * A second coordinator of the same name is refused while it is renewed.
+   */
+  get coordinatorLock(): string {
+    return `${this.prefix}coordinator`;
   }
   /** Incremented by every coordinator start: requests of older runs are stale. */
   get epoch(): string {

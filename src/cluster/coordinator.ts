@@ -10,8 +10,10 @@
  * left (pending or unread) and hands the loop those not recorded yet, which it records before
  * its replay.
  */
+import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { ErrorCode } from '../common/index.js';
@@ -34,6 +36,7 @@ import type {
 import { Politeness } from '../net/index.js';
 import type { Action } from '../types/index.js';
 import { hostOf } from '../url/index.js';
+import { ClusterFaultError, isNoGroup, isOutOfMemory } from './cluster-fault.js';
 import {
   ClusterKeys,
   type ClusterOptions,
@@ -44,14 +47,16 @@ import {
   shardOf,
   WORKER_GROUP,
 } from './cluster-options.js';
+import { LOCK_RENEW_SCRIPT, RELEASE_SCRIPT } from './lease-scripts.js';
 import {
+  CLUSTER_PROTOCOL,
   decodeOutcome,
   encodeRequest,
   type OutcomeMessage,
   toProcessed,
   type WorkerCrawlConfig,
 } from './messages.js';
-import { connectRedis, ensureGroup, entriesOf } from './redis-connection.js';
+import { closeNow, connectRedis, ensureGroup, entriesOf, redactUrl } from './redis-connection.js';
 
 interface Waiting {
   action: Action;
@@ -69,13 +74,30 @@ export interface CoordinatorStats {
   arrivedAtStart: number;
   /** Redirect chains sent on to the shard of their target's host. */
   redirectsRouted: number;
+  /** Outcomes of another crawl under the same name (a worker finishing a fetch for it). */
+  foreignDropped: number;
+  /** Times Redis had lost the crawl's keys and the coordinator recreated them. */
+  recoveries: number;
+  /** Requests sent again by those recoveries. */
+  requestsResent: number;
 }
 
 /** Options of {@link ClusterCoordinator}: the cluster's, plus how the URL flag was typed. */
 export interface CoordinatorOptions extends ClusterOptions {
   /** The URL option as the user typed it, named in errors. @default '--cluster' */
   flag?: string;
+  /**
+   * Message sink for what the coordinator notices and does about Redis (unreachable, restarted
+   * empty, recovered); `false` for none. @default false
+   */
+  log?: ((line: string) => void) | false;
 }
+
+/**
+ * How many lease lives Redis may stay unreachable before the coordinator stops the crawl
+ * (TRES_CLUSTER_UNREACHABLE): long enough for a restart, short enough not to look hung.
+ */
+export const REDIS_DOWN_LEASES = 3;
 
 /** Runs a crawl's fetches on cluster workers (see the file comment). */
 export class ClusterCoordinator implements FetchRunner {
@@ -86,10 +108,22 @@ export class ClusterCoordinator implements FetchRunner {
     duplicatesDropped: 0,
     arrivedAtStart: 0,
     redirectsRouted: 0,
+    foreignDropped: 0,
+    recoveries: 0,
+    requestsResent: 0,
   };
   private readonly keys: ClusterKeys;
   private readonly flag: string;
   private readonly clock: Clock;
+  private readonly log: (line: string) => void;
+  /** The value of the coordinator's lock while this coordinator holds it. */
+  private readonly lockToken = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private crawlId = '';
+  /** The configuration workers read, as published (kept for a recovery). */
+  private config: WorkerCrawlConfig | undefined;
+  /** The judge relevance feedback swapped in last (kept for a recovery). */
+  private published: { modelDir: string; version: number } | undefined;
+  private isConnected = false;
   private cmd!: Redis;
   private reader!: Redis;
   private ctx!: FetchRunnerContext;
@@ -103,10 +137,24 @@ export class ClusterCoordinator implements FetchRunner {
   /** Outcomes nobody waits for and not recorded (a previous run's, arriving late), by URL. */
   private readonly unclaimed = new Map<string, { id: string; message: OutcomeMessage }>();
   /** Sitemap readings under way, by origin. */
-  private readonly sitemapReads = new Map<string, { hooks: SitemapHooks; done: () => void }>();
+  private readonly sitemapReads = new Map<
+    string,
+    { hooks: SitemapHooks; done: () => void; options: Required<SitemapOptions> }
+  >();
   private reading: Promise<void> | undefined;
   private listenedSignal: AbortSignal | undefined;
   private isClosed = false;
+  /** Set once {@link close} closed the connections: no command is sent any more. */
+  private isDisconnected = false;
+  /** The fault that ended the cluster's side of the crawl; every fetch from then on rejects with it. */
+  private fault: ClusterFaultError | undefined;
+  /** URLs whose request could not be sent (Redis away): sent again once Redis answers. */
+  private readonly unsent = new Set<string>();
+  private watchTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Monotonic ms of Redis's last answer to the watch. */
+  private lastAnswerMs = 0;
+  private hasSaidDown = false;
+  private recovering: Promise<void> | undefined;
 
   /** @throws ConfigError naming the field of a bad option. */
   constructor(options: CoordinatorOptions, deps: { clock?: Clock } = {}) {
@@ -114,28 +162,70 @@ export class ClusterCoordinator implements FetchRunner {
     this.options = resolveClusterOptions(options, this.flag);
     this.keys = ClusterKeys.of(this.options.name);
     this.clock = deps.clock ?? systemClock;
+    this.log = options.log === undefined || options.log === false ? () => {} : options.log;
+  }
+
+  /**
+   * Connects to Redis and takes the crawl name's lock, before anything of the crawl is written
+   * (the CLI calls it before it creates the crawl folder; {@link open} calls it otherwise). A
+   * lock whose holder stopped renewing it (a killed coordinator) is waited for, up to a lease life.
+   * @throws ClusterFaultError `unreachable` or `auth` (Redis), `busy` (a live coordinator holds
+   *   the name); ConfigError for a database Redis does not have.
+   */
+  async connect(): Promise<void> {
+    if (this.isConnected) return;
+    const ttl = this.options.leaseTtlMs;
+    this.cmd = await connectRedis(this.options.url, this.flag, {
+      // Longer than the longest blocking read, shorter than the wait that ends the crawl.
+      commandTimeoutMs: Math.max(2000, ttl / 2) + this.options.blockMs,
+      connectionName: `tres-coordinator-${this.options.name}`,
+    });
+    try {
+      await this.takeLock();
+    } catch (error) {
+      this.cmd.disconnect();
+      throw error;
+    }
+    this.reader = this.cmd.duplicate();
+    this.reader.on('error', () => {});
+    this.isConnected = true;
   }
 
   async open(ctx: FetchRunnerContext): Promise<ArrivedFetch[]> {
     this.ctx = ctx;
-    const o = ctx.options;
     const config = workerConfigOf(ctx, this.options.shards);
-    this.cmd = await connectRedis(this.options.url, this.flag);
-    this.reader = this.cmd.duplicate();
-    this.reader.on('error', () => {});
+    await this.connect();
+    try {
+      return await this.start(config);
+    } catch (error) {
+      if (error instanceof ClusterFaultError || error instanceof ConfigError) throw error;
+      if (isOutOfMemory(error)) throw redisFull(this.options.url, this.flag, error);
+      throw new ClusterFaultError(
+        'unreachable',
+        `${this.flag} ${redactUrl(this.options.url)}: Redis failed while the crawl started (${firstLineOf(error)}); run the same command again once Redis answers`,
+        { field: this.flag, cause: error },
+      );
+    }
+  }
+
+  /** Publishes the crawl in Redis and reads what a previous run left (see {@link open}). */
+  private async start(config: WorkerCrawlConfig): Promise<ArrivedFetch[]> {
+    const o = this.ctx.options;
     const k = this.keys;
+    const previousRaw = await this.cmd.get(k.config);
+    const previous = previousRaw === null ? undefined : (JSON.parse(previousRaw) as WorkerCrawlConfig);
     if (!o.isResume) {
       // A new crawl under a name used before starts from empty streams (SCAN, not KEYS: one
-      // Redis may hold other crawls and much else).
+      // Redis may hold other crawls and much else). The lock is this coordinator's own.
       let cursor = '0';
       do {
-        const [next, stale] = await this.cmd.scan(cursor, 'MATCH', `${k.prefix}*`, 'COUNT', 1000);
+        const [next, found] = await this.cmd.scan(cursor, 'MATCH', `${k.prefix}*`, 'COUNT', 1000);
+        const stale = found.filter((key) => key !== k.coordinatorLock);
         if (stale.length > 0) await this.cmd.del(...stale);
         cursor = next;
       } while (cursor !== '0');
     } else {
-      const previous = await this.cmd.get(k.config);
-      const shards = previous === null ? undefined : (JSON.parse(previous) as WorkerCrawlConfig).shards;
+      const shards = previous?.shards;
       if (shards !== undefined && shards !== this.options.shards) {
         throw new ConfigError(
           `the crawl "${this.options.name}" in Redis has ${shards} shards; resume it with the same number (not ${this.options.shards})`,
@@ -143,10 +233,35 @@ export class ClusterCoordinator implements FetchRunner {
         );
       }
     }
+    this.crawlId = (o.isResume ? previous?.crawlId : undefined) ?? randomBytes(8).toString('hex');
     this.epoch = await this.cmd.incr(k.epoch);
     config.epoch = this.epoch;
+    config.crawlId = this.crawlId;
+    config.protocol = CLUSTER_PROTOCOL;
+    if ('modelDir' in config.judge) config.judge.isInRedis = true;
+    this.config = config;
     // Requests of an earlier run are stale: their URLs are back in the rebuilt frontier. Fetches of
     // them already under way still report, and are used below or when chosen again.
+    await this.publishConfig();
+    this.politeness = new Politeness(
+      { minDelayMs: o.net.minDelayMs ?? 1000, maxConnectionsPerHost: 1 },
+      { clock: this.clock },
+    );
+    const arrived = await this.drainAtStart();
+    this.reading = this.readLoop();
+    this.lastAnswerMs = this.clock.monotonicMs();
+    this.scheduleWatch();
+    return arrived;
+  }
+
+  /**
+   * Empties the request streams and creates their group, puts the judge's files and the
+   * configuration (with this run's epoch) in Redis, and creates the outcome group (from the
+   * stream's start: outcomes workers sent before it existed are read too).
+   */
+  private async publishConfig(): Promise<void> {
+    const k = this.keys;
+    const config = this.config as WorkerCrawlConfig;
     const pipe = this.cmd.multi();
     for (let s = 0; s < this.options.shards; s++) {
       pipe.del(k.requests(s));
@@ -155,18 +270,57 @@ export class ClusterCoordinator implements FetchRunner {
     if ('modelDir' in config.judge) {
       // The crawl's own model travels through Redis too: workers need no copy of the folder.
       pipe.del(k.judgeFiles(0)).hset(k.judgeFiles(0), modelFiles(config.judge.modelDir));
-      config.judge.isInRedis = true;
     }
+    if (this.published !== undefined) {
+      pipe
+        .hset(k.judgeFiles(this.published.version), modelFiles(this.published.modelDir))
+        .set(k.judgeVersion, String(this.published.version));
+    }
+    pipe.set(k.epoch, String(this.epoch));
     pipe.set(k.config, JSON.stringify(config));
-    await pipe.exec();
+    const replies = (await pipe.exec()) ?? [];
+    const failed = replies.find(([error]) => error !== null)?.[0];
+    if (failed) throw failed;
     await ensureGroup(this.cmd, k.outcomes, COORDINATOR_GROUP, '0');
-    this.politeness = new Politeness(
-      { minDelayMs: o.net.minDelayMs ?? 1000, maxConnectionsPerHost: 1 },
-      { clock: this.clock },
-    );
-    const arrived = await this.drainAtStart();
-    this.reading = this.readLoop();
-    return arrived;
+  }
+
+  /** Takes the crawl name's lock (see {@link connect}). */
+  private async takeLock(): Promise<void> {
+    const k = this.keys;
+    const ttl = this.options.leaseTtlMs;
+    let lastPttl: number | undefined;
+    let lastAtMs = 0;
+    let lastHolder: string | null = null;
+    for (;;) {
+      if ((await this.cmd.set(k.coordinatorLock, this.lockToken, 'PX', ttl, 'NX')) === 'OK') return;
+      const [holder, pttl] = await Promise.all([
+        this.cmd.get(k.coordinatorLock),
+        this.cmd.pttl(k.coordinatorLock),
+      ]);
+      const atMs = this.clock.monotonicMs();
+      if (holder === null) continue; // expired between the two calls
+      // A live holder renews every fifth of its lease life: its lock's life grows back instead of
+      // running down with the time that passed.
+      const elapsedMs = atMs - lastAtMs;
+      if (lastPttl !== undefined && (holder !== lastHolder || pttl > lastPttl - elapsedMs + ttl * 0.15)) {
+        throw new ClusterFaultError(
+          'busy',
+          `--cluster-name ${this.options.name}: another coordinator (${holder}) is running this crawl on ${redactUrl(this.options.url)}; stop it first, or give another --cluster-name`,
+          { field: '--cluster-name' },
+        );
+      }
+      if (lastPttl === undefined) {
+        this.log(
+          `the lock of crawl "${this.options.name}" is held by ${holder} (${pttl} ms left): waiting to see whether it is alive`,
+        );
+      }
+      lastPttl = pttl;
+      lastAtMs = atMs;
+      lastHolder = holder;
+      // Half a lease life between looks: a live holder renews at least twice meanwhile, so its
+      // lock's life ends up at least 0.3 lease lives above what mere waiting leaves.
+      await sleep(Math.max(50, Math.min(pttl + 20, Math.ceil(ttl / 2))));
+    }
   }
 
   isHostReady(host: string): boolean {
@@ -176,6 +330,7 @@ export class ClusterCoordinator implements FetchRunner {
   fetch(action: Action, signal: AbortSignal): Promise<ProcessedFetch> {
     return new Promise<ProcessedFetch>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
+      if (this.fault !== undefined) return reject(this.fault);
       // One listener per fetch in flight on the crawl's signal: K of them is expected.
       if (signal !== this.listenedSignal) {
         setMaxListeners(0, signal);
@@ -209,10 +364,25 @@ export class ClusterCoordinator implements FetchRunner {
         this.answer(early.id, early.message);
         return;
       }
-      const shard = shardOf(action.host, this.options.shards);
       this.stats.requestsSent++;
-      this.cmd.xadd(this.keys.requests(shard), '*', ...encodeRequest(action, this.epoch)).catch(onAbort);
+      this.send(action);
     });
+  }
+
+  /**
+   * Puts the request of a waiting fetch on its shard's stream. A request Redis refuses for lack
+   * of memory ends the crawl (TRES_CLUSTER_REDIS_FULL); one that cannot be sent now (Redis away)
+   * is sent again by the watch once Redis answers.
+   */
+  private send(action: Action, extra: Parameters<typeof encodeRequest>[2] = {}): void {
+    const shard = shardOf(hostOf(extra.via?.at ?? action.url), this.options.shards);
+    this.cmd
+      .xadd(this.keys.requests(shard), '*', ...encodeRequest(action, this.epoch, extra))
+      .catch((error: unknown) => {
+        if (this.isClosed || !this.waiting.has(action.url)) return;
+        if (isOutOfMemory(error)) this.fail(redisFull(this.options.url, this.flag, error));
+        else this.unsent.add(action.url);
+      });
   }
 
   /**
@@ -235,18 +405,23 @@ export class ClusterCoordinator implements FetchRunner {
               hooks.signal?.removeEventListener('abort', done);
               resolve();
             };
-            this.sitemapReads.set(origin, { hooks, done });
+            this.sitemapReads.set(origin, { hooks, done, options });
             hooks.signal?.addEventListener('abort', done, { once: true });
-            const host = hostOf(origin);
-            const request = encodeRequest({ url: origin, host, domain: '', depth: 0 }, this.epoch, {
-              sitemaps: options,
-            });
-            this.cmd
-              .xadd(this.keys.requests(shardOf(host, this.options.shards)), '*', ...request)
-              .catch(done);
+            this.sendSitemapRequest(origin, options);
           }),
       ),
     );
+  }
+
+  /** Asks the holder of the origin's shard to read its sitemaps (a failure to send ends the reading). */
+  private sendSitemapRequest(origin: string, options: Required<SitemapOptions>): void {
+    const host = hostOf(origin);
+    const request = encodeRequest({ url: origin, host, domain: '', depth: 0 }, this.epoch, {
+      sitemaps: options,
+    });
+    this.cmd
+      .xadd(this.keys.requests(shardOf(host, this.options.shards)), '*', ...request)
+      .catch(() => this.sitemapReads.get(origin)?.done());
   }
 
   /**
@@ -264,6 +439,7 @@ export class ClusterCoordinator implements FetchRunner {
     // Redis keeps the current model only (a worker still loading the previous one skips it).
     if (version > 1) tx.del(...Array.from({ length: version - 1 }, (_, i) => this.keys.judgeFiles(i + 1)));
     await tx.exec();
+    this.published = { modelDir, version };
   }
 
   recorded(url: string): void {
@@ -277,15 +453,184 @@ export class ClusterCoordinator implements FetchRunner {
     this.ack(ids);
   }
 
+  /**
+   * Ends the cluster's side: rejects what still waits, acknowledges what was recorded and gives
+   * the lock back. Bounded in time: with Redis away it waits at most a second for it.
+   */
   async close(): Promise<void> {
-    if (this.isClosed || this.cmd === undefined) return;
+    if (this.isClosed || !this.isConnected) return;
     this.isClosed = true;
+    clearTimeout(this.watchTimer);
+    // The blocking read fails at once: the read loop ends.
+    closeNow(this.reader);
     await this.reading;
-    for (const w of this.waiting.values()) w.reject(new Error('the cluster coordinator closed'));
+    for (const w of this.waiting.values())
+      w.reject(this.fault ?? new Error('the cluster coordinator closed'));
     this.waiting.clear();
+    for (const read of [...this.sitemapReads.values()]) read.done();
     this.flushAcks();
-    await this.cmd.quit().catch(() => {});
-    this.reader.disconnect();
+    // With Redis away there is nobody to say goodbye to: close at once.
+    if (this.cmd.status === 'ready') {
+      // A stopped coordinator's successor (--resume) need not wait for the lock to expire.
+      if (this.fault?.kind !== 'busy')
+        await within(this.cmd.eval(RELEASE_SCRIPT, 1, this.keys.coordinatorLock, this.lockToken), 1000);
+      await within(this.cmd.quit(), 1000);
+    }
+    closeNow(this.cmd);
+    this.isDisconnected = true;
+  }
+
+  // ---- Redis's health: the watch ---------------------------------------------------------------
+
+  private scheduleWatch(): void {
+    if (this.isClosed || this.fault !== undefined) return;
+    this.watchTimer = setTimeout(
+      () => {
+        void this.watch().finally(() => this.scheduleWatch());
+      },
+      Math.floor(this.options.leaseTtlMs / 5),
+    );
+  }
+
+  /**
+   * Every fifth of a lease life: renews the lock, which also tells whether Redis still holds the
+   * crawl (a Redis restarted empty or flushed has lost it: {@link recover}) and whether another
+   * coordinator took the name over; sends the requests Redis could not take; and ends the crawl
+   * when Redis has not answered for {@link REDIS_DOWN_LEASES} lease lives.
+   */
+  private async watch(): Promise<void> {
+    const ttl = this.options.leaseTtlMs;
+    let held: number;
+    try {
+      held = Number(
+        await this.cmd.eval(LOCK_RENEW_SCRIPT, 1, this.keys.coordinatorLock, this.lockToken, ttl),
+      );
+    } catch (error) {
+      if (isOutOfMemory(error)) {
+        this.fail(redisFull(this.options.url, this.flag, error));
+        return;
+      }
+      const downMs = this.clock.monotonicMs() - this.lastAnswerMs;
+      if (downMs >= REDIS_DOWN_LEASES * ttl) {
+        this.fail(
+          new ClusterFaultError(
+            'unreachable',
+            `${this.flag} ${redactUrl(this.options.url)}: Redis has not answered for ${Math.round(downMs / 1000)} s (${(error as Error).message}); the crawl stopped with every recorded page in its store: start Redis and run the same command with --resume`,
+            { field: this.flag, cause: error },
+          ),
+        );
+      } else if (downMs >= ttl && !this.hasSaidDown) {
+        this.hasSaidDown = true;
+        this.log(
+          `Redis at ${redactUrl(this.options.url)} has not answered for ${Math.round(downMs / 1000)} s (${(error as Error).message}); waiting up to ${Math.round((REDIS_DOWN_LEASES * ttl) / 1000)} s for it (Ctrl-C twice stops now)`,
+        );
+      }
+      return;
+    }
+    this.lastAnswerMs = this.clock.monotonicMs();
+    if (this.hasSaidDown) {
+      this.hasSaidDown = false;
+      this.log(`Redis at ${redactUrl(this.options.url)} answers again`);
+    }
+    if (held === -1) {
+      const holder = await this.cmd.get(this.keys.coordinatorLock).catch(() => null);
+      this.fail(
+        new ClusterFaultError(
+          'busy',
+          `--cluster-name ${this.options.name}: another coordinator (${holder ?? 'unknown'}) took this crawl over in Redis; this one stopped with every recorded page in its store`,
+          { field: '--cluster-name' },
+        ),
+      );
+      return;
+    }
+    try {
+      if (held === 0) await this.recover('the lock was gone');
+      if (this.unsent.size > 0) this.resendUnsent();
+    } catch (error) {
+      if (isOutOfMemory(error)) this.fail(redisFull(this.options.url, this.flag, error));
+      else this.log(`could not restore the crawl in Redis yet (${(error as Error).message}); trying again`);
+    }
+  }
+
+  /**
+   * Redis lost the crawl's keys (restarted without persistence, flushed) or its lock expired:
+   * takes the lock again, and if the configuration or the outcome group is gone, publishes them
+   * again with the request streams and sends every request still waiting for an outcome again.
+   * The store is the authority: a waiting URL is not recorded, so it is fetched again, and an
+   * outcome that arrives twice is recorded once.
+   */
+  private recover(why: string): Promise<void> {
+    this.recovering ??= this.recoverNow(why).finally(() => {
+      this.recovering = undefined;
+    });
+    return this.recovering;
+  }
+
+  private async recoverNow(why: string): Promise<void> {
+    if (this.isClosed || this.fault !== undefined) return;
+    const k = this.keys;
+    const ttl = this.options.leaseTtlMs;
+    const took = await this.cmd.set(k.coordinatorLock, this.lockToken, 'PX', ttl, 'NX');
+    if (took !== 'OK') {
+      const renewed = Number(
+        await this.cmd.eval(LOCK_RENEW_SCRIPT, 1, k.coordinatorLock, this.lockToken, ttl),
+      );
+      if (renewed !== 1) {
+        const holder = await this.cmd.get(k.coordinatorLock);
+        this.fail(
+          new ClusterFaultError(
+            'busy',
+            `--cluster-name ${this.options.name}: another coordinator (${holder ?? 'unknown'}) took this crawl over in Redis while it had lost its keys; this one stopped with every recorded page in its store`,
+            { field: '--cluster-name' },
+          ),
+        );
+        return;
+      }
+    }
+    const raw = await this.cmd.get(k.config);
+    const stored = raw === null ? undefined : (JSON.parse(raw) as WorkerCrawlConfig);
+    const hasGroup = await this.cmd
+      .xinfo('GROUPS', k.outcomes)
+      .then((groups) => (groups as unknown[][]).some((g) => g[1] === COORDINATOR_GROUP))
+      .catch(() => false);
+    if (stored?.epoch === this.epoch && stored.crawlId === this.crawlId && hasGroup) {
+      // Only the lock had expired (this process paused longer than a lease life): nothing lost.
+      this.log(`took the lock of crawl "${this.options.name}" again (${why}); the crawl's keys were intact`);
+      return;
+    }
+    this.log(
+      `Redis lost the keys of crawl "${this.options.name}" (${why}: restarted empty or flushed); recreating them and sending the ${this.waiting.size} requests in flight again`,
+    );
+    await this.publishConfig();
+    this.stats.recoveries++;
+    for (const w of this.waiting.values()) {
+      this.stats.requestsResent++;
+      this.send(w.action);
+    }
+    this.unsent.clear();
+    for (const [origin, read] of this.sitemapReads) this.sendSitemapRequest(origin, read.options);
+  }
+
+  private resendUnsent(): void {
+    const urls = [...this.unsent];
+    this.unsent.clear();
+    for (const url of urls) {
+      const w = this.waiting.get(url);
+      if (w !== undefined) this.send(w.action);
+    }
+  }
+
+  /**
+   * Ends the cluster's side of the crawl with `fault`: every fetch waiting and every later one
+   * rejects with it, which stops the crawl loop (a StopCrawlError) with the store intact.
+   */
+  private fail(fault: ClusterFaultError): void {
+    if (this.fault !== undefined || this.isClosed) return;
+    this.fault = fault;
+    clearTimeout(this.watchTimer);
+    for (const w of [...this.waiting.values()]) w.reject(fault);
+    this.waiting.clear();
+    for (const read of [...this.sitemapReads.values()]) read.done();
   }
 
   /** Entries left by a previous run: pending to this consumer, then unread; not blocking. */
@@ -327,27 +672,58 @@ export class ClusterCoordinator implements FetchRunner {
   }
 
   private async readLoop(): Promise<void> {
+    // A read that failed (timed out while Redis was paused or away) may still have been served
+    // once Redis answered: its entries are then pending to this consumer, and only a read from
+    // 0 (this consumer's pending entries) brings them back.
+    let shouldReadPending = false;
     while (!this.isClosed) {
       let reply: unknown;
+      const isPendingRead = shouldReadPending;
       try {
-        reply = await this.reader.xreadgroup(
-          'GROUP',
-          COORDINATOR_GROUP,
-          COORDINATOR_CONSUMER,
-          'COUNT',
-          512,
-          'BLOCK',
-          this.options.blockMs,
-          'STREAMS',
-          this.keys.outcomes,
-          '>',
-        );
-      } catch {
-        // Redis away: ioredis reconnects; unacknowledged entries stay pending for a later run.
-        await new Promise((r) => setTimeout(r, this.options.blockMs));
+        reply = isPendingRead
+          ? await this.reader.xreadgroup(
+              'GROUP',
+              COORDINATOR_GROUP,
+              COORDINATOR_CONSUMER,
+              'COUNT',
+              512,
+              'STREAMS',
+              this.keys.outcomes,
+              '0',
+            )
+          : await this.reader.xreadgroup(
+              'GROUP',
+              COORDINATOR_GROUP,
+              COORDINATOR_CONSUMER,
+              'COUNT',
+              512,
+              'BLOCK',
+              this.options.blockMs,
+              'STREAMS',
+              this.keys.outcomes,
+              '>',
+            );
+        shouldReadPending = false;
+      } catch (error) {
+        if (this.isClosed) break;
+        shouldReadPending = true;
+        // The outcome group is gone (Redis restarted empty, keys deleted): recreate the crawl's
+        // keys now rather than at the next watch. Other failures (Redis away) are the watch's to
+        // judge; unacknowledged entries stay pending.
+        if (isNoGroup(error)) await this.recover('the outcome group was gone').catch(() => {});
+        await sleep(this.options.blockMs);
         continue;
       }
+      // Entries answered already and waiting for their acknowledgement are not answered twice.
+      const handled = isPendingRead
+        ? new Set([
+            ...[...this.toAck.values()].flat(),
+            ...this.pendingAcks,
+            ...[...this.unclaimed.values()].map((u) => u.id),
+          ])
+        : undefined;
       for (const { id, fields } of entriesOf(reply)) {
+        if (handled?.has(id)) continue;
         this.stats.outcomesRead++;
         this.answer(id, decodeOutcome(fields));
       }
@@ -356,6 +732,12 @@ export class ClusterCoordinator implements FetchRunner {
 
   /** Hands an outcome to the fetch waiting for it, or keeps/drops it (see the file comment). */
   private answer(id: string, m: OutcomeMessage): void {
+    if (m.crawl !== undefined && m.crawl !== this.crawlId) {
+      // A worker finishing a fetch for the crawl that used this name before.
+      this.stats.foreignDropped++;
+      this.ack([id]);
+      return;
+    }
     if (m.sitemap !== undefined) {
       const read = m.epoch === this.epoch ? this.sitemapReads.get(m.url) : undefined;
       // onUrls stores the URLs as seeds before the entry is acknowledged.
@@ -371,18 +753,8 @@ export class ClusterCoordinator implements FetchRunner {
       // The page redirected to a host another worker owns: the rest of the chain goes there.
       this.ack([id]);
       this.stats.redirectsRouted++;
-      const at = m.moved.to;
-      const request = encodeRequest(waiting.action, this.epoch, {
-        via: { at, redirects: m.moved.redirects },
-      });
-      this.cmd
-        .xadd(this.keys.requests(shardOf(hostOf(at), this.options.shards)), '*', ...request)
-        .catch((error: unknown) => {
-          if (this.waiting.get(m.url) !== waiting) return;
-          this.waiting.delete(m.url);
-          this.politeness.release(waiting.action.host);
-          waiting.reject(error);
-        });
+      // A recovery sends the request again from its start (the chain is not kept).
+      this.send(waiting.action, { via: { at: m.moved.to, redirects: m.moved.redirects } });
       return;
     }
     if (waiting === undefined) {
@@ -444,7 +816,8 @@ export class ClusterCoordinator implements FetchRunner {
 
   private flushAcks(): void {
     const ids = this.pendingAcks.splice(0);
-    if (ids.length === 0) return;
+    // After close (the connection is gone): left pending, as below.
+    if (ids.length === 0 || this.isDisconnected) return;
     const k = this.keys.outcomes;
     this.cmd
       .multi()
@@ -475,6 +848,38 @@ function modelFiles(modelDir: string): Record<string, Buffer> {
     );
   }
   return files;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits for `promise` (its failure ignored) at most `ms`; the timer does not outlive the wait. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    promise.then(
+      () => {},
+      () => {},
+    ),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/** Redis refused a write for lack of memory. */
+export function redisFull(url: string, flag: string, cause: unknown): ClusterFaultError {
+  return new ClusterFaultError(
+    'full',
+    `${flag} ${redactUrl(url)}: Redis is out of memory (${firstLineOf(cause)}); raise its maxmemory or free memory there, then run the same command with --resume (every recorded page is in the store)`,
+    { field: flag, cause },
+  );
+}
+
+function firstLineOf(error: unknown): string {
+  return String((error as Error | undefined)?.message ?? error).split('\n')[0] ?? '';
 }
 
 function actionOf(m: OutcomeMessage): Action {

@@ -3,6 +3,12 @@
  * workers of a cluster crawl, the shard hash and key layout, and the message formats.
  * See docs/scale-out.md.
  */
+
+export {
+  CLUSTER_EXIT_CODES,
+  ClusterFaultError,
+  type ClusterFaultKind,
+} from './cluster-fault.js';
 export {
   ClusterKeys,
   type ClusterOptions,
@@ -11,10 +17,12 @@ export {
   resolveClusterOptions,
   shardOf,
 } from './cluster-options.js';
+export { type ClusterUrlSource, clusterUrlOf, REDIS_URL_ENV } from './cluster-url.js';
 export {
   ClusterCoordinator,
   type CoordinatorOptions,
   type CoordinatorStats,
+  REDIS_DOWN_LEASES,
   workerConfigOf,
 } from './coordinator.js';
 export { startLocalRedis } from './local-redis.js';
@@ -32,5 +40,5 @@ export type {
   WarcLocation,
   WorkerCrawlConfig,
 } from './messages.js';
-export { connectRedis, redactUrl } from './redis-connection.js';
+export { connectRedis, type RedisConnectOptions, redactUrl } from './redis-connection.js';
 export { ClusterWorker, DEFAULT_WORKER_OPTIONS, type WorkerOptions, type WorkerSummary } from './worker.js';

@@ -27,6 +27,17 @@ return got`;
 export const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 /**
+ * Renews the coordinator's lock KEYS[1] if it holds token ARGV[1] (for ARGV[2] ms): 1; 0 when the
+ * key is gone (Redis restarted empty or flushed, or the lock expired); -1 when another holds it.
+ * It renews with SET, a write Redis refuses when it is out of memory: so the renewal also finds
+ * a full Redis, which otherwise only the workers' outcomes would meet.
+ */
+export const LOCK_RENEW_SCRIPT = `local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+if v == false then return 0 end
+return -1`;
+
+/**
  * The fencing check: the remaining life in ms of lease KEYS[1] if it holds token ARGV[1], else -1.
  */
 export const FENCE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PTTL', KEYS[1]) else return -1 end`;

@@ -23,6 +23,8 @@ export interface LocalRedisOptions {
   password?: string | false;
   /** How long to wait for the server to accept connections, in ms. @default 10_000 */
   startTimeoutMs?: number;
+  /** Port to listen on (a restart on the port a stopped one had); `false`: a free one. @default false */
+  port?: number | false;
 }
 
 function freePort(): Promise<number> {
@@ -48,7 +50,7 @@ export async function startLocalRedis(options: LocalRedisOptions = {}): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'tres-redis-'));
   // A port taken between freePort() and the bind makes the server exit; try a few ports.
   for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
+    const port = options.port === undefined || options.port === false ? await freePort() : options.port;
     const args = [
       '--port',
       String(port),

@@ -11,8 +11,21 @@ import type { PageRecord } from '../store/index.js';
 import type { Action, DiscoveredLink, LinkContextWindow, Outcome } from '../types/index.js';
 import type { UrlFilterOptions } from '../url/index.js';
 
+/**
+ * Version of what travels through Redis (keys, messages, scripts). A worker refuses a crawl whose
+ * configuration has another (a coordinator of another tres version).
+ */
+export const CLUSTER_PROTOCOL = 2;
+
 /** Everything a worker needs to fetch, parse and judge pages of one crawl, as the coordinator set it. */
 export interface WorkerCrawlConfig {
+  /** {@link CLUSTER_PROTOCOL} of the coordinator that wrote it (absent: protocol 1). */
+  protocol?: number;
+  /**
+   * Identity of the crawl, kept by a resume: outcomes of another crawl under the same name (a
+   * worker still finishing a fetch for it) are dropped.
+   */
+  crawlId?: string;
   /** Coordinator run number; requests of other runs are stale. */
   epoch: number;
   shards: number;
@@ -74,6 +87,8 @@ export interface FetchFailure {
 /** One outcome message: a processed page or a failure, for `url`, from `worker`. */
 export interface OutcomeMessage {
   epoch: number;
+  /** The crawl the worker fetched it for ({@link WorkerCrawlConfig.crawlId}). */
+  crawl?: string;
   url: string;
   worker: string;
   page?: { record: PageRecord; outcome: Omit<Outcome, 'action'>; warcAt?: WarcLocation };
@@ -132,7 +147,7 @@ export function decodeOutcome(fields: readonly string[]): OutcomeMessage {
 /** A worker's processed page as an outcome message (the page text travels for the learner). */
 export function pageMessage(
   processed: ProcessedFetch,
-  base: { epoch: number; url: string; worker: string },
+  base: { epoch: number; url: string; worker: string; crawl?: string },
   warcAt: WarcLocation | undefined,
 ): OutcomeMessage {
   const { action: _action, ...outcome } = processed.outcome;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../cli/test-cli.js';
 import { ClusterKeys, WORKER_GROUP } from './cluster-options.js';
 import { type LocalRedis, startLocalRedis } from './local-redis.js';
-import type { WorkerCrawlConfig } from './messages.js';
+import { CLUSTER_PROTOCOL, type WorkerCrawlConfig } from './messages.js';
 import { connectRedis, ensureGroup } from './redis-connection.js';
 
 const NAME = 'life';
@@ -25,6 +25,7 @@ describe('a cluster worker and its Redis', () => {
     client = await connectRedis(redis.url, 'url');
     // What a coordinator publishes; no requests will come.
     const config: WorkerCrawlConfig = {
+      protocol: CLUSTER_PROTOCOL,
       epoch: 1,
       shards: SHARDS,
       net: { minDelayMs: 10 },

@@ -39,6 +39,7 @@ import { DEFAULT_WEB_CLIENT_OPTIONS, type PageFetch, WebClient } from '../net/in
 import { WorkerWarcFile } from '../store/index.js';
 import type { Action } from '../types/index.js';
 import { hostOf } from '../url/index.js';
+import { ClusterFaultError, isNoGroup } from './cluster-fault.js';
 import {
   ClusterKeys,
   type ClusterOptions,
@@ -58,6 +59,7 @@ import {
   RENEW_SCRIPT,
 } from './lease-scripts.js';
 import {
+  CLUSTER_PROTOCOL,
   decodeRequest,
   encodeOutcome,
   type FetchFailure,
@@ -66,7 +68,7 @@ import {
   pageMessage,
   type WorkerCrawlConfig,
 } from './messages.js';
-import { connectRedis, entriesOf, redactUrl } from './redis-connection.js';
+import { closeNow, connectRedis, entriesOf, redactUrl } from './redis-connection.js';
 
 /** Options of {@link ClusterWorker}. */
 export interface WorkerOptions extends ClusterOptions {
@@ -153,6 +155,10 @@ export class ClusterWorker {
   private readonly held = new Map<number, HeldShard>();
   private inFlight = 0;
   private isStopping = false;
+  /** A fault that ends this worker (a crawl of another tres version), thrown by {@link run}. */
+  private fault: ClusterFaultError | undefined;
+  /** Whether the loss of the crawl's streams has been said (once per loss). */
+  private hasSaidStreamsGone = false;
   /** Set when the worker quits without Redis (see {@link WorkerOptions.stopWaitMs}): why. */
   private forcedWhy: string | undefined;
   private stopWatch: ReturnType<typeof setInterval> | undefined;
@@ -205,7 +211,11 @@ export class ClusterWorker {
    * @throws ConfigError when Redis cannot be reached or the configuration cannot be used.
    */
   async run(): Promise<WorkerSummary> {
-    this.cmd = await connectRedis(this.options.url, this.o.flag);
+    this.cmd = await connectRedis(this.options.url, this.o.flag, {
+      // Longer than the longest blocking read; a command sent while Redis is away fails after it.
+      commandTimeoutMs: Math.max(2000, this.options.leaseTtlMs / 2) + this.options.blockMs,
+      connectionName: `tres-worker-${this.id}`,
+    });
     this.reader = this.cmd.duplicate();
     this.reader.on('error', () => {});
     if (this.isStopping) this.watchStop();
@@ -229,9 +239,10 @@ export class ClusterWorker {
         await this.cmd.zrem(this.keys.workers, this.id).catch(() => {});
         await this.cmd.quit().catch(() => {});
       }
-      this.cmd.disconnect();
-      this.reader.disconnect();
+      closeNow(this.cmd);
+      closeNow(this.reader);
     }
+    if (this.fault !== undefined) throw this.fault;
     if (this.forcedWhy !== undefined) {
       throw new TresError(
         'TRES_CLUSTER_REDIS_GONE',
@@ -298,8 +309,8 @@ export class ClusterWorker {
     this.isStopping = true;
     for (const [shard, h] of this.held) h.abort.abort(new LeaseLostError(shard));
     this.held.clear();
-    this.cmd.disconnect();
-    this.reader.disconnect();
+    closeNow(this.cmd);
+    closeNow(this.reader);
     this.wake(true);
     this.onGiveUp();
   }
@@ -321,8 +332,21 @@ export class ClusterWorker {
     }
   }
 
+  /** @throws ClusterFaultError `protocol` for a crawl written by another tres version. */
   private async applyConfig(config: WorkerCrawlConfig): Promise<void> {
-    if (this.config !== undefined && this.config.epoch === config.epoch) return;
+    if ((config.protocol ?? 1) !== CLUSTER_PROTOCOL) {
+      throw new ClusterFaultError(
+        'protocol',
+        `worker ${this.id}: the crawl "${this.options.name}" in Redis was started by a tres of cluster protocol ${config.protocol ?? 1}, and this worker speaks protocol ${CLUSTER_PROTOCOL}; run the same tres version as the coordinator`,
+        { field: '--cluster-name' },
+      );
+    }
+    if (
+      this.config !== undefined &&
+      this.config.epoch === config.epoch &&
+      this.config.crawlId === config.crawlId
+    )
+      return;
     if (config.shards !== this.options.shards) {
       // The coordinator's shard count wins (it fixed it for the crawl).
       (this.options as { shards: number }).shards = config.shards;
@@ -369,6 +393,11 @@ export class ClusterWorker {
       try {
         await this.tickLeases(rng);
       } catch (error) {
+        if (error instanceof ClusterFaultError) {
+          this.fault = error;
+          this.stop();
+          break;
+        }
         this.log(`lease round failed (${(error as Error).message}); retrying`);
       }
       await this.sleep(every, this.leaseSleepers);
@@ -567,10 +596,10 @@ export class ClusterWorker {
         try {
           await this.claimPending(shard, h, minIdleMs);
         } catch (error) {
-          // NOGROUP: a coordinator is (re)creating the streams; claimed again next time round.
+          // NOGROUP: the streams are gone or being recreated; claimed again next time round.
           h.claimedAtMs = before;
-          if (!String((error as Error).message).includes('NOGROUP'))
-            this.log(`claim of shard ${shard} failed: ${(error as Error).message}`);
+          if (isNoGroup(error)) this.sayStreamsGone();
+          else this.log(`claim of shard ${shard} failed: ${(error as Error).message}`);
         }
       }
       const room = this.o.maxConcurrency - this.inFlight;
@@ -593,15 +622,26 @@ export class ClusterWorker {
           ...ready.map(() => '>'),
         );
       } catch (error) {
-        // NOGROUP: a new coordinator run is recreating the streams.
-        if (!String((error as Error).message).includes('NOGROUP'))
-          this.log(`read failed: ${(error as Error).message}`);
+        // NOGROUP: the streams are gone (Redis restarted empty) or a new coordinator run is
+        // recreating them.
+        if (isNoGroup(error)) this.sayStreamsGone();
+        else this.log(`read failed: ${(error as Error).message}`);
         await this.sleep(this.options.blockMs);
         continue;
       }
+      this.hasSaidStreamsGone = false;
       for (const { key, id, fields } of entriesOf(reply))
         this.start(Number(key.slice(key.lastIndexOf(':') + 1)), id, fields);
     }
+  }
+
+  /** Says once per loss that the crawl's streams are gone from Redis. */
+  private sayStreamsGone(): void {
+    if (this.hasSaidStreamsGone) return;
+    this.hasSaidStreamsGone = true;
+    this.log(
+      `the request streams of crawl "${this.options.name}" are gone from Redis (restarted empty or flushed?): waiting for its coordinator to recreate them`,
+    );
   }
 
   private async claimPending(shard: number, h: HeldShard, minIdleMs: number): Promise<void> {
@@ -655,7 +695,7 @@ export class ClusterWorker {
       await this.finish(shard, entryId, undefined);
       return;
     }
-    const base = { epoch: request.epoch, url: request.url, worker: this.id };
+    const base = { epoch: request.epoch, url: request.url, worker: this.id, crawl: this.config.crawlId };
     const refuse = this.refusal(request, shard);
     if (refuse === undefined && request.sitemaps !== undefined) {
       await this.readSitemapsOf(shard, h, entryId, request);
@@ -703,7 +743,7 @@ export class ClusterWorker {
     fetched: PageFetch,
     action: Action,
     judged: { judge: PageJudge; version: number },
-    base: { epoch: number; url: string; worker: string },
+    base: { epoch: number; url: string; worker: string; crawl?: string },
   ): Promise<OutcomeMessage> {
     const c = this.config;
     const processed = await processFetch(fetched, action, {
@@ -792,7 +832,7 @@ export class ClusterWorker {
     entryId: string,
     request: FetchRequest,
   ): Promise<void> {
-    const base = { epoch: request.epoch, url: request.url, worker: this.id };
+    const base = { epoch: request.epoch, url: request.url, worker: this.id, crawl: this.config.crawlId };
     const sends: Promise<unknown>[] = [];
     const send = (sitemap: NonNullable<OutcomeMessage['sitemap']>) =>
       sends.push(this.cmd.xadd(this.keys.outcomes, '*', ...encodeOutcome({ ...base, sitemap })));

@@ -107,14 +107,34 @@ export const ERROR_CODES = {
   TRES_DOCWEB_CONTENTS: ['fail', 'No Debian Contents index: run apt-get update with Contents enabled.'],
   TRES_DOCWEB_DPKG: ['fail', 'dpkg-deb could not unpack a package.'],
   // Cluster crawls (src/cluster).
+  TRES_CLUSTER_AUTH: [
+    'stop',
+    'Redis refused the password or user of the cluster URL (WRONGPASS, NOAUTH); exit 67.',
+  ],
   TRES_CLUSTER_BAD_OUTCOME: ['skip', 'A worker sent an outcome with neither a page nor a failure.'],
+  TRES_CLUSTER_BUSY: [
+    'stop',
+    'Another live coordinator holds the crawl name in Redis (its lock is renewed), or took it over; exit 75.',
+  ],
   TRES_CLUSTER_FOREIGN_HOST: [
     'skip',
     'A sitemap listed on a host whose shard another worker holds (its politeness owner); not read (redirects are handed to that worker).',
   ],
+  TRES_CLUSTER_PROTOCOL: [
+    'stop',
+    'The crawl in Redis was written by another tres version (cluster protocol) than this worker; exit 76.',
+  ],
+  TRES_CLUSTER_REDIS_FULL: [
+    'stop',
+    'Redis refused a write for lack of memory (maxmemory with noeviction: OOM); exit 71.',
+  ],
   TRES_CLUSTER_REDIS_GONE: [
     'fail',
     'A stopping worker could not reach Redis in time; it quit, leaving its unreported requests to other workers.',
+  ],
+  TRES_CLUSTER_UNREACHABLE: [
+    'stop',
+    'Redis did not answer at start, or for longer than three lease lives during the crawl; exit 69.',
   ],
   TRES_CLUSTER_WRONG_SHARD: [
     'skip',

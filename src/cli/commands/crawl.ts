@@ -132,6 +132,9 @@ export async function runCrawlCommand(
   await checkNetOptions(plan);
   if (ui) await checkDashboardAddress(ui);
   if (decision.isRestart) removeFailedStore(plan.outDir);
+  // A cluster's Redis, its credentials and the crawl name's lock are checked before anything is
+  // written: a refused start leaves no crawl folder, and the same command can be run again.
+  await fetchRunner?.connect();
   const created = plan.isResume ? [] : makeCrawlFolder(plan.outDir);
   const line = new ProgressLine();
   const budget = { maxPages: crawler.options.maxPages, timeLimitMs: crawler.options.timeLimitMs };
@@ -174,6 +177,8 @@ export async function runCrawlCommand(
   } catch (error) {
     // Refused before the store was created: leave no empty folder behind.
     removeIfEmpty(created);
+    // Refused before the crawl opened its fetch runner: the cluster's connection and lock go too.
+    await fetchRunner?.close();
     throw error;
   } finally {
     process.off('SIGINT', onSigint);
@@ -184,15 +189,28 @@ export async function runCrawlCommand(
 
 /** The cluster coordinator of `--cluster`, or undefined for a crawl in this process. */
 async function clusterRunner(typed: Record<string, unknown>): Promise<ClusterCoordinator | undefined> {
-  if (typed.cluster === undefined) return undefined;
+  if (typed.cluster === undefined) {
+    if (typed.clusterPasswordFile !== undefined)
+      throw new ConfigError('--cluster-password-file needs --cluster', {
+        context: { field: '--cluster-password-file' },
+      });
+    return undefined;
+  }
   // Loaded on demand: a crawl in this process needs no Redis client.
-  const { ClusterCoordinator } = await import('../../cluster/index.js');
-  return new ClusterCoordinator({
-    url: String(typed.cluster),
+  const { ClusterCoordinator, clusterUrlOf } = await import('../../cluster/index.js');
+  const url = clusterUrlOf({
+    cluster: typed.cluster === true ? true : String(typed.cluster),
+    ...(typed.clusterPasswordFile === undefined ? {} : { passwordFile: String(typed.clusterPasswordFile) }),
+    env: process.env,
+  });
+  const coordinator = new ClusterCoordinator({
+    url,
     flag: '--cluster',
     ...(typed.clusterName === undefined ? {} : { name: String(typed.clusterName) }),
     ...(typed.clusterShards === undefined ? {} : { shards: Number(typed.clusterShards) }),
+    log: (line) => process.stderr.write(`tres: cluster: ${line}\n`),
   });
+  return coordinator;
 }
 
 async function loadJudge(dir: string): Promise<PageJudge> {

@@ -10,14 +10,20 @@ const EXAMPLES = `
 Examples:
   tres crawl --seeds seeds.txt --out crawl1 --keywords debian --cluster redis://10.0.0.5:6379
   tres worker --cluster redis://10.0.0.5:6379 --warc-dir /shared/crawl1/warc   # on each machine
-  tres worker --cluster rediss://tres:secret@redis.example:6380/2 --cluster-name crawl1
+  export TRES_REDIS_URL=rediss://tres:secret@redis.example:6380/2   # the password stays off ps
+  tres worker --cluster --cluster-name crawl1
+  tres worker --cluster redis://10.0.0.5:6379 --cluster-password-file ~/.tres-redis-password
+
+Exit codes: 0 stopped, 2 bad options, 67 Redis refused the password, 69 Redis unreachable,
+76 the crawl in Redis is of another tres version.
 
 Each worker writes its own WARC file <warc-dir>/<id>.warc.gz; the crawl store records which file
 and where, so put them where \`tres export --with-text\` can read them (a shared folder, or
 copy them into <crawl>/warc afterwards).`;
 
 interface WorkerFlags {
-  cluster?: string;
+  cluster?: string | true;
+  clusterPasswordFile?: string;
   clusterName?: string;
   id?: string;
   warcDir?: string;
@@ -32,8 +38,12 @@ export function registerWorkerCommand(program: Command): void {
     .command('worker')
     .description('fetch, parse and judge pages for a cluster crawl coordinated by `tres crawl --cluster`')
     .option(
-      '--cluster <redis-url>',
-      'the Redis of the crawl: redis://[user:password@]host:port[/db] or rediss://',
+      '--cluster [redis-url]',
+      'the Redis of the crawl: redis://[user@]host:port[/db] or rediss://; alone: the URL in TRES_REDIS_URL, password included (never a password here: ps shows it)',
+    )
+    .option(
+      '--cluster-password-file <file>',
+      "file whose first line is the Redis password of --cluster's URL",
     )
     .option('--cluster-name <name>', 'name of the crawl in Redis, as given to tres crawl (default: crawl)')
     .option('--id <id>', 'worker id, names its WARC file (default: <hostname>-<pid>)')
@@ -49,7 +59,7 @@ export function registerWorkerCommand(program: Command): void {
     .action(async (flags: WorkerFlags) => {
       if (flags.cluster === undefined) {
         throw new ConfigError(
-          'tres worker needs --cluster <redis-url>, the Redis the coordinator (tres crawl --cluster) uses',
+          'tres worker needs --cluster <redis-url> (or --cluster alone with TRES_REDIS_URL set), the Redis the coordinator (tres crawl --cluster) uses',
           {
             context: { field: '--cluster' },
           },
@@ -77,10 +87,15 @@ export function registerWorkerCommand(program: Command): void {
           );
         }
       }
-      const { ClusterWorker } = await import('../../cluster/index.js');
+      const { ClusterWorker, clusterUrlOf } = await import('../../cluster/index.js');
+      const url = clusterUrlOf({
+        cluster: flags.cluster,
+        ...(flags.clusterPasswordFile === undefined ? {} : { passwordFile: flags.clusterPasswordFile }),
+        env: process.env,
+      });
       const log = flags.quiet ? false : (line: string) => process.stderr.write(`tres worker: ${line}\n`);
       const worker = new ClusterWorker({
-        url: flags.cluster,
+        url,
         flag: '--cluster',
         ...(flags.clusterName === undefined ? {} : { name: flags.clusterName }),
         ...(flags.id === undefined ? {} : { id: flags.id }),
