@@ -177,7 +177,7 @@ export class ClusterCoordinator implements FetchRunner {
     const ttl = this.options.leaseTtlMs;
     this.cmd = await connectRedis(this.options.url, this.flag, {
       // Longer than the longest blocking read, shorter than the wait that ends the crawl.
-      commandTimeoutMs: Math.max(2000, ttl / 2) + this.options.blockMs,
+      commandTimeoutMs: Math.max(5000, ttl) + this.options.blockMs,
       connectionName: `tres-coordinator-${this.options.name}`,
     });
     try {

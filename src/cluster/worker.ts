@@ -213,7 +213,7 @@ export class ClusterWorker {
   async run(): Promise<WorkerSummary> {
     this.cmd = await connectRedis(this.options.url, this.o.flag, {
       // Longer than the longest blocking read; a command sent while Redis is away fails after it.
-      commandTimeoutMs: Math.max(2000, this.options.leaseTtlMs / 2) + this.options.blockMs,
+      commandTimeoutMs: Math.max(5000, this.options.leaseTtlMs) + this.options.blockMs,
       connectionName: `tres-worker-${this.id}`,
     });
     this.reader = this.cmd.duplicate();
