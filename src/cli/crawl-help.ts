@@ -89,7 +89,10 @@ export const CRAWL_HELP_TOPICS: Readonly<Record<string, CrawlHelpTopic>> = {
     keys: ['out', 'resume', 'config', 'warc', 'checkpointEvery', 'quiet'],
   },
   dashboard: { title: 'the live dashboard', keys: ['ui', 'uiPort', 'uiHost', 'maxQuestions'] },
-  cluster: { title: 'fetching on worker processes', keys: ['cluster', 'clusterName', 'clusterShards'] },
+  cluster: {
+    title: 'fetching on worker processes',
+    keys: ['cluster', 'clusterPasswordFile', 'clusterName', 'clusterShards'],
+  },
   strategies: {
     title: 'every strategy and its settings',
     keys: ['strategy', 'seed'],
