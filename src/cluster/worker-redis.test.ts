@@ -79,7 +79,7 @@ describe('a cluster worker and its Redis', () => {
       if (v !== null) out.set(v.split('#')[0] as string, (out.get(v.split('#')[0] as string) ?? 0) + 1);
     return out;
   }
-  async function until(what: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  async function until(what: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!(await what())) {
       if (Date.now() > deadline) throw new Error('timed out');
@@ -116,5 +116,5 @@ describe('a cluster worker and its Redis', () => {
     expect(one.stderr()).toContain('--cluster');
     // The stop wait (5 s) and the process's own start-up slack, not forever.
     expect(tookMs).toBeLessThan(20_000);
-  }, 60_000);
+  }, 150_000);
 });
