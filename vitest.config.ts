@@ -1,10 +1,24 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import PlainSummaryReporter from './test/plain-summary-reporter.js';
 
+/** A path in this repository. */
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // The lab and the shared test support import the crawler by its package name: in the tests
+    // they get its sources, the same modules the crawler's own tests load, not the built dist/.
+    alias: [
+      { find: /^tres-crawler$/, replacement: here('./src/index.ts') },
+      { find: /^tres-crawler\/internals$/, replacement: here('./src/internals.ts') },
+      { find: /^tres-testing$/, replacement: here('./testing/src/index.ts') },
+    ],
+  },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Every test of both packages (the crawler's src/, the lab's lab/src/) in one run.
+    include: ['src/**/*.test.ts', 'lab/src/**/*.test.ts', 'test/**/*.test.ts'],
     // Network tests start real servers on loopback; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -11,9 +11,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readTopicResults, summaryReport } from '../src/bench/index.js';
-import { crawlReport } from '../src/bench/report/report-crawl.js';
-import { crawlCharts } from '../src/bench/report/report-crawl-charts.js';
+import { readTopicResults, summaryReport } from '../lab/src/bench/index.js';
+import { crawlReport } from '../lab/src/bench/report/report-crawl.js';
+import { crawlCharts } from '../lab/src/bench/report/report-crawl-charts.js';
 
 const [part, ...dirs] = process.argv.slice(2).filter((a) => a !== '--');
 if (part === 'crawl' && dirs.length === 1) {

@@ -18,12 +18,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runOnce } from '../src/bench/crawl/crawl-bench-run.js';
-import { openBenchWeb } from '../src/bench/crawl/crawl-bench-topic.js';
-import { defaultCacheDir } from '../src/docweb/cache-layout.js';
-import { DocwebDb } from '../src/docweb/docweb-db.js';
-import { servedPageLookup } from '../src/docweb/link-graph.js';
-import { pageKey } from '../src/docweb/seed-check.js';
+import { runOnce } from '../lab/src/bench/crawl/crawl-bench-run.js';
+import { openBenchWeb } from '../lab/src/bench/crawl/crawl-bench-topic.js';
+import { defaultCacheDir } from '../lab/src/docweb/cache-layout.js';
+import { DocwebDb } from '../lab/src/docweb/docweb-db.js';
+import { servedPageLookup } from '../lab/src/docweb/link-graph.js';
+import { pageKey } from '../lab/src/docweb/seed-check.js';
 import { parseHtml } from '../src/html/index.js';
 import { loadModel } from '../src/relevance/load-model.js';
 import type { PageToJudge } from '../src/types/index.js';

@@ -12,7 +12,7 @@
  * ($TRES_CACHE_DIR/docweb). About 30 seconds a topic.
  */
 import { parseArgs } from 'node:util';
-import { ensureTopicReward } from '../src/bench/crawl/topic-reward.js';
+import { ensureTopicReward } from '../lab/src/bench/crawl/topic-reward.js';
 
 const { positionals, values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),

@@ -17,17 +17,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCacheDir } from '../lab/src/docweb/index.js';
 import { runMain, TRES_BIN } from '../src/cli/test-cli.js';
-import { defaultCacheDir } from '../src/docweb/index.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /**
- * `npm run lab -- ARGS` as a child in the README's folder: the harness as `npm run lab` builds
- * and runs it (dist-bench/), built here once by tsc alone (`npm run build` would empty the dist/
- * that other test files are running) before the DocWeb steps.
+ * `npm run lab -- ARGS` as a child in the README's folder: the lab as `npm run lab` builds and
+ * runs it (lab/dist/), built here once (scripts/build-lab.mjs) before the DocWeb steps.
  */
 function labCommand(args: string): string {
-  return `node '${join(ROOT, 'dist-bench', 'cli', 'lab', 'lab.js')}' ${args}`;
+  return `node '${join(ROOT, 'lab', 'dist', 'cli', 'lab.js')}' ${args}`;
 }
 
 /** Flags that send the README's crawls to the loopback web (PORT is filled in) and keep them fast. */
@@ -228,8 +227,7 @@ beforeAll(async () => {
   web = await startDebianLookalike();
   process.chdir(workDir);
   if (hasDocweb) {
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.bench.json'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-lab.mjs')], { cwd: ROOT, stdio: 'inherit' });
   }
 }, 600_000);
 

@@ -4,7 +4,7 @@
  * with code 2, anything else is a bug and prints its stack. A command may ask for another exit
  * code (exit-code.ts), e.g. `tres crawl`: 1 when nothing could be fetched, 130 when interrupted.
  * The research harness's commands (benchmarks, the DocWeb builder) are not here: they are
- * `npm run lab -- ...` (lab/lab.ts), built only into dist-bench/.
+ * `npm run lab -- ...`, the lab's package (lab/src/cli/lab.ts).
  */
 import { Command, CommanderError } from 'commander';
 import { ConfigError, TresError } from '../common/index.js';

@@ -8,6 +8,7 @@
 import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { type LocalRedis, startLocalRedis } from 'tres-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crawler } from '../index.js';
 import { loadModel } from '../relevance/index.js';
@@ -16,7 +17,6 @@ import { feedbackModelDir } from '../ui/index.js';
 import { startTestCrawl, type TestCrawl } from '../ui/test-crawl.js';
 import { ClusterKeys } from './cluster-options.js';
 import { ClusterCoordinator } from './coordinator.js';
-import { type LocalRedis, startLocalRedis } from './local-redis.js';
 import { connectRedis } from './redis-connection.js';
 import { ClusterWorker, type WorkerSummary } from './worker.js';
 

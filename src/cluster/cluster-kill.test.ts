@@ -13,14 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import { closestGapMs, type LocalRedis, type LoggedWeb, startLocalRedis, startLoggedWeb } from 'tres-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMain, spawnCli } from '../cli/test-cli.js';
 import { systemClock } from '../common/index.js';
 import { keywordsOf } from '../sandbox/index.js';
 import { decodeOutlinks } from '../store/index.js';
 import { ClusterKeys } from './cluster-options.js';
-import { type LocalRedis, startLocalRedis } from './local-redis.js';
-import { closestGapMs, type LoggedWeb, startLoggedWeb } from './logged-web.js';
 import { connectRedis } from './redis-connection.js';
 
 const TOPIC = 'computer hardware';

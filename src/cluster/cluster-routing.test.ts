@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Redis } from 'ioredis';
+import { type LocalRedis, startLocalRedis } from 'tres-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
@@ -17,7 +18,6 @@ import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 import { readWarc } from '../store/test-helpers.js';
 import { ClusterKeys, shardOf } from './cluster-options.js';
 import { ClusterCoordinator } from './coordinator.js';
-import { type LocalRedis, startLocalRedis } from './local-redis.js';
 import { connectRedis } from './redis-connection.js';
 import { ClusterWorker } from './worker.js';
 

@@ -25,14 +25,6 @@ export {
   REDIS_DOWN_LEASES,
   workerConfigOf,
 } from './coordinator.js';
-export { startLocalRedis } from './local-redis.js';
-export {
-  closestGapMs,
-  type LoggedRequest,
-  type LoggedWeb,
-  type LoggedWebOptions,
-  startLoggedWeb,
-} from './logged-web.js';
 export type {
   FetchFailure,
   FetchRequest,

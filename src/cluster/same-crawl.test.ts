@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type LocalRedis, startLocalRedis } from 'tres-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
@@ -13,7 +14,6 @@ import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../
 import { fetchedUrls } from '../store/test-helpers.js';
 import { strategyNames } from '../strategies/index.js';
 import { ClusterCoordinator } from './coordinator.js';
-import { type LocalRedis, startLocalRedis } from './local-redis.js';
 import { ClusterWorker } from './worker.js';
 
 const TOPIC = 'astronomy telescopes';

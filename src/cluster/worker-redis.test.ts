@@ -6,10 +6,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { Redis } from 'ioredis';
+import { type LocalRedis, startLocalRedis } from 'tres-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../cli/test-cli.js';
 import { ClusterKeys, WORKER_GROUP } from './cluster-options.js';
-import { type LocalRedis, startLocalRedis } from './local-redis.js';
 import { CLUSTER_PROTOCOL, type WorkerCrawlConfig } from './messages.js';
 import { connectRedis, ensureGroup } from './redis-connection.js';
 

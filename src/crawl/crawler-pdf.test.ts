@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { makeHungryPdf, makePdf } from 'tres-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
-import { makeHungryPdf, makePdf } from '../pdf/index.js';
 import { CrawlReader, exportCrawl } from '../store/index.js';
 import { readWarc } from '../store/test-helpers.js';
 

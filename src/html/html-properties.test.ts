@@ -1,6 +1,6 @@
 import fc from 'fast-check';
+import { anyHtml, htmlDocument, metaRefreshContent } from 'tres-testing';
 import { describe, expect, it } from 'vitest';
-import { anyHtml, htmlDocument, metaRefreshContent } from './html-arbitraries.js';
 import { parseMetaRefreshUrl } from './meta-refresh.js';
 import { parseHtml } from './parse-html.js';
 import { parseHtmlBounded } from './parse-html-bounded.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { Parser } from 'htmlparser2';
+import { htmlDocument } from 'tres-testing';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../common/index.js';
-import { htmlDocument } from './html-arbitraries.js';
 import { LinearParser, type LinearParserHandler } from './linear-parser.js';
 import { generatePage } from './parse-html.bench.js';
 

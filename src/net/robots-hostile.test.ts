@@ -1,5 +1,5 @@
+import { decideUnder } from 'tres-testing';
 import { describe, expect, it } from 'vitest';
-import { decideUnder } from './robots-arbitraries.js';
 
 /**
  * The hostile robots.txt of issue 27: 120 rules of 2,000 `*` each (481 KB). A matcher that

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
+import { decideUnder, robotsPath, robotsTxt } from 'tres-testing';
 import { describe, expect, it } from 'vitest';
 import { normalizeUrl } from '../url/index.js';
-import { decideUnder, robotsPath, robotsTxt } from './robots-arbitraries.js';
 
 describe('the robots.txt matcher', () => {
   it('never throws and always decides, whatever the file and the URL asked about', async () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import robotsParserModule from 'robots-parser';
+import { robotsPath, robotsTxt } from 'tres-testing';
 import { describe, expect, it } from 'vitest';
-import { robotsPath, robotsTxt } from './robots-arbitraries.js';
 import { compileRobotsPattern, decidingRule, groupFor, parseRobotsTxt } from './robots-rules.js';
 
 // robots-parser 3.0.1 is the reference: its matcher is quadratic but its answers are right

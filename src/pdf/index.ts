@@ -3,6 +3,5 @@
  * and memory limits, so the crawler can judge, store and follow PDFs like HTML pages.
  */
 
-export { type HungryPdfKind, type MadePdf, type MadePdfPage, makeHungryPdf, makePdf } from './make-pdf.js';
 export { type ExtractedPdf, extractPdf, type PdfExtractLimits } from './pdf-extract.js';
 export { DEFAULT_PDF_OPTIONS, PdfExtractor, type PdfOptions, resolvePdfOptions } from './pdf-pool.js';

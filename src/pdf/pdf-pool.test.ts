@@ -1,5 +1,5 @@
+import { makeHungryPdf, makePdf } from 'tres-testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeHungryPdf, makePdf } from './make-pdf.js';
 import { PdfExtractor } from './pdf-pool.js';
 
 const PDF = makePdf({

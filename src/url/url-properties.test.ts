@@ -1,7 +1,7 @@
 import fc from 'fast-check';
+import { anyUrlInput, httpThenAnything, urlLike } from 'tres-testing';
 import { describe, expect, it } from 'vitest';
 import { normalizeUrl } from './normalize-url.js';
-import { anyUrlInput, httpThenAnything, urlLike } from './url-arbitraries.js';
 import { createUrlFilter } from './url-filter.js';
 
 // Fixed seeds and bounded runs: each property takes well under a second.
