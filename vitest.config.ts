@@ -1,41 +1,33 @@
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, mergeConfig } from 'vitest/config';
 import PlainSummaryReporter from './test/plain-summary-reporter.js';
+// The package names of the crawler and the test support resolve to their sources (vite.config.ts).
+import viteConfig from './vite.config.js';
 
-/** A path in this repository. */
-const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-
-export default defineConfig({
-  resolve: {
-    // The lab and the shared test support import the crawler by its package name: in the tests
-    // they get its sources, the same modules the crawler's own tests load, not the built dist/.
-    alias: [
-      { find: /^tres-crawler$/, replacement: here('./src/index.ts') },
-      { find: /^tres-crawler\/internals$/, replacement: here('./src/internals.ts') },
-      { find: /^tres-testing$/, replacement: here('./testing/src/index.ts') },
-    ],
-  },
-  test: {
-    // Every test of both packages (the crawler's src/, the lab's lab/src/) in one run.
-    include: ['src/**/*.test.ts', 'lab/src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Network tests start real servers on loopback; give them room on a 2-core machine.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
-    // One worker per core, not vitest's default of cores - 1 (a single worker on a 2-core
-    // machine): many files spend their time waiting on child processes, loopback servers and the
-    // browser, so two workers on two cores finish sooner (issue 30, item 9; figures in
-    // results/test-suite-time.md).
-    maxWorkers: availableParallelism(),
-    // The files of one worker share one module graph instead of importing the sources again for
-    // each file: collecting took 99 s of the 577 s run. No test relies on a fresh module (a run
-    // with the files shuffled passed too).
-    isolate: false,
-    // CLI tests run the built command (src/cli/test-cli.ts): dist/ is rebuilt first when stale.
-    globalSetup: ['./test/build-dist.ts'],
-    // dist/ is loaded by Node as built, not compiled again by vite.
-    server: { deps: { external: [/\/dist\//] } },
-    reporters: ['default', new PlainSummaryReporter()],
-  },
-});
+export default mergeConfig(
+  viteConfig,
+  defineConfig({
+    test: {
+      // Every test of both packages (the crawler's src/, the lab's lab/src/) in one run.
+      include: ['src/**/*.test.ts', 'lab/src/**/*.test.ts', 'test/**/*.test.ts'],
+      // Network tests start real servers on loopback; give them room on a 2-core machine.
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+      pool: 'forks',
+      // One worker per core, not vitest's default of cores - 1 (a single worker on a 2-core
+      // machine): many files spend their time waiting on child processes, loopback servers and the
+      // browser, so two workers on two cores finish sooner (issue 30, item 9; figures in
+      // results/test-suite-time.md).
+      maxWorkers: availableParallelism(),
+      // The files of one worker share one module graph instead of importing the sources again for
+      // each file: collecting took 99 s of the 577 s run. No test relies on a fresh module (a run
+      // with the files shuffled passed too).
+      isolate: false,
+      // CLI tests run the built command (src/cli/test-cli.ts): dist/ is rebuilt first when stale.
+      globalSetup: ['./test/build-dist.ts'],
+      // dist/ is loaded by Node as built, not compiled again by vite.
+      server: { deps: { external: [/\/dist\//] } },
+      reporters: ['default', new PlainSummaryReporter()],
+    },
+  }),
+);

@@ -37,20 +37,56 @@ function stripComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/[^\n]*/g, '$1');
 }
 
+/** The specifiers a file's imports name (relative and bare), comments stripped. */
+function specifiersOf(file: string): { specifier: string; isTypeOnly: boolean }[] {
+  const text = stripComments(readFileSync(file, 'utf8'));
+  const found: { specifier: string; isTypeOnly: boolean }[] = [];
+  for (const m of text.matchAll(STATIC)) {
+    const clause = m[4] ?? '';
+    const isTypeOnly = m[3] !== undefined || /^\s*\{\s*(type\s+[^,}]+,?\s*)+\}\s*$/.test(clause);
+    found.push({ specifier: m[5]!, isTypeOnly });
+  }
+  for (const m of text.matchAll(BARE)) found.push({ specifier: m[2]!, isTypeOnly: false });
+  for (const m of text.matchAll(DYNAMIC)) found.push({ specifier: m[1]!, isTypeOnly: false });
+  return found;
+}
+
+/** One import of a file under a package's folder: the file (relative to that folder) and what it names. */
+export interface PackageImport {
+  from: string;
+  specifier: string;
+}
+
+/**
+ * Imports that leave the package whose sources are under `srcDir`: a relative specifier that
+ * resolves outside `srcDir`, or a bare one naming any of `packages` (or a subpath of one) that is
+ * not in `allowed`. The lab holds these at none with the crawler's entries as `allowed`.
+ */
+export function importsLeaving(
+  srcDir: string,
+  packages: readonly string[],
+  allowed: readonly string[],
+): PackageImport[] {
+  const root = resolve(srcDir);
+  const out: PackageImport[] = [];
+  for (const file of tsFiles(root)) {
+    const from = relative(root, file).split(sep).join('/');
+    for (const { specifier } of specifiersOf(file)) {
+      const isOutside =
+        specifier.startsWith('.') && relative(root, resolve(dirname(file), specifier)).startsWith('..');
+      const named = packages.some((p) => specifier === p || specifier.startsWith(`${p}/`));
+      if (isOutside || (named && !allowed.includes(specifier))) out.push({ from, specifier });
+    }
+  }
+  return out;
+}
+
 /** Every relative import under `srcDir`, in file order. */
 export function importEdges(srcDir: string): ImportEdge[] {
   const root = resolve(srcDir);
   const edges: ImportEdge[] = [];
   for (const file of tsFiles(root)) {
-    const text = stripComments(readFileSync(file, 'utf8'));
-    const found: { specifier: string; isTypeOnly: boolean }[] = [];
-    for (const m of text.matchAll(STATIC)) {
-      const clause = m[4] ?? '';
-      const isTypeOnly = m[3] !== undefined || /^\s*\{\s*(type\s+[^,}]+,?\s*)+\}\s*$/.test(clause);
-      found.push({ specifier: m[5]!, isTypeOnly });
-    }
-    for (const m of text.matchAll(BARE)) found.push({ specifier: m[2]!, isTypeOnly: false });
-    for (const m of text.matchAll(DYNAMIC)) found.push({ specifier: m[1]!, isTypeOnly: false });
+    const found = specifiersOf(file);
     for (const { specifier, isTypeOnly } of found) {
       if (!specifier.startsWith('.')) continue;
       const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');

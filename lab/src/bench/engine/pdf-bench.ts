@@ -5,7 +5,7 @@
  * largest `maxRealPdfs` under 5 MiB, when the DocWeb is built). Memory: the peak RSS of the
  * process and its PDF child process together (Linux /proc) sampled every 20 ms, against the caps;
  * then the largest real PDF again under a 24 MiB heap cap; then two small PDFs made to exhaust the
- * child's memory (pdf/make-pdf.ts `makeHungryPdf`: one past the heap cap, one inflating past the
+ * child's memory (testing/src/make-pdf.ts `makeHungryPdf`: one past the heap cap, one inflating past the
  * buffer cap), each followed by an ordinary PDF, to show each fails alone as TRES_PDF_TOO_BIG
  * before the time limit, a fresh child reads the next, and memory stays bounded.
  * Writes results/pdf/pdf-bench.json and .md.
