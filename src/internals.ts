@@ -81,14 +81,13 @@ export {
   pageTokens,
   type WordVectors,
 } from './text/index.js';
-export type { LinkContextWindow, SelectionContext } from './types/index.js';
+export type { LinkContextWindow } from './types/index.js';
 export {
   CrawlMonitor,
   DEFAULT_FEEDBACK_OPTIONS,
   feedbackModelDir,
   liveSource,
   RelevanceFeedback,
-  type RetrainReport,
   startDashboard,
 } from './ui/index.js';
 export {

@@ -8,12 +8,12 @@
 // checkpoint, replays every page and stops (once with the checkpoint, once without). Prints the
 // checkpoint's size and time to take and store, and the resume's time with its parts.
 // npx vite-node lab/src/bench/analysis/resume-cost.ts -- [PAGES] [LINKS_PER_PAGE] [STRATEGY]
+
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DiscoveredLink, Outcome } from 'tres-crawler';
-import { Crawler, CrawlStore, createRng, createStrategy } from 'tres-crawler';
-import type { SelectionContext } from 'tres-crawler/internals';
+import { Crawler, CrawlStore, createRng, createStrategy, type SelectionContext } from 'tres-crawler';
 import { KeywordSet } from 'tres-crawler/internals';
 
 const args = process.argv.slice(2).filter((a) => a !== '--');

@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DiscoveredLink } from 'tres-crawler';
-import type { SelectionContext } from 'tres-crawler/internals';
+import type { DiscoveredLink, SelectionContext } from 'tres-crawler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunResult, runOnce } from './crawl-bench-run.js';
 import { writeSyntheticTopic } from './crawl-bench-test-utils.js';

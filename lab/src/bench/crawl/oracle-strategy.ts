@@ -8,8 +8,15 @@
  * a domain limit, and the reports show every strategy as a fraction of it. It lives in bench/,
  * not in strategies/: no crawler can know the truth.
  */
-import type { Action, DiscoveredLink, Outcome, Strategy, StrategyStats } from 'tres-crawler';
-import type { SelectionContext } from 'tres-crawler/internals';
+
+import type {
+  Action,
+  DiscoveredLink,
+  Outcome,
+  SelectionContext,
+  Strategy,
+  StrategyStats,
+} from 'tres-crawler';
 
 /** Name of the oracle in benchmark options and reports. */
 export const ORACLE_STRATEGY = 'oracle';

@@ -8,8 +8,15 @@
  * hands them on, so they are attempted and fail as dead links, as on the real web. Either way
  * the distinct links discovered and those that leave the web are counted for the report.
  */
-import type { Action, DiscoveredLink, Outcome, Strategy, StrategyStats } from 'tres-crawler';
-import type { LinkContextWindow, SelectionContext } from 'tres-crawler/internals';
+import type {
+  Action,
+  DiscoveredLink,
+  Outcome,
+  SelectionContext,
+  Strategy,
+  StrategyStats,
+} from 'tres-crawler';
+import type { LinkContextWindow } from 'tres-crawler/internals';
 
 /** Wraps a strategy: filters (closed world) and counts the links that leave the web. */
 export class WebScopeStrategy implements Strategy {

@@ -10,8 +10,15 @@
  * each decision's spans (`decision-tail.ts`).
  */
 
-import type { Action, DiscoveredLink, Outcome, Strategy, StrategyStats } from 'tres-crawler';
-import type { LinkContextWindow, SelectionContext } from 'tres-crawler/internals';
+import type {
+  Action,
+  DiscoveredLink,
+  Outcome,
+  SelectionContext,
+  Strategy,
+  StrategyStats,
+} from 'tres-crawler';
+import type { LinkContextWindow } from 'tres-crawler/internals';
 import { type PhaseTimer, TRES_PHASES, type TresPhase } from 'tres-crawler/internals';
 import { ThreadSchedstat } from './thread-schedstat.js';
 

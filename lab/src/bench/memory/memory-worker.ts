@@ -12,8 +12,7 @@
  */
 
 import type { DiscoveredLink, Outcome, Strategy } from 'tres-crawler';
-import { createRng, createStrategy } from 'tres-crawler';
-import type { SelectionContext } from 'tres-crawler/internals';
+import { createRng, createStrategy, type SelectionContext } from 'tres-crawler';
 import { growableBytes, hostOf, KeywordSet, normalizeUrl, registrableDomain } from 'tres-crawler/internals';
 
 interface WorkerArgs {

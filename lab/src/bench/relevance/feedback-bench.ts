@@ -11,10 +11,11 @@
  * Screenshots of the dashboard (before the labels, after the retraining) go beside the results
  * when Debian's chromium is installed. Results: results/ui/feedback.json and feedback.md.
  */
+
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Crawler, createRng, createStrategy, KeywordJudge } from 'tres-crawler';
+import { Crawler, createRng, createStrategy, KeywordJudge, type RetrainReport } from 'tres-crawler';
 import {
   CrawlMonitor,
   DEFAULT_FEEDBACK_OPTIONS,
@@ -23,7 +24,6 @@ import {
   liveSource,
   loadModel,
   RelevanceFeedback,
-  type RetrainReport,
   readPageText,
   startDashboard,
   withCrawlReader,
