@@ -2,7 +2,8 @@
  * `npm run bench` and `npm run lab` build the crawler, the shared test support and the lab first
  * (scripts/build-lab.mjs). A `tres` command started from the same folder meanwhile must keep
  * working: the build never removes the crawler's dist/. Then the built lab starts, importing the
- * crawler and the test support through their built packages only.
+ * crawler and the test support through their built packages only, and the benchmark entry
+ * answers --help and refuses an unknown flag.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -23,7 +24,7 @@ function run(file: string, args: string[]): Promise<{ code: number; output: stri
 }
 
 describe('npm run build:lab', () => {
-  it('leaves dist/ in place: tres --help answers all along the build, and the built lab starts', {
+  it('leaves dist/ in place: tres --help answers all along the build; the built lab and benchmarks start', {
     timeout: 900_000,
   }, async () => {
     const build = spawn(process.execPath, [join(ROOT, 'scripts', 'build-lab.mjs')], {
@@ -62,7 +63,17 @@ describe('npm run build:lab', () => {
     const lab = await run(join(ROOT, 'lab', 'dist', 'cli', 'lab.js'), ['--help']);
     expect(lab.code, lab.output).toBe(0);
     expect(lab.output).toContain('npm run lab --');
-    const bench = await run(join(ROOT, 'lab', 'dist', 'bench', 'main.js'), ['memory', '--help']);
-    expect(bench.code, bench.output).toBe(0);
+    // `npm run bench -- PART --help` prints the parts and flags and runs nothing; an unknown flag
+    // is refused, not ignored.
+    const benchMain = join(ROOT, 'lab', 'dist', 'bench', 'main.js');
+    const [help, unknown] = await Promise.all([
+      run(benchMain, ['memory', '--help']),
+      run(benchMain, ['memory', '--strategy', 'tres']),
+    ]);
+    expect(help.code, help.output).toBe(0);
+    expect(help.output).toContain('Usage: npm run bench -- [PART ...] [FLAGS]');
+    expect(help.output).toContain('memory     bytes per frontier URL');
+    expect(unknown.code).toBe(2);
+    expect(unknown.output.trim()).toBe('unknown flag --strategy; see npm run bench -- --help');
   });
 });
