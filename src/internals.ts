@@ -21,11 +21,13 @@ export {
 export { DEFAULT_PDF_OPTIONS, PdfExtractor, type PdfOptions, resolvePdfOptions } from './pdf/index.js';
 export {
   type AnchorInput,
+  ColdStartJudge,
   confusion,
   crossValidate,
   DEFAULT_ANCHOR_MODEL,
   DEFAULT_PAGE_MODEL,
   ensureTfBackend,
+  fetchExamplePages,
   formatTable1,
   isBinaryForTraining,
   type LabeledDocument,

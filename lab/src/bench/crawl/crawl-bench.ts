@@ -59,7 +59,7 @@ async function makeJudge(o: ResolvedCrawlBenchOptions, web: BenchWeb) {
   const topic = web.topic;
   if (o.userJudge) return userJudge(o.userJudge, web);
   if (o.modelDir === false && o.isTruthReward) {
-    const { KeywordJudge } = await import('../../crawl/index.js');
+    const { KeywordJudge } = await import('tres-crawler');
     const keywords = new KeywordJudge({ keywords: topic.keywords });
     return {
       judge: {

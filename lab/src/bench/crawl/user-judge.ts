@@ -19,7 +19,7 @@ export async function userJudge(
       { context: { field: 'judge' } },
     );
   // Loaded on demand, as the model judges are: the relevance room pulls in TensorFlow.
-  const { ColdStartJudge, fetchExamplePages } = await import('../../relevance/index.js');
+  const { ColdStartJudge, fetchExamplePages } = await import('tres-crawler/internals');
   const relevant = spec.examples > 0 ? web.relevantPages() : [];
   if (spec.examples > 0 && relevant.length === 0)
     throw new ConfigError(`judge: the web has no relevant page to draw examples from`, {
