@@ -13,14 +13,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { closestGapMs, type LocalRedis, type LoggedWeb, startLocalRedis, startLoggedWeb } from 'tres-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crawler } from '../index.js';
 import { keywordsOf } from '../sandbox/index.js';
 import { fetchedUrls } from '../store/test-helpers.js';
 import { ClusterFaultError } from './cluster-fault.js';
 import { ClusterCoordinator } from './coordinator.js';
-import { type LocalRedis, startLocalRedis } from './local-redis.js';
-import { closestGapMs, type LoggedWeb, startLoggedWeb } from './logged-web.js';
 import { connectRedis } from './redis-connection.js';
 import { ClusterWorker, type WorkerSummary } from './worker.js';
 

@@ -12,12 +12,11 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type LocalRedis, type LoggedWeb, startLocalRedis, startLoggedWeb } from 'tres-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runMain, spawnCli } from '../cli/test-cli.js';
 import { keywordsOf } from '../sandbox/index.js';
 import { ClusterKeys } from './cluster-options.js';
-import { type LocalRedis, startLocalRedis } from './local-redis.js';
-import { type LoggedWeb, startLoggedWeb } from './logged-web.js';
 import { connectRedis } from './redis-connection.js';
 
 const TOPIC = 'computer hardware';
