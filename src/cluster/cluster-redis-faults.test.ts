@@ -106,7 +106,11 @@ describe('a cluster crawl whose Redis fails', () => {
   }
 
   /** Each page once, the whole budget; only fetches in flight reach the server twice; delays kept. */
-  function checkCrawl(name: string, inFlightAtFaults = CONCURRENCY): void {
+  /**
+   * Fetches served twice may be those in flight when the fault hit, plus those in flight when a
+   * worker starved of CPU for longer than its lease margin lost a lease (a loaded machine): 2 K.
+   */
+  function checkCrawl(name: string, inFlightAtFaults = 2 * CONCURRENCY): void {
     const urls = fetchedUrls(join(base, name, 'crawl'));
     expect(urls).toHaveLength(BUDGET);
     expect(new Set(urls).size).toBe(BUDGET);
