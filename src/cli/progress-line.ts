@@ -5,7 +5,7 @@
  * stuck.
  *
  * No library: cli-progress (the well-known one) cuts a line at the terminal's width, which drops
- * whatever is at the end (the failure count, in the issue that asked for this), and knows nothing
+ * whatever is at the end (the failure count), and knows nothing
  * of a resume, whose rate must count this run's pages only.
  */
 import type { CrawlProgress } from '../crawl/index.js';

@@ -2,7 +2,7 @@
  * Test support: a generated web served on loopback, a temporary folder, a seeds file and the
  * `tres crawl` flags that crawl that web: the set-up of the tests that make a stored crawl and
  * then damage it, fill its disk or put it on read-only media (commands/repair.test.ts,
- * storage-faults.test.ts, read-only-media.test.ts; issue 27). Kept beside test-cli.ts rather
+ * storage-faults.test.ts, read-only-media.test.ts). Kept beside test-cli.ts rather
  * than with the store's test code because it starts a sandbox web, which the store must not
  * import.
  */

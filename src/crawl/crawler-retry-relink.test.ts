@@ -2,8 +2,8 @@
  * Regression: a URL waiting for its retry was not known to the loop, so a link to it found
  * meanwhile (on a more relevant page: best-first queues it again) let the strategy fetch it, and
  * the retry then recorded it a second time; the store refused ("cannot record URL in the crawl
- * store") and the crawl stopped. Under load, cluster workers' timeouts made this the coordinator's
- * stop of issue 26.
+ * store") and the crawl stopped. Under load, cluster workers' timeouts made this a stop of
+ * the coordinator.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

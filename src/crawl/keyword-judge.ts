@@ -57,7 +57,7 @@ export class KeywordJudge implements PageJudge {
    * Occurrences of keywords among the words of `text` (runs of letters and digits, lowercased).
    * An ASCII text is scanned character by character, and only words as long as some keyword are
    * looked up: the engine benchmark judged every page and anchor with the regex, which allocates
-   * a match per word (0.96 s of a 20,000-page `coverage` crawl, issue 25).
+   * a match per word (0.96 s of a 20,000-page `coverage` crawl).
    */
   private count(text: string): number {
     if (this.keywords.size === 0) return 0;

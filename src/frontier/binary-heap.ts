@@ -48,7 +48,7 @@ export class BinaryHeap<T> {
   /**
    * Keeps the items `keep` returns true for and restores the heap order in O(n) (Floyd's
    * heapify). `keep` may change what `less` compares of an item (its key): re-keying every item
-   * this way is cheaper than building a new heap (issue 25: a frontier rescoring).
+   * this way is cheaper than building a new heap (a frontier rescoring).
    */
   filter(keep: (item: T) => boolean): void {
     const items = this.items;

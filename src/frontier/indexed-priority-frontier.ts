@@ -3,7 +3,7 @@
  * sample ids behind one heap of hosts keyed by their best sample, smaller keys first, ties by
  * URL; one candidate per draw, the best ready one; stale samples (URL fetched, domain closed)
  * dropped lazily when they reach a head. The same order and the same draws as the object
- * version, without an object per sample (issue 13): a sample is its columns (URL string, host
+ * version, without an object per sample: a sample is its columns (URL string, host
  * and domain ids, depth, parent, key, optionally a vector), about 40 bytes plus its URL string.
  */
 import type { Action } from '../types/index.js';
@@ -93,8 +93,8 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
   /**
    * Gives every waiting sample the key `keyOf` returns, or drops it (undefined), in place: the
    * draws that follow are those of a new frontier holding the kept samples with their new keys
-   * (the order is by key and URL alone), without adding every sample to a new table (issue 25:
-   * `coverage` rescoring its frontier spent as long adding samples as valuing them).
+   * (the order is by key and URL alone), without adding every sample to a new table
+   * (`coverage` rescoring its frontier spent as long adding samples as valuing them).
    */
   rekey(keyOf: (id: number) => number | undefined): void {
     this.release();
@@ -207,7 +207,7 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
       if (this.dropStaleHead(queue, ctx)) {
         // The host was keyed by a sample since fetched, whose key may be better than any of its
         // live ones: it competes again under its live head, or another host's better sample
-        // would be passed over (issue 27: a resumed crawl's replayed frontier is full of them).
+        // would be passed over (a resumed crawl's replayed frontier is full of them).
         if (queue.heap.size === 0) this.hosts.delete(queue.host);
         else this.enqueueHost(queue);
         continue;

@@ -2,7 +2,7 @@
  * The Random baseline's frontier ({@link RandomFrontier}) on a {@link SampleTable}: one uniformly
  * random ready sample per draw, from a dense array of ids kept in the same order as the object
  * bag (append on add, swap-remove on removal, URL and domain purges in group order), so seeded
- * runs draw the same URLs. No object per sample (issue 13).
+ * runs draw the same URLs. No object per sample.
  */
 import type { Rng } from '../common/index.js';
 import { type DrawContext, type IndexedFrontier, isIdReady } from './frontier.js';

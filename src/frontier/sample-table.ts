@@ -1,5 +1,5 @@
 /**
- * Compact storage of frontier samples (issue 13: at most 300 bytes per frontier URL): a sample is
+ * Compact storage of frontier samples (at most 300 bytes per frontier URL): a sample is
  * an integer id into columns of typed arrays, not an object. Per sample: URL, host and domain ids
  * (each string kept once, interned), depth, a caller-defined `parent` number (TRES: the index of
  * the page the link was found on), an optional ordering key and an optional state-action vector

@@ -1,8 +1,8 @@
 /**
  * Typed-array helpers for per-id columns: {@link growableArray} and {@link grownArray}, and
  * {@link SlicePool}, one shared Int32Array holding a variable-length slice per id (link features,
- * field-word ids) instead of an array object per id. Issue 13: bytes per frontier URL, and no
- * insert that pays for copying a whole column.
+ * field-word ids) instead of an array object per id: few bytes per frontier URL, and no insert that pays for
+ * copying a whole column.
  *
  * Why resizable ArrayBuffers (ES2024, Node 20) rather than columns in fixed-size pages: growing a
  * column copied it (4 to 21 ms per growth of the sample table at 26k to 448k samples in the

@@ -7,7 +7,7 @@
  * code units, linear probing, tombstones), not a `Map`: a Map entry costs 28 to 56 bytes on
  * 64-bit V8, a slot here 4 (8 at the lowest load), which matters at millions of URLs.
  *
- * Resizing is incremental (issue 13, the work's own latency spikes): hashing every string again
+ * Resizing is incremental (the work's own latency spikes): hashing every string again
  * into a new table at once cost one insert 7 to 36 ms at 44k to 315k URLs in the decision
  * benchmark, and 110 to 134 ms at 524k in `frontier-growth-bench`. Now a resize only allocates
  * the new table; each later insert moves the next few ids into it, and lookups look in the new

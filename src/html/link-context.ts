@@ -54,7 +54,7 @@ export function tokenizeInto(text: string, out: string[]): void {
  * [start, end, offset] spans on first read. A reader of `source` never builds them: on the engine
  * benchmark the arrays of every link of the pages in flight (about 30 KB a page, read by none of
  * `coverage`, the outlinks codec or ACHE's encoder) lived long enough to be promoted to V8's old
- * space, and made scavenges twice as slow (issue 25).
+ * space, and made scavenges twice as slow.
  *
  * A class, so the accessors live on its prototype: one object with accessors of its own per
  * link (`Object.defineProperties`) cost about 0.8 us to make against 0.02 us for this, a
@@ -113,7 +113,7 @@ export class LazyLinkContext implements LinkContext {
  * text is tokenized when the first link within reach of it asks for its context: words more than
  * dMax leaves from every link (most of a page of prose) are never tokenized. On the engine
  * benchmark's web that is a third of the tokenizing (0.18 s of CPU in 20,000 pages before, 0.12
- * after), too little to show in its pages/s (issue 25).
+ * after), too little to show in its pages/s.
  */
 export class LinkContextRecorder {
   /** Text of each leaf ('' for a leaf without visible text), in document order. */
@@ -170,7 +170,7 @@ export class LinkContextRecorder {
     }
 
     // The page's words and the runs: per-page work (interning words, storing them) is done once
-    // per page instead of once per link and token (issue 25: link contexts were most of what
+    // per page instead of once per link and token (link contexts were most of what
     // `coverage` cost beyond best-first). `tokens` and `offsets` are built on first read.
     return new LazyLinkContext(this.tokens, spans);
   }

@@ -1,7 +1,7 @@
 /**
  * `parseHtml` for the crawl loop: the page is parsed in slices with a yield to the event loop
  * between them (other fetches go on while a big page is parsed), and the parse gives up once it
- * has spent its time budget, so that no page can hold the crawl (issue 10: 1,000,000 nested
+ * has spent its time budget, so that no page can hold the crawl (1,000,000 nested
  * `<div>` froze a crawl for 12 minutes).
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';

@@ -2,7 +2,7 @@ import { decideUnder } from 'tres-testing';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The hostile robots.txt of issue 27: 120 rules of 2,000 `*` each (481 KB). A matcher that
+ * A hostile robots.txt: 120 rules of 2,000 `*` each (481 KB). A matcher that
  * tries every split of the path for every `*` spends seconds per check on a 2,000-character path
  * (1.2-2.6 s with robots-parser 3.0.1), holding the whole crawl; a linear one answers in well
  * under a millisecond. The budget below is a hundred times what the linear matcher needs, so it

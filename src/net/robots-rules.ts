@@ -4,7 +4,7 @@
  * `robots-rules.property.test.ts` holds the two to the same answers), so only the matching
  * changed: robots-parser (like Google's robots.cc) tracks every prefix length of the path a
  * pattern could have matched so far, O(pattern x path) per rule, which let a 481 KB file of 120
- * rules of 2,000 `*` hold a check for seconds (issue 27).
+ * rules of 2,000 `*` hold a check for seconds.
  *
  * Here each pattern is compiled once: runs of `*` collapse to one (RFC 9309 2.2.3: `*` matches
  * any sequence, so `**` is `*`), the pattern splits at `*` into literal pieces, and a path

@@ -13,7 +13,7 @@ const FORMAT_JSON_AND_ARRAYS = 2;
  * zlib level of the JSON part. A `coverage` crawl writes its vocabulary there every 500 pages:
  * at 20,000 pages of the engine benchmark, 344 KB of JSON took 8.4 ms at the default level 6 and
  * 2.2 ms at level 1 for 16% more bytes (105 against 90 KB), and the checkpoints were 1.6% of the
- * crawl's CPU time (issue 25).
+ * crawl's CPU time.
  */
 const HEAD_DEFLATE_LEVEL = 1;
 

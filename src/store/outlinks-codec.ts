@@ -15,7 +15,7 @@
  * 500 µs per page that is cheap, and a million pages keep about 2 GB less on disk.
  * With contexts (1,500 pages of a `coverage` crawl of the DocWeb, 41 links a page) the JSON was
  * 18.4 KB a page and encoding it took 0.63 ms at zlib's default level 6 (2.84 KB stored); the
- * strings form makes it 14.5 KB, and level 3 takes about 0.40 ms for 2.95 KB (issue 25: zlib and
+ * strings form makes it 14.5 KB, and level 3 takes about 0.40 ms for 2.95 KB (zlib and
  * this encoding were a fifth of what `coverage` costs beyond best-first on the engine benchmark).
  * Neighbouring links share most of their context (each takes the leaves within dMax of it), so
  * contexts that come with their page's words (`LinkContext.source`) are stored as runs of those
@@ -26,7 +26,7 @@
  * Deflating in libuv's thread pool instead (zlib's callback API, awaited before the commit) was
  * measured and not kept: on 2,000 BLOBs of a DocWeb `coverage` crawl (5.7 KB of JSON each) the
  * callback API's stream machinery kept the main thread busy 73-148 us a BLOB against 79-87 us
- * for all of deflateRawSync, and 3,000-page DocWeb crawls at K = 1 took 9% longer (issue 25).
+ * for all of deflateRawSync, and 3,000-page DocWeb crawls at K = 1 took 9% longer.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { TresError } from '../common/index.js';

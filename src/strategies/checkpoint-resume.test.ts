@@ -25,7 +25,7 @@ const FIRST_BUDGET = 100;
 const BUDGET = 160;
 const EVERY = 40;
 /**
- * Every strategy that learns online (issue 27), each with settings that make it learn within
+ * Every strategy that learns online, each with settings that make it learn within
  * the small budget here: each must keep what it learned across a resume.
  */
 const LEARNING = [
@@ -166,7 +166,7 @@ describe('a resumed crawl goes on from what its strategy had learned', () => {
   }
 
   // At K = 1 a crawl repeats exactly, so a resume that restores what the strategy held fetches
-  // the same pages in the same order as the crawl that never stopped (issue 27: RLwCS and Han's
+  // the same pages in the same order as the crawl that never stopped (RLwCS and Han's
   // crawler did not, and resumed to much higher harvest rates on DocWeb hardware).
   for (const name of EXACT_ON_RESUME) {
     it(`${name}: a crawl stopped and resumed fetches what the same crawl fetches uninterrupted (K = 1)`, async () => {

@@ -1,7 +1,7 @@
 /**
  * Numbers a strategy computed as it observed pages, in observation order (the store's page
  * order), kept in its checkpoint so that a resume's replay uses them again where it could not
- * compute them the same way (issue 27): the replayed outcome has no page text, and a score
+ * compute them the same way: the replayed outcome has no page text, and a score
  * computed now would use what was learned since (a frontier key computed once, when the link
  * was found). RLwCS keeps the score each page's outlinks were queued with, Han's crawler the
  * Q value of each outlink and each page's relevance.

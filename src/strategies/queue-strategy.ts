@@ -25,7 +25,7 @@ export interface QueueStrategyOptions {
 /** A strategy that is just an ordering of the frontier. */
 export class QueueStrategy implements Strategy {
   readonly name: string;
-  /** `random`: a random bag; `bfs` and `best-first`: a priority frontier; both of ids (issue 13). */
+  /** `random`: a random bag; `bfs` and `best-first`: a priority frontier; both of ids. */
   private readonly frontier: IndexedFrontier;
   private readonly queue: IndexedPriorityFrontier | undefined;
   /** Best key a URL was queued with; a URL is queued again only with a better key. */

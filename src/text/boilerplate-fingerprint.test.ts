@@ -36,7 +36,7 @@ describe('fingerprints of pages that share a navigation sidebar', () => {
   const chords = parseHtml(docPage('Chord notation', words(1, 250)), 'http://a.test/chords.html');
   const piano = parseHtml(docPage('Piano', words(2, 250)), 'http://a.test/piano.html');
 
-  it('are near-copies when the whole text is fingerprinted (the false positive of issue 27)', () => {
+  it('are near-copies when the whole text is fingerprinted (a false positive seen on notation pages)', () => {
     const a = contentFingerprint(`${chords.title} ${chords.text}`);
     const b = contentFingerprint(`${piano.title} ${piano.text}`);
     expect(hammingDistance(a.simhash, b.simhash)).toBeLessThanOrEqual(3);

@@ -65,7 +65,7 @@ describe('expandKeywords (Algorithm 1)', () => {
     expect(found).not.toContain('tomato');
   }, 120_000);
   it('keeps hardware words and drops the generic ones of the DocWeb sample with an irrelevant corpus', async () => {
-    // The words issue 12 found in the expanded hardware set: similar enough to the seeds, but
+    // Words found in the expanded hardware set that are similar enough to the seeds, but
     // as common on pages about anything else.
     const vectors = await loadWordVectors();
     // The seeds of data/topics/hardware.yaml.

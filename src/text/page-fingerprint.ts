@@ -2,7 +2,7 @@
  * The fingerprint of a page's main content, not its boilerplate. Documentation sites and portals
  * repeat a navigation sidebar of hundreds of links on every page; fingerprinting the whole text
  * let those shared words outweigh each page's own (the LilyPond manual's ~15,000-character sidebar
- * made distinct notation pages near-copies, issue 27). Navigation is links, so the SimHash here
+ * made distinct notation pages near-copies). Navigation is links, so the SimHash here
  * is taken over the page's text with the text of its links cut out (each anchor text where it
  * occurs, in document order: the parser gives both in that order). A page that is nearly all links
  * (an index, a hub) keeps the whole-text SimHash: its link list is its content. The exact hash

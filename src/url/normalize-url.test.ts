@@ -120,7 +120,7 @@ describe('normalizePercentEncoding', () => {
     ['lowercase hex of a reserved character', '%3a%2f', '%3A%2F'],
     ['unreserved letters and digits', '%41%7A%39', 'Az9'],
     ['a truncated escape at the end', '/a%4', '/a%4'],
-    // Decoding would make a new escape `%A` with the stray `%`: kept (issue 10).
+    // Decoding would make a new escape `%A` with the stray `%`: kept.
     ['a stray percent before an escape of a hex digit', '%%41', '%%41'],
     ['a stray percent and a hex digit before an escape of one', '%4%31%32', '%4%312'],
     ['a stray percent before an escape of a non-hex letter', '%%67%34', '%g4'],

@@ -76,7 +76,7 @@ export function normalizeUrl(input: string, options?: NormalizeOptions): string 
   let path = normalizePercentEncoding(url.pathname);
   if (shouldRemoveSessionIds && path.indexOf(';') !== -1) {
     const stripped = path.replace(JSESSIONID_PATH_PARAM, '');
-    // Pitfall (issue 10): a session id can hide a dot segment (`/a/..;jsessionid=1/b` is not
+    // Pitfall: a session id can hide a dot segment (`/a/..;jsessionid=1/b` is not
     // `..` to the URL parser); once it is removed, resolve the segments it uncovered.
     if (stripped !== path) path = resolveDotSegments(stripped);
   }
@@ -136,7 +136,7 @@ function isSessionParam(param: string): boolean {
  * character (RFC 3986 sections 2.3 and 6.2.2.2). A `%` not followed by two hex digits is left
  * alone: re-encoding it as `%25` could change what the server sees.
  *
- * Pitfall (issue 10): decoding next to such a stray `%` can make a new escape (`%%41e` would
+ * Pitfall: decoding next to such a stray `%` can make a new escape (`%%41e` would
  * become `%Ae`, which the next pass would turn into `%AE`). So an escape whose character is a
  * hex digit is kept encoded when it would complete a `%HH` with a stray `%` before it; the
  * result is then its own normal form.

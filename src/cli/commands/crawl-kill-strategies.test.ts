@@ -1,5 +1,5 @@
 /**
- * Issue 9's "each new strategy resumes after a kill", with a real kill, and tres's too: the CLI
+ * Each learning strategy resumes after a kill, with a real kill, and tres's too: the CLI
  * crawls with the strategy in a child process, gets SIGKILL part-way, and `--resume` finishes the
  * budget with no page lost or stored twice, and no URL requested twice beyond the fetches in
  * flight at the kill.
@@ -29,7 +29,7 @@ const KILL_AFTER = 50;
 const CONCURRENCY = 2;
 const CHECKPOINT_EVERY = 20;
 /**
- * The strategies issue 9 added, and tres. The others are resumed in-process by
+ * The learning strategies besides coverage, and tres. The others are resumed in-process by
  * every-strategy.test.ts; crawl.test.ts kills the default, best-first.
  */
 const STRATEGIES = ['tres', 'han-async', 'ache', 'apprentice', 'rlwcs', 'lim-dfs', 'lim-q'];

@@ -1,5 +1,5 @@
 /**
- * What `tres crawl` tells the user and how far it goes (issue 10, items 9, 11 and 12): failures by
+ * What `tres crawl` tells the user and how far it goes: failures by
  * reason with hints and exit 1 when nothing could be fetched, every default in --help, the
  * default strategy the README names, and the crawl scope from flags and config files.
  */

@@ -1,5 +1,5 @@
 /**
- * `tres crawl` refuses bad commands before it writes anything (issue 10, items 6, 7, 8 and 10):
+ * `tres crawl` refuses bad commands before it writes anything:
  * every test here runs the CLI in this process against a small sandbox web on loopback.
  */
 import { createHash } from 'node:crypto';

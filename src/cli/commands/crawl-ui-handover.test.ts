@@ -1,5 +1,5 @@
 /**
- * `tres crawl --ui` in a terminal (issue 30, item 6): when the crawl ends, its dashboard stays on
+ * `tres crawl --ui` in a terminal: when the crawl ends, its dashboard stays on
  * the same address, read-only, until Ctrl-C. The built CLI runs in a real pseudo-terminal
  * (util-linux `script`, as a user's shell gives it one), against a site on loopback whose seed
  * answers only when the test says, so the live view is asked before the crawl can end; Ctrl-C is

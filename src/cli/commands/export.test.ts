@@ -1,6 +1,5 @@
 /**
- * `tres export`, the outlinks table and the crawl command `sandbox serve` prints (issue 10,
- * item 13). In-process runs against a small sandbox web on loopback.
+ * `tres export`, the outlinks table and the crawl command `sandbox serve` prints. In-process runs against a small sandbox web on loopback.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * A new user's first hour (issue 30, items 1, 2, 4 and 7): a failed first crawl leads somewhere,
+ * A new user's first hour: a failed first crawl leads somewhere,
  * printed commands paste after the README's set-up, the speed of a resume is this run's, and
  * input that would silently do the wrong thing is refused with what to do. The CLI runs in this
  * process against a small sandbox web on loopback.

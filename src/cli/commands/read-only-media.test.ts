@@ -1,5 +1,5 @@
 /**
- * A killed crawl (its pages partly in crawl.sqlite-wal) on read-only media (issue 27): `tres
+ * A killed crawl (its pages partly in crawl.sqlite-wal) on read-only media: `tres
  * export` and `tres ui` read it, `tres crawl --resume` refuses in one line with exit 77, and the
  * folder is left byte for byte as it was. SQLite cannot open a WAL database in place there (it
  * needs a side file), so without the reader's copy (store/read-crawl.ts) each read fails.

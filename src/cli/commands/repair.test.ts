@@ -1,5 +1,5 @@
 /**
- * `tres repair` on real damage (issue 27): a crawl.sqlite cut short and one with bytes
+ * `tres repair` on real damage: a crawl.sqlite cut short and one with bytes
  * overwritten in the middle of its pages, each made by a real crawl of a sandbox web. The store
  * comes back from pages.jsonl and pages.warc.gz with every page, the damaged file is kept aside
  * byte for byte, and `tres crawl --resume` goes on from it.

@@ -1,5 +1,5 @@
 /**
- * Storage faults through the CLI (issue 27): a disk that fills mid-crawl (a file size limit set
+ * Storage faults through the CLI: a disk that fills mid-crawl (a file size limit set
  * with `ulimit -f` in the child's shell: EFBIG, the same path in SQLite and in our appends as
  * ENOSPC), a new crawl on a full disk, and a crawl folder on read-only storage. Each must end with
  * one line naming the file and the cause, an exit code of its own, what to do next, and nothing

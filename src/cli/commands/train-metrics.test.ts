@@ -1,5 +1,5 @@
 /**
- * `tres train` says how good the saved model is (issue 30, item 5): held-out precision, recall
+ * `tres train` says how good the saved model is: held-out precision, recall
  * and F1, warnings when they are poor or a class is tiny, and two routes from labels a user
  * already has: a labels file, and the labels of a finished crawl.
  */

@@ -23,7 +23,7 @@
  * rescoring of the frontier (one lookup per stored id, 100k URLs in about 0.1 s): below 1 ms
  * per step amortised.
  *
- * Storage (issue 13, at most 300 bytes per frontier URL): the frontier is an
+ * Storage (at most 300 bytes per frontier URL): the frontier is an
  * IndexedPriorityFrontier (samples as ids into typed-array columns; a sample's `parent` column
  * holds its enqueue serial number) and each queued URL's data lives in ./queued-links.ts, typed
  * arrays by interned URL id; a sample is live if its serial is its URL's latest.

@@ -68,7 +68,7 @@ export const ACHE_FEATURE_SELECTION: Readonly<FeatureSelection> = Object.freeze(
  * Interns field-word pairs as small integers. One table per field, keyed by the word (a
  * ./word-table.ts, by two hashes of it): every link of every page is encoded, and a "field:word"
  * key built per token was the largest cost of `coverage` on the engine benchmark (7.8% of its CPU
- * time in idOf, issue 25); a Map per field after that still cost 0.5 s of a 33 s crawl.
+ * time in idOf); a Map per field after that still cost 0.5 s of a 33 s crawl.
  */
 export class FieldWords {
   private readonly ids: Record<LinkField, WordTable> = {

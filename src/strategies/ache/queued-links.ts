@@ -1,5 +1,5 @@
 /**
- * What `ache` keeps of each queued URL (issue 13: at most 300 bytes per frontier URL), in typed
+ * What `ache` keeps of each queued URL (at most 300 bytes per frontier URL), in typed
  * arrays by interned URL id instead of an item and a data object per link: the serial number of
  * its live frontier sample (older samples of the URL are stale), its hard-focus tier, whether it
  * is a seed, the relevance probability of the page it was found on, that page's index, and its

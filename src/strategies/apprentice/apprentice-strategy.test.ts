@@ -239,7 +239,7 @@ describe('apprentice strategy', () => {
     s.observe(outcome(fine, 0.9, []));
     const broken = s.next(ctx)!;
     ctx.fetched.add(broken.url);
-    s.observe({ ...outcome(broken, 0, []), isPage: false, errorCode: 'TRES_HTTP_STATUS' });
+    s.observe({ ...outcome(broken, 0, []), isPage: false, errorCode: 'TRES_HTTP_404' });
     expect(s.stats()['apprentice/instances_low']).toBe(1);
     expect(s.isApprenticeActive).toBe(true);
   });

@@ -26,7 +26,7 @@
  *   already fetched siblings; the loop gives a strategy only the new, unfetched outlinks and no
  *   positions of the others.
  *
- * Storage (issue 13, at most 300 bytes per frontier URL): the frontier is an
+ * Storage (at most 300 bytes per frontier URL): the frontier is an
  * IndexedPriorityFrontier (samples as ids into typed-array columns, `parent` indexing the fetched
  * pages' URLs) and the known URLs live in ./known-links.ts, typed arrays by interned URL id.
  *

@@ -1,5 +1,5 @@
 /**
- * The apprentice's unfetched URLs (issue 13: at most 300 bytes per frontier URL), in typed
+ * The apprentice's unfetched URLs (at most 300 bytes per frontier URL), in typed
  * arrays by interned URL id instead of an object per URL in a Map: host and domain ids, depth,
  * the index of the page its first link was found on, its baseline priority, whether `next`
  * returned it, and the features of its first link as a slice of one shared Int32Array pool

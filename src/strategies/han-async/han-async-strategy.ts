@@ -16,7 +16,7 @@
  * - Chooser: epsilon-greedy; greedy = best stored Q (a priority frontier keyed by -Q, ties by URL),
  *   exploration = a uniformly random frontier URL (a random frontier over the same links).
  *
- * Storage (issue 13, at most 300 bytes per frontier URL): both frontiers keep links as ids into
+ * Storage (at most 300 bytes per frontier URL): both frontiers keep links as ids into
  * typed-array columns (IndexedPriorityFrontier, IndexedRandomFrontier); each side keeps the 7
  * active indices of a link in its own Uint8Array column by id (7 bytes, not an array object), and
  * a link's parent as an index into the fetched pages' URLs. The two sides do not share ids: the

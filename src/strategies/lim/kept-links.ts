@@ -1,6 +1,6 @@
 /**
  * The links of skipped pages that Lim's crawler keeps aside until its stack runs empty (see
- * ./lim-strategy.ts), stored compactly (issue 13: bytes per frontier URL): the kept links only
+ * ./lim-strategy.ts), stored compactly (bytes per frontier URL): the kept links only
  * ever leave as a whole page, last page first, so they are a stack of columns (URL string,
  * interned host and domain ids, depth; about 20 bytes plus the URL string a link), not the
  * parser's link objects with their anchor texts.

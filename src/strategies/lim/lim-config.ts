@@ -65,7 +65,7 @@ export interface LimConfig {
    */
   shouldUseRealState: boolean;
   /**
-   * A diagnostic (issue 9), not the thesis: a number t parses exactly the pages whose own
+   * A diagnostic, not the thesis: a number t parses exactly the pages whose own
    * relevance (section 5.2.2) is at least t, and nothing learns; it measures what the parse/skip
    * decision is worth when it follows the page's relevance, which the thesis' state does not hold.
    * False leaves the decision to the policy. `lim-dfs:parseAbove=0.1` on the command line.

@@ -30,7 +30,7 @@
  * state. Resume: the learner, the exploration stream, each page's relevance and each parse/skip
  * decision, and when the stack ran empty, come back from the checkpoint (`checkpoint`); the
  * replay rebuilds the host counts, the stack and the kept-aside links from them, and the learner
- * learns only from pages after the checkpoint. (Issue 27: before they were kept, the replay
+ * learns only from pages after the checkpoint. (before they were kept, the replay
  * judged each page again from its title alone, took each decision again on the restored
  * exploration stream and never parsed a kept page after all, and resumed crawls on DocWeb
  * hardware did better than uninterrupted ones, beyond the spread.) Pages stored after the
@@ -115,7 +115,7 @@ export interface LimCheckpoint {
 export class LimStrategy implements Strategy {
   readonly name: string;
   readonly config: Readonly<LimConfig>;
-  /** The stack as ids (issue 13); `parent` indexes {@link LimStrategy.parentUrls}. */
+  /** The stack as ids; `parent` indexes {@link LimStrategy.parentUrls}. */
   private readonly frontier = new IndexedPriorityFrontier();
   private readonly parentUrls: string[] = [];
   private relevance: LimRelevance;
@@ -125,7 +125,7 @@ export class LimStrategy implements Strategy {
   /** The learner over real-valued states (`lim-q:realState=1`). */
   private readonly linear: LinearQParsePolicy | undefined;
   private readonly exploreRng: Rng;
-  /** Skipped pages' links, kept aside as ids (issue 13) until the stack runs empty. */
+  /** Skipped pages' links, kept aside as ids until the stack runs empty. */
   private readonly kept = new KeptLinks();
   private pending: PendingDecision | undefined;
   /** Each page's relevance and decision as observed, for the checkpoint's replay. */

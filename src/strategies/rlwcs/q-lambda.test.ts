@@ -59,7 +59,7 @@ describe('linear Q(lambda)', () => {
   });
 
   /**
-   * The control of issue 9's finding (results/learning.md): on the webs RLwCS's choice does not
+   * The control of a finding (results/learning.md): on the webs RLwCS's choice does not
    * learn, because the next page hardly depends on it. Where the reward does depend on the
    * choice, the same learner with RLwCS's settings finds the better action per state.
    */

@@ -52,7 +52,7 @@ export interface RlwcsConfig {
   /** Out-degree at which the hub score reaches 1 (log scale). @default 100 */
   hubOutDegree: number;
   /**
-   * A diagnostic (issue 9): every page scored by this one classifier of the pool (0 nn, 1 svm,
+   * A diagnostic: every page scored by this one classifier of the pool (0 nn, 1 svm,
    * 2 nb, 3 dt, 4 the majority vote S) and no agent. The best of the five fixed choices bounds
    * what a policy that ignores the state can reach; false, the default, lets Q(lambda) choose.
    * @default false

@@ -126,7 +126,7 @@ describe('rlwcs and svm-links', () => {
       reward: 0,
       probability: 0,
       links: [],
-      errorCode: 'TRES_HTTP_STATUS',
+      errorCode: 'TRES_HTTP_404',
     });
     expect(s.stats()['rl/updates']).toBe(4);
   });

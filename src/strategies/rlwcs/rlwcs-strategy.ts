@@ -31,7 +31,7 @@
  * pool), the training window, the streams and the score each page's outlinks were queued with
  * come back from the checkpoint (`checkpoint`). The replay rebuilds the frontier with those
  * scores and the parent statistics, so a resumed crawl fetches what the crawl that stopped would
- * have (issue 27: before the scores were kept, replayed outlinks were keyed by their page's
+ * have (before the scores were kept, replayed outlinks were keyed by their page's
  * relevance, best-first, and resumed crawls on DocWeb hardware reached +34 points of harvest
  * rate over uninterrupted ones). Pages after the checkpoint are not learned from (no text) and
  * their outlinks are keyed by the page's relevance.
@@ -106,7 +106,7 @@ export class RlwcsStrategy implements Strategy {
   /** Link context is read only when links are scored by their own text (`shouldScoreLinks=true`). */
   readonly needsLinkContext: boolean;
   readonly config: Readonly<RlwcsConfig>;
-  /** Waiting URLs as ids (issue 13); `parent` indexes {@link RlwcsStrategy.parentUrls}. */
+  /** Waiting URLs as ids; `parent` indexes {@link RlwcsStrategy.parentUrls}. */
   private readonly frontier = new IndexedPriorityFrontier();
   private readonly parentUrls: string[] = [];
   /** Per URL seen: best key queued with (-inf once fetched), relevance of the pages linking to it. */
@@ -346,7 +346,7 @@ export class RlwcsStrategy implements Strategy {
   }
 
   /**
-   * Diagnostic (issue 9: does the choice matter?): pages on which every classifier of the pool
+   * Diagnostic (does the choice matter?): pages on which every classifier of the pool
    * gives the same verdict (score on the same side of 0.5), out of the pages scored.
    */
   private countAgreement(scores: readonly number[]): void {

@@ -1,5 +1,5 @@
 /**
- * What RLwCS keeps per URL it has seen (issue 13: at most 300 bytes per frontier URL), in typed
+ * What RLwCS keeps per URL it has seen (at most 300 bytes per frontier URL), in typed
  * arrays by interned URL id instead of two Maps of URL strings (one with an object per URL): the
  * best key the URL was queued with (-Infinity once fetched), and the sum and count of the
  * relevance of the fetched pages that link to it (the "mean relevance of the page's parents"

@@ -51,7 +51,7 @@ export interface DdqnConfig {
   isDoubleQ: boolean;
   /**
    * `false`: the network never trains and keeps its initial weights (transitions are still
-   * stored): the "learning off" version a learning strategy is compared with (issue 9). @default true
+   * stored): the "learning off" version a learning strategy is compared with. @default true
    */
   isLearning: boolean;
 }

@@ -16,7 +16,7 @@
  * storing experiences (all are kept, as in the authors' code) but never try a split; a leaf whose
  * rewards are all equal skips the search in O(1).
  *
- * Storage (issue 13): samples are ids in a {@link SampleTable} (URL, host and domain interned,
+ * Storage: samples are ids in a {@link SampleTable} (URL, host and domain interned,
  * the vector in one shared Float32Array, URL and domain groups as linked lists); the tree adds
  * two Int32 columns (leaf and position in the leaf's id array), so that every removal is a
  * swap-remove and no object exists per sample. A sample's vector must not change while it is in

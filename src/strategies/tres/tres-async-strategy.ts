@@ -5,12 +5,12 @@
  * best-scored URL is fetched next (best-first over stale scores). Cheap per step, but the scores
  * of old samples drift away from what the agent has since learned.
  *
- * Samples are ids of an {@link IndexedPriorityFrontier} with their vectors in its table (issue
- * 13); `parent` indexes the fetched pages with outlinks (URL and path state; -1 for seeds).
+ * Samples are ids of an {@link IndexedPriorityFrontier} with their vectors in its table (no
+ * object per sample); `parent` indexes the fetched pages with outlinks (URL and path state; -1 for seeds).
  *
  * Resume: the Double DQN and the Q each outlink was queued with (in observe order) come back from
  * the checkpoint; the replay queues the links with those Q values (not with the restored
- * network's: issue 27, a resumed crawl of DocWeb hardware otherwise reached 77.6% after page
+ * network's: a resumed crawl of DocWeb hardware otherwise reached 77.6% after page
  * 1,500 where the uninterrupted one had 33.0%), and the last page the checkpoint reflects waits
  * for the next chosen action as it did in the crawl that stopped.
  */

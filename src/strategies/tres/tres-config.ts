@@ -73,7 +73,7 @@ export interface TresConfig {
    * Exploration after the warm-up: with this probability the step takes a uniformly random
    * candidate (a random leaf's representative; for `synchronous` a random frontier sample)
    * instead of the one of highest Q. The authors' code has none (its only exploration is the
-   * warm-up and the random representative of each leaf); issue 12 asks what exploration does.
+   * warm-up and the random representative of each leaf): this adds exploration, to measure it.
    * Draws from the strategy's seeded stream only when above 0, so 0 repeats earlier runs.
    * @default 0
    */

@@ -17,7 +17,7 @@
  * The frontier is the Tree-Frontier (`tres`, `tres-nh`, `tree-random`) or the full frontier
  * (`synchronous`: every sample a candidate), both behind the IndexedFrontier contract: a sample
  * is an id whose URL, host, domain, depth, parent and vector live in the frontier's columns
- * (issue 13: no object per sample). A sample's `parent` indexes {@link TresStrategy}'s list of
+ * (no object per sample). A sample's `parent` indexes {@link TresStrategy}'s list of
  * fetched pages with outlinks (their URL and the path state they pass on; -1 for seeds). Every
  * hyperparameter is in one {@link TresConfig}.
  *
