@@ -54,13 +54,19 @@ export function formatTrainReport(
   } else if (holdout === false) {
     lines.push('held-out test: none (--no-holdout): nothing says how good this model is');
   } else {
-    lines.push('held-out test: none: each class needs at least 3 documents to hold one out');
+    lines.push(
+      `held-out test: none: with ${relevant} relevant and ${irrelevant} irrelevant documents none can be held out (each class needs at least 3), so nothing says how good this model is`,
+    );
   }
   const smallest = Math.min(relevant, irrelevant);
   if (smallest < TRAIN_WARNINGS.tinyClassBelow) {
     const which = relevant <= irrelevant ? 'relevant' : 'irrelevant';
+    const docs = `${smallest} ${which} document${smallest === 1 ? '' : 's'}`;
+    // Only a measured model has figures above to call rough.
     warnings.push(
-      `only ${smallest} ${which} documents: the figures above are rough and the model may not generalise; aim for ${TRAIN_WARNINGS.tinyClassBelow} or more of each class`,
+      heldOut
+        ? `only ${docs}: the figures above are rough and the model may not generalise; aim for ${TRAIN_WARNINGS.tinyClassBelow} or more of each class`
+        : `only ${docs}: the model was saved, but it learned from too few examples to judge pages it has not seen, and it was not measured; aim for ${TRAIN_WARNINGS.tinyClassBelow} or more of each class`,
     );
   }
   return { lines, warnings };

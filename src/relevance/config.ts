@@ -51,7 +51,7 @@ export interface VocabularyConfig {
 
 /** Multinomial naive Bayes. */
 export interface NaiveBayesConfig {
-  /** Additive (Laplace) smoothing. @default 1 */
+  /** Additive (Laplace) smoothing of the collection the classes are smoothed toward. @default 1 */
   alpha: number;
 }
 
