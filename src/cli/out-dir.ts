@@ -9,7 +9,7 @@
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../common/index.js';
-import { STORE_FILES, withCrawlReader } from '../store/index.js';
+import { STORE_FILES, StorageFaultError, withCrawlReader } from '../store/index.js';
 
 /** Node's message without the syscall and path it appends: `ENOENT: no such file or directory`. */
 function reason(error: unknown): string {
@@ -69,11 +69,20 @@ function fetchedPages(dir: string): number | undefined {
   }
 }
 
+/**
+ * A folder the crawl cannot write is read-only storage to the user, whether a new crawl or a
+ * resume meets it: exit 77 as docs/real-web.md's table says (a script tells it from a typo, 2).
+ */
 function checkWritable(flag: string, dir: string, folder: string): void {
   try {
     accessSync(folder, constants.W_OK | constants.X_OK);
   } catch (error) {
-    fail(flag, dir, `${folder} is not writable (${reason(error)})`, error);
+    throw new StorageFaultError(
+      'read-only',
+      folder,
+      `${flag} ${dir}: ${folder} is not writable (${reason(error)}); nothing was written: choose an ${flag} on writable storage`,
+      error,
+    );
   }
 }
 

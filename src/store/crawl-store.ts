@@ -36,7 +36,7 @@ import {
   STORE_VERSION,
   writeMeta,
 } from './schema.js';
-import { StorageFaultError, storageFault } from './storage-fault.js';
+import { asNewCrawlFault, StorageFaultError, storageFault } from './storage-fault.js';
 import type {
   CrawlStatus,
   CrawlStoreOptions,
@@ -141,7 +141,7 @@ export class CrawlStore {
       db = openDatabase(paths.sqlite);
     } catch (error) {
       removeCreated();
-      throw storageFault(error, paths.sqlite, dir) ?? error;
+      throw newCrawlFault(storageFault(error, paths.sqlite, dir), opts.mode, dir) ?? error;
     }
     let warc: AppendFile | undefined;
     let jsonl: AppendFile | undefined;
@@ -192,7 +192,8 @@ export class CrawlStore {
       jsonl?.close();
       db.close();
       removeCreated();
-      throw storageFault(error, error instanceof StorageFaultError ? error.file : paths.sqlite, dir) ?? error;
+      const fault = storageFault(error, error instanceof StorageFaultError ? error.file : paths.sqlite, dir);
+      throw newCrawlFault(fault, opts.mode, dir) ?? error;
     }
   }
 
@@ -633,4 +634,13 @@ export interface StoredCheckpoint {
 function insertSeeds(db: Database.Database, links: readonly DiscoveredLink[], now: number): DiscoveredLink[] {
   const insert = db.prepare('INSERT OR IGNORE INTO seeds (url, host, domain, added_at) VALUES (?, ?, ?, ?)');
   return links.filter((l) => insert.run(l.url, l.host, l.domain, now).changes > 0);
+}
+
+/** A create's storage fault told as one with nothing to resume (see asNewCrawlFault). */
+function newCrawlFault(
+  fault: StorageFaultError | undefined,
+  mode: 'create' | 'resume',
+  dir: string,
+): StorageFaultError | undefined {
+  return fault && mode === 'create' ? asNewCrawlFault(fault, dir) : fault;
 }

@@ -114,6 +114,23 @@ const ADVICE: Readonly<Record<StorageFaultKind, (dir: string) => string>> = {
   io: (dir) => `check the device; a crawl stopped by it resumes with \`tres crawl --resume ${dir}\``,
 };
 
+/**
+ * The same fault told for a new crawl that could not be created: its files are removed again,
+ * so there is nothing to resume; the same command runs once the storage is fixed.
+ */
+export function asNewCrawlFault(fault: StorageFaultError, dir: string): StorageFaultError {
+  const advice = ADVICE[fault.kind](dir);
+  if (!fault.message.endsWith(advice) || fault.kind === 'read-only') return fault;
+  const next =
+    'nothing was recorded (the files this crawl created are removed again): fix that, then run the same command again';
+  return new StorageFaultError(
+    fault.kind,
+    fault.file,
+    `${fault.message.slice(0, -advice.length)}${next}`,
+    fault,
+  );
+}
+
 /** True when the file system holding `file` has less than 1 MiB free for us. */
 function isNearlyFull(file: string): boolean {
   try {

@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,5 +173,22 @@ describe('a killed crawl on read-only media', () => {
     expect(errors).toEqual([expect.stringContaining('the storage is read-only')]);
     expect(run.code).toBe(STORAGE_EXIT_CODES['read-only']);
     expect(snapshot(medium.dir)).toEqual(before);
+  }, 60_000);
+
+  it('refuses a new crawl into it in one line with the same exit 77, writing nothing', async () => {
+    const seeds = join(tmpdir(), `tres-ro-seeds-${process.pid}.txt`);
+    writeFileSync(seeds, 'http://example.test/\n');
+    chmodSync(seeds, 0o644);
+    try {
+      const out = join(medium.dir, 'new-crawl');
+      const run = await finish(
+        startTres(medium.prefix, ['crawl', '--seeds', seeds, '--out', out, '--keywords', 'a', '--quiet']),
+      );
+      expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining('is not writable')]);
+      expect(run.code).toBe(STORAGE_EXIT_CODES['read-only']);
+      expect(snapshot(medium.dir)).toEqual(before);
+    } finally {
+      rmSync(seeds, { force: true });
+    }
   }, 60_000);
 });

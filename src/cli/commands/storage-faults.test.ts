@@ -139,6 +139,10 @@ describe('tres on storage that fails', () => {
       );
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
       expect(run.stderr).toContain('crawl.sqlite: the ');
+      // Its files are gone, so it points to the same command again, not to a resume.
+      expect(run.stderr).toContain('nothing was recorded');
+      expect(run.stderr).toContain('run the same command again');
+      expect(run.stderr).not.toContain('--resume');
       expect(existsSync(join(out, 'crawl.sqlite'))).toBe(false);
       // With space again, the same folder takes a new crawl.
       if (disk) {
