@@ -442,6 +442,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     key: 'clusterPasswordFile',
     flags: '--cluster-password-file <file>',
     help: "file whose first line is the Redis password of --cluster's URL",
+    defaultText: "none: the URL's password, if any",
     check: text,
     isRunOnly: true,
   },

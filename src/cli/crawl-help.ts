@@ -77,7 +77,7 @@ export const CRAWL_HELP_TOPICS: Readonly<Record<string, CrawlHelpTopic>> = {
   budget: { title: 'how much and how fast', keys: ['maxPages', 'timeLimit', 'concurrency'] },
   judge: {
     title: 'what counts as relevant',
-    keys: ['keywords', 'keywordsFile', 'keyphrases', 'model', 'threshold'],
+    keys: ['keywords', 'keywordsFile', 'keyphrases', 'examples', 'model', 'threshold'],
   },
   politeness: {
     title: 'how gently hosts are fetched',
