@@ -7,7 +7,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PageEvent, PageJudge, Strategy, WebClientOptions } from 'tres-crawler';
+import type { PageEvent, PageJudge, PageToJudge, Strategy, WebClientOptions } from 'tres-crawler';
 import { Crawler, createRng, createStrategy } from 'tres-crawler';
 import type { UrlFilterOptions } from 'tres-crawler/internals';
 import {
@@ -105,6 +105,12 @@ export interface RunSpec {
    * run's seed).
    */
   judge: PageJudge | undefined | ((run: number) => Promise<PageJudge>);
+  /**
+   * Questions the crawl may ask, answered at once from the ground truth, and learnt by a judge
+   * that has `learn(page, isRelevant)` (the simulated user of `--judge user:...,answers=M`).
+   * @default 0 (no questions)
+   */
+  answers?: number;
   /** Hosts the web serves (for the crawl scope and its counts). */
   servedHosts?: ReadonlySet<string>;
   /** Drop links to hosts the web does not serve. @default true when servedHosts is given */
@@ -171,6 +177,10 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   // Word vectors only for strategies that use them (Lim's), loaded once per process.
   const wordVectors = strategyNeedsWordVectors(spec.strategy) ? await loadWordVectors() : undefined;
   const judge = typeof spec.judge === 'function' ? await spec.judge(spec.run) : spec.judge;
+  const learner = judge as
+    | (PageJudge & { learn?: (page: PageToJudge, isRelevant: boolean) => void })
+    | undefined;
+  const asks = (spec.answers ?? 0) > 0 && typeof learner?.learn === 'function';
   const makeCrawler = (maxPages: number, isResume: boolean) =>
     new Crawler({
       outDir,
@@ -182,6 +192,14 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
       maxConcurrency: spec.concurrency,
       relevanceThreshold: spec.relevanceThreshold,
       ...(judge ? { judge } : { keywords: spec.topic.keywords }),
+      ...(asks
+        ? {
+            ask: async (q: { url: string }) => spec.topic.labelOf(q.url),
+            maxQuestions: spec.answers,
+            // The judge learns each answer itself (learn), not through relevance feedback.
+            retrain: false as const,
+          }
+        : {}),
       ...BENCH_CRAWLER_SETTINGS,
       ...(spec.checkpointEveryPages === undefined ? {} : { checkpointEveryPages: spec.checkpointEveryPages }),
       progressIntervalMs: 60_000,
@@ -248,6 +266,13 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     }
   };
   crawler.on('page', onPage);
+  if (asks)
+    crawler.on('answer', (e) =>
+      learner?.learn?.(
+        { url: e.question.url, title: e.question.title, text: e.question.excerpt },
+        e.isRelevant,
+      ),
+    );
   let resumeMs: number | undefined;
   try {
     let summary = await crawler.run([seedUrl]);

@@ -208,6 +208,7 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
             net: web.net,
             urlFilter: web.urlFilter,
             judge: judge.judge,
+            answers: o.userJudge?.answers ?? 0,
             servedHosts: web.servedHosts,
             isClosedWorld: !o.isOpenWorld,
             ...(web.hasPage ? { hasPage: web.hasPage } : {}),

@@ -2,7 +2,8 @@
  * The judge a user can give (`npm run lab -- bench crawl --judge user:examples=N,answers=M`): the
  * cold-start judge from the topic's keywords and N example relevant pages, which a simulated user
  * picks: drawn with the run's seed, uniformly among the web's relevant pages, and fetched from
- * the web as `tres crawl --examples` fetches a list of URLs.
+ * the web as `tres crawl --examples` fetches a list of URLs. Its M answers come from the ground
+ * truth as the crawl asks (see `RunSpec.answers`).
  */
 import { ConfigError, createRng, type PageJudge } from 'tres-crawler';
 import type { UserJudgeSpec } from './crawl-bench-options.js';
@@ -13,11 +14,6 @@ export async function userJudge(
   spec: UserJudgeSpec,
   web: BenchWeb,
 ): Promise<{ judge: (run: number) => Promise<PageJudge>; name: string; description: string }> {
-  if (spec.answers > 0)
-    throw new ConfigError(
-      'judge: answers need a crawler that asks, which this build does not have; give answers=0',
-      { context: { field: 'judge' } },
-    );
   // Loaded on demand, as the model judges are: the relevance room pulls in TensorFlow.
   const { ColdStartJudge, fetchExamplePages } = await import('tres-crawler/internals');
   const relevant = spec.examples > 0 ? web.relevantPages() : [];
