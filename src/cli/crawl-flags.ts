@@ -404,15 +404,6 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     isRunOnly: true,
   },
   {
-    key: 'maxQuestions',
-    flags: '--max-questions <n>',
-    help: 'with --ui: most questions the crawl asks in the dashboard (over all runs; answers retrain the judge); none: asks none',
-    defaultText: d.maxQuestions === false ? 'none' : String(d.maxQuestions),
-    kind: 'scalar',
-    check: wholeNumber(1, true),
-    ...top('maxQuestions', d.maxQuestions),
-  },
-  {
     key: 'uiPort',
     flags: '--ui-port <n>',
     help: 'TCP port of the dashboard, 0 to 65535 (0: any free port); implies --ui',
@@ -427,6 +418,15 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     defaultText: DEFAULT_DASHBOARD_OPTIONS.host,
     check: text,
     isRunOnly: true,
+  },
+  {
+    key: 'maxQuestions',
+    flags: '--max-questions <n>',
+    help: 'with --ui: most questions the crawl asks in the dashboard (over all runs; answers retrain the judge); none: asks none',
+    defaultText: d.maxQuestions === false ? 'none' : String(d.maxQuestions),
+    kind: 'scalar',
+    check: wholeNumber(1, true),
+    ...top('maxQuestions', d.maxQuestions),
   },
   // Scale-out (src/cluster, docs/scale-out.md): this process becomes the coordinator and
   // `tres worker` processes fetch. Part of the run, like the dashboard: give it again on resume.
