@@ -48,6 +48,7 @@ import {
   runUiCostBench,
 } from './engine/index.js';
 import { runFuzzBench } from './fuzz/index.js';
+import { DEFAULT_LONG_BENCH_OPTIONS, runLongBench } from './long/index.js';
 import { DEFAULT_MEMORY_BENCH_OPTIONS, runMemoryBench } from './memory/index.js';
 import { runFeedbackBench, runRelevanceBench } from './relevance/index.js';
 
@@ -79,6 +80,7 @@ const PARTS = [
   'render',
   'cluster',
   'resume',
+  'long',
 ] as const;
 
 /**
@@ -121,6 +123,10 @@ Parts:
   resume     crawls stopped half-way and resumed against uninterrupted ones, per strategy and seed
              (--topic FILE, default the generated web; --model DIR: the judge; --runs N, default 5;
              --variants uninterrupted,resumed,relearn; --strategies, default tres); resumable
+  long       RSS, heap, CPU ms/page and pages/s every --sample-every pages of one long crawl per
+             strategy (--strategies, default coverage; --max-pages N, default 100000; --web-pages
+             N --web-hosts H, default 1000000 and 4000; --profile-at 10000,90000: CPU profiles of
+             --profile-pages pages from there; --resume-pages N: time a resume of N more pages)
 
 Flags:
   --quick               a small budget, results in OUT/quick/
@@ -132,6 +138,8 @@ Flags:
   --workers a,b         cluster: worker counts of the rows (default 1,2,4,8)
   --pages-per-worker N  cluster: pages per worker per row (default 150)
   --ceiling-pages N     cluster: pages of each coordinator-ceiling run (default 1500)
+  --max-pages N         long: pages of each crawl (default 100000)
+  --sample-every N      long: pages between samples (default 5000)
   --out DIR             write here instead of bench-out/ (results: the tracked reports)
   --help                this text
 
@@ -153,6 +161,13 @@ const VALUE_FLAGS = [
   '--runs',
   '--variants',
   '--ask',
+  '--max-pages',
+  '--sample-every',
+  '--web-pages',
+  '--web-hosts',
+  '--profile-at',
+  '--profile-pages',
+  '--resume-pages',
 ];
 
 async function main(): Promise<void> {
@@ -222,6 +237,29 @@ async function main(): Promise<void> {
     !resumeVariants.every((v) => ['uninterrupted', 'resumed', 'relearn'].includes(v))
   ) {
     console.error('--runs needs an integer >= 1; --variants a list of uninterrupted, resumed, relearn');
+    process.exit(2);
+  }
+  // long: the crawl's length, the web, the samples, the profiles and the timed resume.
+  const longNumber = (flag: string): number | undefined => {
+    const value = takeValue(args, flag, 'an integer >= 1');
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!(Number.isInteger(n) && n >= 1)) {
+      console.error(`${flag} needs an integer >= 1, got ${value}`);
+      process.exit(2);
+    }
+    return n;
+  };
+  const longMaxPages = longNumber('--max-pages');
+  const longSampleEvery = longNumber('--sample-every');
+  const longWebPages = longNumber('--web-pages');
+  const longWebHosts = longNumber('--web-hosts');
+  const longProfilePages = longNumber('--profile-pages');
+  const longResumePages = longNumber('--resume-pages');
+  const profileAtArg = takeValue(args, '--profile-at', 'page counts such as 10000,90000');
+  const longProfileAt = profileAtArg === undefined ? [] : profileAtArg.split(',').map(Number);
+  if (!longProfileAt.every((n) => Number.isInteger(n) && n >= 0)) {
+    console.error(`--profile-at needs page counts such as 10000,90000, got ${profileAtArg}`);
     process.exit(2);
   }
   const parts = args.filter((a) => !a.startsWith('--'));
@@ -350,6 +388,21 @@ async function main(): Promise<void> {
       await runFuzzBench({
         resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
         ...(isQuick ? { inputsPerTarget: 20_000 } : {}),
+      });
+    }
+    if (part === 'long') {
+      await runLongBench({
+        ...DEFAULT_LONG_BENCH_OPTIONS,
+        ...(isQuick ? { maxPages: 4000, webPages: 50_000, webHosts: 200, sampleEvery: 1000 } : {}),
+        ...(strategyList.length > 0 ? { strategies: strategyList } : {}),
+        ...(longMaxPages !== undefined ? { maxPages: longMaxPages } : {}),
+        ...(longSampleEvery !== undefined ? { sampleEvery: longSampleEvery } : {}),
+        ...(longWebPages !== undefined ? { webPages: longWebPages } : {}),
+        ...(longWebHosts !== undefined ? { webHosts: longWebHosts } : {}),
+        ...(longProfilePages !== undefined ? { profilePages: longProfilePages } : {}),
+        ...(longResumePages !== undefined ? { resumePages: longResumePages } : {}),
+        profileAt: longProfileAt,
+        resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
       });
     }
     if (part === 'resume') {
