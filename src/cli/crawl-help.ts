@@ -50,7 +50,7 @@ const EXAMPLES = `Examples:
   tres export crawl1 --relevant-only --out relevant.csv
 
 Output folder: crawl.sqlite (every attempt, resumable), pages.warc.gz, pages.jsonl.
-Ctrl-C stops gracefully (fetches in flight finish); a second Ctrl-C stops at once.
+Ctrl-C stops within a second (fetches in flight get 0.3 s); a second Ctrl-C stops at once.
 A resume reads its options from crawl.sqlite; options given with --resume replace the stored
 ones with a warning, except --strategy, --keywords, --keyphrases, --model and --site-mode,
 which a resume may not change.

@@ -92,6 +92,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private stopReason: StopReason | undefined;
   private fatal: unknown;
   private wake: (() => void) | undefined;
+  /** The last sleepUntilWoken ended by its timer (a macrotask: the event loop had its turn). */
+  private wokeByTimer = false;
   private startedMs = 0;
   /** Attempts recorded before this run (a resume): speed counts this run's attempts only. */
   private stepsBeforeRun = 0;
@@ -174,7 +176,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.judgeVersionNow = Number(this.store.getMeta('judgeVersion') ?? 0);
     this.client = new WebClient(
       { ...o.net, ...this.pdfContentTypes(), isUrlAllowed: (url) => this.links.isUrlAllowed(url) },
-      { clock: this.clock },
+      { clock: this.clock, onWarning: (message) => this.emit('warning', message) },
     );
     this.pdf = o.pdf === false ? undefined : new PdfExtractor(o.pdf);
     this.renderer =
@@ -485,7 +487,15 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private async loop(): Promise<void> {
     const o = this.options;
     const running = new Set<Promise<void>>();
+    let lastYieldMs = performance.now();
     for (;;) {
+      // Fetches that fail at once (a host refused, no descriptor left) settle as microtasks and
+      // wake the loop again before timers, sockets and signals get a turn: give them one at
+      // least every 50 ms, so that a crawl never spins deaf to Ctrl-C.
+      if (performance.now() - lastYieldMs > 50) {
+        await new Promise((resolve) => setImmediate(resolve));
+        lastYieldMs = performance.now();
+      }
       this.maybeProgress(false);
       if (this.stopReason === undefined) this.checkBudgets();
       if (this.stopReason !== undefined && running.size === 0) break;
@@ -515,6 +525,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       }
       // Nothing more can start now: wait for a fetch to finish or a host to become ready.
       await this.sleepUntilWoken(running.size > 0 || this.isPausedFlag ? 1000 : 20);
+      if (this.wokeByTimer) lastYieldMs = performance.now();
     }
     this.maybeProgress(true);
     if (this.fatal !== undefined) throw this.fatal;
@@ -809,14 +820,15 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   private sleepUntilWoken(maxMs: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, maxMs);
-      function done(): void {
-        clearTimeout(timer);
+      const timer = setTimeout(() => {
+        this.wokeByTimer = true;
         resolve();
-      }
+      }, maxMs);
+      this.wokeByTimer = false;
       this.wake = () => {
         this.wake = undefined;
-        done();
+        clearTimeout(timer);
+        resolve();
       };
     });
   }

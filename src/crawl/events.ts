@@ -110,5 +110,7 @@ export interface CrawlerEvents {
   question: [Question];
   /** A question was answered relevant or not (the answer is stored as a label). */
   answer: [AnswerEvent];
+  /** A condition the operator should know of, in one line (the system out of file descriptors). */
+  warning: [string];
   done: [CrawlSummary];
 }

@@ -7,6 +7,7 @@ import { isIP, type Socket } from 'node:net';
 import { buildConnector } from 'undici';
 import { type AddressGuard, guardedLookup } from './address-guard.js';
 import type { ResolveRules } from './resolve-rules.js';
+import type { SocketBudget } from './socket-budget.js';
 
 /** Options of {@link createConnector}. */
 export interface ConnectorOptions {
@@ -18,6 +19,8 @@ export interface ConnectorOptions {
   guard: AddressGuard;
   /** Time allowed to establish a connection (TCP and TLS), in milliseconds. */
   connectTimeoutMs: number;
+  /** The budget every connection is opened under. */
+  budget: SocketBudget;
 }
 
 /** A connector plus what it learnt about the connections it opened. */
@@ -37,7 +40,7 @@ const MAX_REMEMBERED_ORIGINS = 4096;
 
 /** Builds the connector. */
 export function createConnector(options: ConnectorOptions): Connector {
-  const { resolveRules, isHttpsAsHttp, guard } = options;
+  const { resolveRules, isHttpsAsHttp, guard, budget } = options;
   const base = buildConnector({
     timeout: options.connectTimeoutMs,
     // Every DNS answer passes the guard before a socket connects to it.
@@ -70,17 +73,25 @@ export function createConnector(options: ConnectorOptions): Connector {
         return;
       }
     }
-    base(
-      {
-        ...opts,
-        hostname,
-        protocol,
-        port: String(target?.port ?? port),
-        // TLS still names the original host (SNI and certificate check), as curl --resolve does.
-        servername: opts.servername ?? (isIP(opts.hostname) === 0 ? opts.hostname : undefined),
-      },
-      (err, socket) => {
-        if (socket) {
+    const fail = (error: Error) => callback(error, null);
+    const attempt = () =>
+      base(
+        {
+          ...opts,
+          hostname,
+          protocol,
+          port: String(target?.port ?? port),
+          // TLS still names the original host (SNI and certificate check), as curl --resolve does.
+          servername: opts.servername ?? (isIP(opts.hostname) === 0 ? opts.hostname : undefined),
+        },
+        (err, socket) => {
+          if (!socket) {
+            // Out of descriptors: the budget pauses and tries again rather than failing at once.
+            if (budget.failed(err, () => budget.acquire(attempt, fail), fail)) return;
+            callback(err ?? new Error('connect failed'), null);
+            return;
+          }
+          budget.opened(origin, socket as Socket);
           const address = (socket as Socket).remoteAddress;
           if (address) {
             addresses.delete(origin);
@@ -91,11 +102,9 @@ export function createConnector(options: ConnectorOptions): Connector {
             }
           }
           callback(null, socket);
-        } else {
-          callback(err ?? new Error('connect failed'), null);
-        }
-      },
-    );
+        },
+      );
+    budget.acquire(attempt, fail);
   };
   return { connect, remoteAddressOf: (origin) => addresses.get(origin) };
 }

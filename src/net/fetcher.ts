@@ -21,6 +21,7 @@ import {
 import { parseRetryAfterMs, statusError, toFetchError } from './http-errors.js';
 import { withDefaults } from './option-checks.js';
 import { ResolveRules } from './resolve-rules.js';
+import { SocketBudget } from './socket-budget.js';
 
 /** The reason a fetch's total-timeout timer is stopped with (see `fetch`). */
 const TIMER_STOPPED = Symbol('timer stopped');
@@ -48,6 +49,9 @@ async function discard(body: Readable & { dump?: (o: { limit: number }) => Promi
   }
 }
 
+/** Time {@link Fetcher.close} waits for requests in flight before it destroys their connections, in ms. */
+const CLOSE_GRACE_MS = 300;
+
 /** Fetches single hops. One instance holds one connection pool; call {@link Fetcher.close}. */
 export class Fetcher {
   /** The options in effect (defaults filled in). */
@@ -59,9 +63,18 @@ export class Fetcher {
   private readonly clock: Clock;
   private readonly connector: Connector;
   private readonly agent: Agent;
+  /** The budget of open connections over every host. */
+  readonly sockets: SocketBudget;
 
   /** @throws ConfigError naming the first bad option. */
-  constructor(options: FetcherOptions = {}, deps: { clock?: Clock } = {}) {
+  /**
+   * `deps.onWarning` receives one line when the system runs out of file descriptors (the crawl
+   * goes on with fewer connections).
+   */
+  constructor(
+    options: FetcherOptions = {},
+    deps: { clock?: Clock; onWarning?: (message: string) => void } = {},
+  ) {
     const merged = withDefaults<Required<FetcherOptions>>(DEFAULT_FETCHER_OPTIONS, options);
     validateFetcherOptions(merged);
     merged.allowedContentTypes = merged.allowedContentTypes.map((t) => t.trim().toLowerCase());
@@ -69,16 +82,24 @@ export class Fetcher {
     this.clock = deps.clock ?? systemClock;
     this.guard = new AddressGuard({ allowLoopback: merged.allowLoopback, allowPrivate: merged.allowPrivate });
     this.resolveRules = new ResolveRules(merged.resolveRules);
+    this.sockets = new SocketBudget({
+      maxSockets: merged.maxSockets,
+      waitTimeoutMs: merged.connectTimeoutMs,
+      ...(deps.onWarning ? { onExhausted: deps.onWarning } : {}),
+    });
     this.connector = createConnector({
       resolveRules: this.resolveRules,
       isHttpsAsHttp: merged.isHttpsAsHttp,
       guard: this.guard,
       connectTimeoutMs: merged.connectTimeoutMs,
+      budget: this.sockets,
     });
     this.agent = new Agent({
       connect: this.connector.connect,
       connections: merged.maxConnectionsPerHost,
       pipelining: 1,
+      keepAliveMaxTimeout: merged.keepAliveMaxMs,
+      keepAliveTimeout: Math.min(4000, merged.keepAliveMaxMs),
       headersTimeout: merged.headersTimeoutMs === false ? 0 : merged.headersTimeoutMs,
       bodyTimeout: merged.bodyTimeoutMs === false ? 0 : merged.bodyTimeoutMs,
     });
@@ -128,6 +149,8 @@ export class Fetcher {
       );
     }
     const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
+    // While a request is in flight its host's connections are not idle (the budget closes idle ones).
+    this.sockets.requestStarted(parsed.origin);
     try {
       const response = await this.agent.request({
         origin: parsed.origin,
@@ -226,12 +249,25 @@ export class Fetcher {
       // With a reason of ours: abort() without one builds a DOMException per fetch (about 1 s of
       // a 38 s coverage crawl's CPU in a profile of the engine benchmark); nothing reads it.
       stopTimer.abort(TIMER_STOPPED);
+      this.sockets.requestEnded(parsed.origin);
     }
   }
 
-  /** Closes all connections after in-flight requests finish. */
+  /**
+   * Closes all connections after in-flight requests finish; those still open after
+   * CLOSE_GRACE_MS (a connection still being opened, a server that never answers) are destroyed.
+   */
   async close(): Promise<void> {
-    await this.agent.close();
+    this.sockets.close();
+    let timer: NodeJS.Timeout | undefined;
+    const isClosed = await Promise.race([
+      this.agent.close().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!isClosed) await this.agent.destroy();
   }
 }
 

@@ -107,8 +107,15 @@ export class WebClient {
   private readonly isUrlAllowed: ((url: string) => boolean) | undefined;
   private readonly beforeRequest: ((url: string) => Promise<void>) | undefined;
 
-  /** @throws ConfigError naming the first bad option. */
-  constructor(options: WebClientOptions = {}, deps: { clock?: Clock } = {}) {
+  /**
+   * `deps.onWarning` receives one line when a condition needs the operator (the system out of
+   * file descriptors).
+   * @throws ConfigError naming the first bad option.
+   */
+  constructor(
+    options: WebClientOptions = {},
+    deps: { clock?: Clock; onWarning?: (message: string) => void } = {},
+  ) {
     const clock = deps.clock ?? systemClock;
     const maxRedirects = options.maxRedirects ?? DEFAULT_WEB_CLIENT_OPTIONS.maxRedirects;
     checkNumber('WebClient', 'maxRedirects', maxRedirects, 0, true);
@@ -120,7 +127,10 @@ export class WebClient {
     this.maxRedirects = maxRedirects;
     this.isUrlAllowed = options.isUrlAllowed;
     this.beforeRequest = options.beforeRequest;
-    this.fetcher = new Fetcher(withDefaults<FetcherOptions>(DEFAULT_FETCHER_OPTIONS, options), { clock });
+    this.fetcher = new Fetcher(withDefaults<FetcherOptions>(DEFAULT_FETCHER_OPTIONS, options), {
+      clock,
+      ...(deps.onWarning ? { onWarning: deps.onWarning } : {}),
+    });
     this.politeness = new Politeness(withDefaults<PolitenessOptions>(DEFAULT_POLITENESS_OPTIONS, options), {
       clock,
     });

@@ -17,8 +17,11 @@ export {
   type FaultSitesOptions,
   faultSites,
   gzipBomb,
+  type LinkFarm,
+  type LinkFarmOptions,
   ROBOTS_VIOLATION_MARKER,
   scriptSiteHandler,
+  startLinkFarm,
   TINY_PDF,
   TINY_PNG,
 } from './faults/index.js';

@@ -39,6 +39,9 @@ const splitCommas = (value: string, previous: string[] | undefined) => [
 ];
 const repeat = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
+/** Time fetches in flight get to finish after Ctrl-C before they are aborted, in ms. */
+const SIGINT_GRACE_MS = 300;
+
 export function registerCrawlCommand(program: Command): void {
   const command = program
     .command('crawl')
@@ -146,14 +149,20 @@ export async function runCrawlCommand(
     else if (e.kind === 'skipped')
       line.note(`not restoring the stored checkpoint (${e.reason}): learning starts again`);
   });
+  // A crawl on a stuck web (fetches waiting on slow servers or for a file descriptor) must still
+  // stop within a second of Ctrl-C: fetches in flight get SIGINT_GRACE_MS to finish, then they
+  // are aborted (not recorded: a resume fetches them again).
   let interrupts = 0;
+  let abortTimer: NodeJS.Timeout | undefined;
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) {
-      process.stderr.write('\nstopping: waiting for fetches in flight (Ctrl-C again to stop now)\n');
+      process.stderr.write('\nstopping: fetches in flight have 0.3 s to finish (Ctrl-C again to stop now)\n');
       crawler.stop('interrupted');
+      abortTimer = setTimeout(() => crawler.abortNow(), SIGINT_GRACE_MS);
     } else crawler.abortNow();
   };
+  crawler.on('warning', (message) => line.note(`tres: warning: ${message}`));
   process.on('SIGINT', onSigint);
   let closeUi: ((() => Promise<void>) & { port?: number }) | undefined;
   try {
@@ -182,6 +191,7 @@ export async function runCrawlCommand(
     throw error;
   } finally {
     process.off('SIGINT', onSigint);
+    clearTimeout(abortTimer);
     await closeUi?.();
     line.done();
   }

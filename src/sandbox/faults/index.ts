@@ -11,4 +11,5 @@ export {
 export { FAULT_SITES_DEFAULTS, type FaultSitesOptions } from './fault-page.js';
 export { FAULT_INDEX_URL, faultSites } from './fault-sites.js';
 export { gzipBomb } from './gzip-bomb.js';
+export { type LinkFarm, type LinkFarmOptions, startLinkFarm } from './link-farm.js';
 export { scriptSiteHandler } from './script-site.js';
