@@ -320,6 +320,15 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     ...inNet('minDelayMs'),
   },
   {
+    key: 'maxSockets',
+    flags: '--max-sockets <n>',
+    help: 'open connections at most over every host; idle ones are closed first (keep well below ulimit -n)',
+    defaultText: String(dn.maxSockets),
+    kind: 'number',
+    check: wholeNumber(1),
+    ...inNet('maxSockets'),
+  },
+  {
     key: 'userAgent',
     flags: '--user-agent <ua>',
     help: 'User-Agent header; must hold a contact URL or e-mail address',

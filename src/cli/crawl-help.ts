@@ -83,7 +83,7 @@ export const CRAWL_HELP_TOPICS: Readonly<Record<string, CrawlHelpTopic>> = {
     title: 'how gently hosts are fetched',
     keys: ['minDelayMs', 'userAgent', 'robots', 'concurrency'],
   },
-  network: { title: 'where requests go', keys: ['resolve', 'httpsAsHttp', 'allowLoopback'] },
+  network: { title: 'where requests go', keys: ['resolve', 'httpsAsHttp', 'allowLoopback', 'maxSockets'] },
   output: {
     title: 'what is written, resuming',
     keys: ['out', 'resume', 'config', 'warc', 'checkpointEvery', 'quiet'],
