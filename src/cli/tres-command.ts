@@ -5,7 +5,7 @@
  * (`npm link`, a global install), where plain `tres` works in any folder.
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The command of the documented set-up (README "Set-up"): works in the project folder. */
@@ -21,8 +21,9 @@ function ownBin(): string | undefined {
 }
 
 /**
- * True when `tres` on the PATH is this package's bin. npx puts the bin on a PATH of its own, so
- * under npx (`npm_command` is `exec`) the answer is no: the user's own shell lacks it.
+ * True when `tres` on the PATH is this package's bin. npx and `npm run` put a project's
+ * `node_modules/.bin` on a PATH of their own, so those entries are skipped: the user's own shell
+ * lacks them.
  * @param env the environment to read PATH and npm_command from
  */
 export function isTresOnPath(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -30,7 +31,7 @@ export function isTresOnPath(env: NodeJS.ProcessEnv = process.env): boolean {
   const bin = ownBin();
   if (bin === undefined) return false;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
+    if (dir === '' || isNpmBinDir(dir)) continue;
     const candidate = join(dir, 'tres');
     try {
       if (existsSync(candidate) && realpathSync(candidate) === bin) return true;
@@ -39,6 +40,11 @@ export function isTresOnPath(env: NodeJS.ProcessEnv = process.env): boolean {
     }
   }
   return false;
+}
+
+/** A `node_modules/.bin` folder: npm's, on the PATH only inside `npm run` and npx. */
+function isNpmBinDir(dir: string): boolean {
+  return basename(dir) === '.bin' && basename(dirname(dir)) === 'node_modules';
 }
 
 /** `npx tres ARGS` or `tres ARGS` (see the module comment), ready to paste. */

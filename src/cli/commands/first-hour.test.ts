@@ -251,5 +251,10 @@ describe('other commands a new user meets', () => {
     expect(isTresOnPath({ PATH: `/usr/bin:${binDir}` })).toBe(true);
     expect(tresCommand('crawl --resume c1', { PATH: `/usr/bin:${binDir}` })).toBe('tres crawl --resume c1');
     expect(tresCommand('demo', { PATH: binDir, npm_command: 'exec' })).toBe('npx tres demo');
+    // The project's node_modules/.bin is on the PATH only inside `npm run` and npx, not the shell.
+    const npmBin = join(base, 'project', 'node_modules', '.bin');
+    mkdirSync(npmBin, { recursive: true });
+    symlinkSync(resolve('bin/tres.js'), join(npmBin, 'tres'));
+    expect(isTresOnPath({ PATH: `/usr/bin:${npmBin}` })).toBe(false);
   });
 });
