@@ -3,6 +3,7 @@
  * decide: {@link RetryLaterError} for transient failures, {@link SkipUrlError} for URLs that will
  * not work. Every error names the URL and carries `{ url, host, status }` and the cause.
  */
+import { errors as undiciErrors } from 'undici';
 import type { ErrorCode } from '../common/index.js';
 import { type ErrorContext, RetryLaterError, SkipUrlError, TresError } from '../common/index.js';
 
@@ -51,10 +52,15 @@ function codeOf(error: unknown): string | undefined {
  *   `TRES_BODY_TIMEOUT`, `TRES_CONNECTION_RESET`, `TRES_CONNECTION_REFUSED`,
  *   `TRES_CONNECTION_CLOSED`, `TRES_HOST_UNREACHABLE`, `TRES_DNS_TEMPORARY`, `TRES_NETWORK`);
  * - DNS failures (`TRES_DNS`), TLS failures (`TRES_TLS`) and malformed responses
- *   (`TRES_HTTP_PROTOCOL`) become SkipUrlError;
+ *   (`TRES_HTTP_PROTOCOL`: undici's HTTP parser refused the bytes) become SkipUrlError;
  * - anything without an error code (a programming error) is returned unchanged.
+ * @param hasHeaders whether the response's headers had arrived when `error` was thrown. undici
+ *   reports a parser error met in the headers as a Content-Length mismatch whenever a
+ *   Content-Length header was read before it (a second, differing Content-Length; Content-Length
+ *   with chunked Transfer-Encoding): before the headers that is broken framing, after them a body
+ *   cut short (`TRES_CONNECTION_CLOSED`, retried).
  */
-export function toFetchError(error: unknown, context: ErrorContext): unknown {
+export function toFetchError(error: unknown, context: ErrorContext, hasHeaders = true): unknown {
   const url = context.url ?? '?';
   if (error instanceof TresError) {
     if (error.context.url !== undefined) return error;
@@ -66,9 +72,22 @@ export function toFetchError(error: unknown, context: ErrorContext): unknown {
     if (error instanceof SkipUrlError) return new SkipUrlError(error.code, message, options);
     return error;
   }
+  // undici's HTTPParserError often has no code (its llhttp error number is not mapped to a name):
+  // a negative Content-Length, an HTTP/0.9 reply, a bad chunk size. Retrying gets the same bytes.
+  if (error instanceof undiciErrors.HTTPParserError) {
+    const named = codeOf(error) === undefined ? '' : ` (${codeOf(error)})`;
+    return new SkipUrlError('TRES_HTTP_PROTOCOL', `${error.message}${named} fetching ${url}`, {
+      cause: error,
+      context,
+    });
+  }
   const code = codeOf(error);
   if (code === undefined) return error;
   const detail = error instanceof Error ? error.message : String(error);
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' && !hasHeaders) {
+    const message = `Response headers break HTTP framing (duplicate Content-Length, or Content-Length with Transfer-Encoding) fetching ${url}`;
+    return new SkipUrlError('TRES_HTTP_PROTOCOL', message, { cause: error, context });
+  }
   const retryable = RETRYABLE[code];
   if (retryable) {
     return new RetryLaterError(retryable, `${detail} (${code}) fetching ${url}`, { cause: error, context });
