@@ -6,7 +6,7 @@
  * documented where it is defined; the list is kept to what the lab uses.
  */
 
-export { runProgram } from './cli/index.js';
+export { oneLineErrors, runProgram } from './cli/index.js';
 export { ClusterCoordinator, connectRedis } from './cluster/index.js';
 export { growableBytes, SampleTable, StringIds } from './frontier/index.js';
 export { parseHtml, parseMetaRefreshUrl } from './html/index.js';

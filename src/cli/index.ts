@@ -1,5 +1,6 @@
 /**
- * The `tres` command's runner, for other commander programs that want its exit codes and its
- * one-line errors (the lab's `npm run lab --` command, through `tres-crawler/internals`).
+ * The `tres` command's runner and its one-line form of commander's errors, for other commander
+ * programs that want its exit codes and its one-line errors (the lab's `npm run lab --` command,
+ * through `tres-crawler/internals`).
  */
-export { runProgram } from './main.js';
+export { oneLineErrors, runProgram } from './main.js';

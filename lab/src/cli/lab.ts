@@ -9,7 +9,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { runProgram } from 'tres-crawler/internals';
+import { oneLineErrors, runProgram } from 'tres-crawler/internals';
 import { registerBenchCommand } from './bench.js';
 import { registerDocwebCommand } from './docweb.js';
 
@@ -22,10 +22,11 @@ export function buildLabProgram(): Command {
     .description(
       'the research harness of tres: crawl benchmarks and the DocWeb (not part of the published package)',
     )
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerBenchCommand(program);
   registerDocwebCommand(program);
+  // One line naming the help to read, as the tres command answers (set after the commands exist).
+  oneLineErrors(program);
   return program;
 }
 
