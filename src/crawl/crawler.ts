@@ -19,19 +19,11 @@ import {
   StopCrawlError,
   systemClock,
 } from '../common/index.js';
-import { DEFAULT_FETCHER_OPTIONS, type PageFetch, retryDelayMs, WebClient } from '../net/index.js';
-import { PdfExtractor } from '../pdf/index.js';
-import { Renderer } from '../render/index.js';
-import {
-  CrawlStore,
-  type PreparedWarc,
-  StorageFaultError,
-  WARCINFO_CONFIG_FIELD,
-  type WarcPayload,
-} from '../store/index.js';
+import { CrawlStore, StorageFaultError, WARCINFO_CONFIG_FIELD } from '../store/index.js';
 import type { Strategy } from '../strategies/index.js';
 import type { Action, DiscoveredLink, SelectionContext } from '../types/index.js';
-import { DEFAULT_EXCLUDED_EXTENSIONS, type UrlFilterOptions } from '../url/index.js';
+import { CheckpointKeeper } from './checkpoint-keeper.js';
+import { CrawlBudgets } from './crawl-budgets.js';
 import {
   type CrawlerOptions,
   type FetchRunner,
@@ -40,20 +32,17 @@ import {
   resolveCrawlerOptions,
 } from './crawl-options.js';
 import { CrawlState } from './crawl-state.js';
-import { domainLimitAt } from './domain-limit.js';
 import type { CrawlerEvents, CrawlProgress, CrawlSummary, StopReason } from './events.js';
 import type { PageJudge } from './judge.js';
+import { JudgeSlot } from './judge-slot.js';
 import { KeywordJudge } from './keyword-judge.js';
 import { LinkProcessor } from './link-processor.js';
-import { PDF_MEDIA_TYPE, type ProcessedFetch, processFetch, toWarcPayload } from './process-fetch.js';
+import { crawlUrlFilter, LocalFetcher } from './local-fetch.js';
+import type { ProcessedFetch } from './process-fetch.js';
 import { type Question, QuestionDesk } from './question-desk.js';
-import { readSitemaps, type SitemapHooks } from './sitemap-source.js';
-
-/**
- * Bodies from this size are gzipped for the WARC file in the thread pool (see `Crawler.warcOf`):
- * below it zlib's callback API costs the main thread about what the gzip would.
- */
-const THREAD_POOL_WARC_BYTES = 32 * 1024;
+import { RetryQueue } from './retry-queue.js';
+import { SitemapFeed } from './sitemap-feed.js';
+import { warcForCommit } from './warc-offload.js';
 
 /**
  * Meta key of the figures a run ended with (`steps`, `frontierSize`, `strategyStats`), written
@@ -61,31 +50,19 @@ const THREAD_POOL_WARC_BYTES = 32 * 1024;
  */
 export const END_PROGRESS_META = 'endProgress';
 
-interface PendingRetry {
-  action: Action;
-  attempt: number;
-  notBeforeMs: number;
-  /**
-   * Deferred, not retried: the URL was never requested (DeferUrlError, e.g. its origin's
-   * robots.txt is unreachable), so it holds no page budget and counts no attempt.
-   */
-  isDeferred: boolean;
-}
-
 /** A focused crawler: construct with one options object, `await run(seeds)`, listen to events. */
 export class Crawler extends EventEmitter<CrawlerEvents> {
   readonly options: ResolvedCrawlerOptions;
   private readonly clock: Clock;
   private readonly rng: Rng;
   private state!: CrawlState;
-  private readonly retries: PendingRetry[] = [];
+  private retries!: RetryQueue;
+  private budgets!: CrawlBudgets;
   private strategy!: Strategy;
-  private judge!: PageJudge;
+  private judges!: JudgeSlot;
   private store!: CrawlStore;
-  private client!: WebClient;
+  private fetcher!: LocalFetcher;
   private links!: LinkProcessor;
-  private pdf: PdfExtractor | undefined;
-  private renderer: Renderer | undefined;
   /** Fetches run elsewhere (a cluster); undefined: in this process. */
   private runner: FetchRunner | undefined;
   private readonly abort = new AbortController();
@@ -94,17 +71,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private wake: (() => void) | undefined;
   /** The last sleepUntilWoken ended by its timer (a macrotask: the event loop had its turn). */
   private wokeByTimer = false;
-  private startedMs = 0;
   /** Attempts recorded before this run (a resume): speed counts this run's attempts only. */
   private stepsBeforeRun = 0;
   private lastProgressMs = 0;
   private isPausedFlag = false;
-  private judgeVersionNow = 0;
-  /** Reading sitemaps (`sitemaps` option) while the crawl runs; undefined when done or off. */
-  private sitemapTask: Promise<void> | undefined;
-  private readonly sitemapAbort = new AbortController();
-  /** Id of the last page the latest checkpoint (saved or restored) reflects. */
-  private checkpointedPage = 0;
+  private checkpoints!: CheckpointKeeper;
+  private sitemaps: SitemapFeed | undefined;
   /** The crawl's questions to its user; undefined when it asks none (`ask`, `maxQuestions`). */
   private questionDesk: QuestionDesk | undefined;
 
@@ -124,7 +96,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const o = this.options;
     this.links = new LinkProcessor({
       siteMode: o.siteMode,
-      urlFilter: this.urlFilterOptions(),
+      urlFilter: crawlUrlFilter(o),
       maxDepth: o.maxDepth,
     });
     this.strategy = o.strategy;
@@ -132,7 +104,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     // only when there is something to load: run() must reach CrawlStore.open without yielding,
     // as callers (the live dashboard) look for the open store right after calling it.
     if (this.strategy.prepare) await this.strategy.prepare();
-    this.judge = o.judge ?? new KeywordJudge({ keywords: o.keywords ?? [] });
+    this.judges = new JudgeSlot(o.judge ?? new KeywordJudge({ keywords: o.keywords ?? [] }));
     // Seeds are checked before the folder is touched: bad seeds leave nothing behind.
     const seedLinks = this.links.seeds(seeds);
     if (seedLinks.length === 0 && !o.isResume) {
@@ -159,6 +131,21 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       warcInfo: { [WARCINFO_CONFIG_FIELD]: JSON.stringify(this.describeConfig()) },
     });
     this.state = new CrawlState(this.store);
+    this.retries = new RetryQueue({
+      clock: this.clock,
+      state: this.state,
+      maxRetries: o.maxRetries,
+      maxRetryDelayMs: o.maxRetryDelayMs,
+      rng: this.rng,
+    });
+    this.checkpoints = new CheckpointKeeper({
+      store: this.store,
+      strategy: this.strategy,
+      clock: this.clock,
+      everyPages: o.checkpointEveryPages,
+      outDir: o.outDir,
+      onEvent: (event) => this.emit('checkpoint', event),
+    });
     if (o.ask !== false && o.maxQuestions !== false && o.maxQuestions > 0) {
       this.questionDesk = new QuestionDesk({
         store: this.store,
@@ -173,17 +160,16 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       });
     }
     // A resume keeps the version of the judge that was swapped in last (relevance feedback).
-    this.judgeVersionNow = Number(this.store.getMeta('judgeVersion') ?? 0);
-    this.client = new WebClient(
-      { ...o.net, ...this.pdfContentTypes(), isUrlAllowed: (url) => this.links.isUrlAllowed(url) },
-      { clock: this.clock, onWarning: (message) => this.emit('warning', message) },
-    );
-    this.pdf = o.pdf === false ? undefined : new PdfExtractor(o.pdf);
-    this.renderer =
-      o.render === false
-        ? undefined
-        : new Renderer(this.client, o.render, { isUrlAllowed: (url) => this.links.isResourceAllowed(url) });
-    this.startedMs = this.clock.monotonicMs();
+    this.judges.readVersion(this.store);
+    this.fetcher = new LocalFetcher({
+      options: o,
+      strategy: this.strategy,
+      links: this.links,
+      clock: this.clock,
+      isKnown: (url) => this.state.isFetchedOrInFlight(url),
+      onWarning: (message) => this.emit('warning', message),
+    });
+    this.budgets = new CrawlBudgets(o, this.clock, this.state);
     this.stepsBeforeRun = this.store.pageCount();
     let status: 'finished' | 'interrupted' | 'failed' = 'failed';
     let summary: CrawlSummary;
@@ -191,7 +177,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       if (o.fetchRunner) await this.openRunner(o.fetchRunner);
       if (o.isResume) this.resumeFromStore(seedLinks);
       else this.strategy.seed(seedLinks);
-      this.startSitemaps();
+      this.startSitemaps(o.sitemaps);
       await this.loop();
       const reason = this.stopReason ?? 'frontier-empty';
       status = reason === 'interrupted' ? 'interrupted' : 'finished';
@@ -211,17 +197,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   /** Ends the sitemap reader, the client, the PDF workers and the browser, then closes the store. */
   private async close(status: 'finished' | 'interrupted' | 'failed'): Promise<void> {
-    this.sitemapAbort.abort(new Error('crawl ended'));
-    await this.sitemapTask;
+    await this.sitemaps?.close();
     await this.runner?.close();
-    await this.client.close();
-    await this.pdf?.close();
-    await this.renderer?.close();
+    await this.fetcher.close();
     this.questionDesk?.close();
     // What the strategy learned up to the last page, unless the crawl failed (its state may be
     // half-updated; the last periodic checkpoint stands).
     if (status !== 'failed') {
-      this.saveCheckpoint();
+      this.checkpoints.save();
       // The figures it ended with, for `tres ui DIR`: the frontier and the strategy's statistics
       // are not in the pages, so a read-only view would otherwise rebuild or lack them.
       const p = this.progress();
@@ -281,12 +264,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   /** The relevance judge of pages fetched from now on. */
   get currentJudge(): PageJudge {
-    return this.judge;
+    return this.judges?.judge;
   }
 
   /** Version of the current judge, recorded with every page (0: the judge the crawl started with). */
   get judgeVersion(): number {
-    return this.judgeVersionNow;
+    return this.judges?.version ?? 0;
   }
 
   /**
@@ -299,21 +282,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
    */
   setJudge(judge: PageJudge, version: number, modelDir?: string): Promise<void> {
     if (this.store === undefined) throw new ConfigError('setJudge needs a running crawl');
-    if (!Number.isInteger(version) || version <= this.judgeVersionNow) {
-      throw new ConfigError(`judge version must grow: ${version} after ${this.judgeVersionNow}`, {
-        context: { field: 'version' },
-      });
-    }
-    const publish = this.runner?.publishJudge;
-    if (publish !== undefined && modelDir === undefined) {
-      throw new ConfigError("the fetch runner's workers judge pages: setJudge needs the model folder", {
-        context: { field: 'modelDir' },
-      });
-    }
-    this.judge = judge;
-    this.judgeVersionNow = version;
-    this.store.setMeta('judgeVersion', version);
-    return publish === undefined ? Promise.resolve() : publish.call(this.runner, modelDir as string, version);
+    return this.judges.swap(judge, version, this.store, this.runner, modelDir);
   }
 
   /**
@@ -359,129 +328,31 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.store.setMeta('config', this.describeConfig());
     // What the strategy had learned comes back first (its tree routes the seeds and replayed
     // links); the replay then rebuilds the frontier, learning only from pages after the checkpoint.
-    const learnedThrough = this.restoreCheckpoint();
+    const learnedThrough = this.checkpoints.restore();
     // Seeds added now are in `stored` too; those fetched before the kill come back by replay.
     this.strategy.seed(stored.filter((l) => !this.store.isFetched(l.url)));
     for (const outcome of this.store.replayOutcomes(learnedThrough)) this.strategy.observe(outcome);
-    this.checkpointedPage = this.store.lastPageId;
+    this.checkpoints.replayedThrough(this.store.lastPageId);
   }
 
-  /**
-   * Restores the stored checkpoint into the strategy when it was made by the same strategy with
-   * the same config; returns the id of the last page it reflects (0: none restored).
-   * @throws ConfigError if a matching checkpoint does not fit the strategy.
-   */
-  private restoreCheckpoint(): number {
-    const strategy = this.strategy;
-    if (!strategy.restore || this.options.checkpointEveryPages === false) return 0;
-    const startedMs = this.clock.monotonicMs();
-    const saved = this.store.loadCheckpoint();
-    if (saved === undefined) return 0;
-    const event = { strategy: saved.strategy, afterPage: saved.afterPage, bytes: saved.bytes };
-    const config = JSON.stringify(strategy.config ?? null);
-    if (saved.strategy !== strategy.name || JSON.stringify(saved.config) !== config) {
-      const reason =
-        saved.strategy !== strategy.name
-          ? `made by strategy ${saved.strategy}, this crawl runs ${strategy.name}`
-          : `made with another ${strategy.name} config`;
-      this.emit('checkpoint', { kind: 'skipped', ...event, elapsedMs: 0, reason });
-      return 0;
-    }
-    try {
-      strategy.restore(saved.data);
-    } catch (error) {
-      throw new ConfigError(
-        `the checkpoint of ${strategy.name} in ${this.options.outDir}/crawl.sqlite does not fit this tres: ${error instanceof Error ? error.message : String(error)}; resume with --checkpoint-every none to learn again from the start`,
-        { cause: error, context: { file: this.options.outDir } },
-      );
-    }
-    const elapsedMs = this.clock.monotonicMs() - startedMs;
-    this.emit('checkpoint', { kind: 'restored', ...event, elapsedMs });
-    this.checkpointedPage = saved.afterPage;
-    return saved.afterPage;
-  }
-
-  /**
-   * Stores what the strategy has learned, reflecting every page recorded so far (each recorded
-   * page is observed in the same turn as it is recorded), if any page came since the last one.
-   */
-  private saveCheckpoint(): void {
-    const strategy = this.strategy;
-    if (!strategy?.checkpoint || this.options.checkpointEveryPages === false) return;
-    const afterPage = this.store.lastPageId;
-    if (afterPage <= this.checkpointedPage) return;
-    const startedMs = this.clock.monotonicMs();
-    const bytes = this.store.saveCheckpoint({
-      strategy: strategy.name,
-      config: strategy.config ?? null,
-      afterPage,
-      data: strategy.checkpoint(),
-    });
-    this.checkpointedPage = afterPage;
-    const elapsedMs = this.clock.monotonicMs() - startedMs;
-    this.emit('checkpoint', { kind: 'saved', strategy: strategy.name, afterPage, bytes, elapsedMs });
-  }
-
-  /**
-   * Reads the sitemaps of the seed origins in the background; their URLs become seeds (stored,
-   * so a resume keeps them). A resume reads them again: stored seeds are not added twice.
-   */
-  private startSitemaps(): void {
-    const options = this.options.sitemaps;
+  /** Reads the seed origins' sitemaps in the background (see SitemapFeed); off when `false`. */
+  private startSitemaps(options: ResolvedCrawlerOptions['sitemaps']): void {
     if (options === false) return;
-    const origins = [...new Set(this.store.seeds().map((l) => new URL(l.url).origin))];
-    const runner = this.runner;
-    const read = runner?.readSitemaps
-      ? runner.readSitemaps.bind(runner)
-      : (o: string[], opts: typeof options, hooks: SitemapHooks) => readSitemaps(this.client, o, opts, hooks);
-    this.sitemapTask = read(origins, options, {
-      isUrlAllowed: (url) => this.links.isUrlAllowed(url),
-      isSitemapAllowed: (url) => this.links.isResourceAllowed(url),
-      onUrls: (urls) => {
-        if (this.stopReason === undefined) this.addSeeds(urls);
-      },
+    this.sitemaps = new SitemapFeed({
+      store: this.store,
+      links: this.links,
+      client: this.fetcher.client,
+      runner: this.runner,
+      isStopping: () => this.stopReason !== undefined,
+      addSeeds: (urls) => this.addSeeds(urls),
       onSitemap: (event) => this.emit('sitemap', event),
-      // In the WARC file like every response the crawl fetched (gzip off the main thread).
-      onResponse: async (fetched) => {
-        try {
-          this.store.archiveResponse(await this.store.prepareWarc(toWarcPayload(fetched.result), undefined));
-        } catch (error) {
-          this.fatal ??= error;
-          this.stop('interrupted');
-        }
+      onFault: (error) => {
+        this.fatal ??= error;
+        this.stop('interrupted');
       },
-      shouldStop: () => this.stopReason !== undefined,
-      signal: this.sitemapAbort.signal,
-    })
-      .then(
-        () => {},
-        () => {}, // aborted as the crawl ends: the URLs added so far are stored
-      )
-      .finally(() => {
-        this.sitemapTask = undefined;
-        this.wake?.();
-      });
-  }
-
-  /** Renders `fetched` when its host is to be rendered (undefined otherwise). */
-  private renderPage(fetched: PageFetch, host: string): Promise<string> | undefined {
-    const renderer = this.renderer;
-    if (!renderer?.shouldRender(host)) return undefined;
-    return renderer.render(fetched, this.abort.signal);
-  }
-
-  /** The URL filter's options; `pdf: false` keeps `.pdf` URLs out as before PDFs were read. */
-  private urlFilterOptions(): UrlFilterOptions {
-    const o = this.options;
-    if (o.pdf !== false || o.urlFilter.excludedExtensions !== undefined) return o.urlFilter;
-    return { ...o.urlFilter, excludedExtensions: [...DEFAULT_EXCLUDED_EXTENSIONS, 'pdf'] };
-  }
-
-  /** With PDFs read, `application/pdf` joins the default media types (unless the user set them). */
-  private pdfContentTypes(): { allowedContentTypes?: readonly string[] } {
-    const o = this.options;
-    if (o.pdf === false || o.net.allowedContentTypes !== undefined) return {};
-    return { allowedContentTypes: [...DEFAULT_FETCHER_OPTIONS.allowedContentTypes, PDF_MEDIA_TYPE] };
+      onEnd: () => this.wake?.(),
+    });
+    this.sitemaps.start(options);
   }
 
   private async loop(): Promise<void> {
@@ -497,7 +368,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         lastYieldMs = performance.now();
       }
       this.maybeProgress(false);
-      if (this.stopReason === undefined) this.checkBudgets();
+      if (this.stopReason === undefined) {
+        const spent = this.budgets.spent();
+        if (spent !== undefined) this.stop(spent);
+      }
       if (this.stopReason !== undefined && running.size === 0) break;
       while (this.stopReason === undefined && !this.isPausedFlag && running.size < o.maxConcurrency) {
         // Retries due come first; they already hold their share of the page budget.
@@ -516,12 +390,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
           });
         running.add(task);
       }
-      if (running.size === 0 && !this.isPausedFlag && !this.retries.some((r) => !r.isDeferred)) {
+      if (running.size === 0 && !this.isPausedFlag && this.retries.retryCount === 0) {
         // Deferred URLs wait for their origin while there is budget for them; at the end of the
         // budget they are dropped unrecorded (a resume finds them in the frontier again).
-        const isEmpty = this.strategy.stats()['frontier/size'] === 0 && this.retries.length === 0;
+        const isEmpty = this.strategy.stats()['frontier/size'] === 0 && this.retries.size === 0;
         // Sitemaps still being read may add URLs to an empty frontier.
-        if ((isEmpty && this.sitemapTask === undefined) || !this.hasBudgetFor(0)) break;
+        if ((isEmpty && this.sitemaps?.isReading !== true) || !this.hasBudgetFor(0)) break;
       }
       // Nothing more can start now: wait for a fetch to finish or a host to become ready.
       await this.sleepUntilWoken(running.size > 0 || this.isPausedFlag ? 1000 : 20);
@@ -532,15 +406,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   }
 
   private selection(): SelectionContext {
-    const o = this.options;
-    const b = domainLimitAt(
-      o.maxPagesPerDomain,
-      this.state.counters.steps,
-      o.maxPages === false ? Number.POSITIVE_INFINITY : o.maxPages,
-    );
+    const b = this.budgets.domainLimit();
     return {
       step: this.state.counters.steps,
-      isHostReady: (host) => !this.state.isHostBusy(host) && this.isHostReady(host),
+      isHostReady: (host) => this.isHostFree(host),
       isDomainOpen: (domain) => this.state.domainLoad(domain) < b,
       isDomainClosed: (domain) => this.state.domainCount(domain) >= b,
       isFetched: (url) => this.state.isFetchedOrInFlight(url),
@@ -553,40 +422,25 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return action ? { action, attempt: 0 } : undefined;
   }
 
-  /** A retry that is due on a ready host; deferred URLs only when `hasBudget` (they hold none). */
+  /** A retry that is due on a free host; deferred URLs only when `hasBudget` (they hold none). */
   private takeRetry(hasBudget: boolean): { action: Action; attempt: number } | undefined {
-    const now = this.clock.monotonicMs();
-    const i = this.retries.findIndex(
-      (r) =>
-        r.notBeforeMs <= now &&
-        (hasBudget || !r.isDeferred) &&
-        !this.state.isHostBusy(r.action.host) &&
-        this.isHostReady(r.action.host),
-    );
-    if (i < 0) return undefined;
-    const [retry] = this.retries.splice(i, 1);
-    if (retry) this.state.unwait(retry.action.url);
-    return retry;
+    return this.retries.take(hasBudget, (host) => this.isHostFree(host));
   }
 
   private hasBudgetFor(inFlight: number): boolean {
-    const max = this.options.maxPages;
-    const held = this.retries.reduce((n, r) => n + (r.isDeferred ? 0 : 1), 0);
-    return max === false || this.state.counters.steps + inFlight + held < max;
+    return this.budgets.hasBudgetFor(inFlight, this.retries.retryCount);
   }
 
-  private checkBudgets(): void {
-    const o = this.options;
-    if (o.timeLimitMs !== false && this.clock.monotonicMs() - this.startedMs >= o.timeLimitMs)
-      this.stop('time-limit');
-    if (o.maxPages !== false && this.state.counters.steps >= o.maxPages) this.stop('max-pages');
+  /** No fetch of `host` is in flight and its politeness lets one start now. */
+  private isHostFree(host: string): boolean {
+    return !this.state.isHostBusy(host) && this.isHostReady(host);
   }
 
   private async execute(action: Action, attempt: number): Promise<void> {
     this.state.start(action.url, action.host, action.domain);
     // The judge (and its version) as the fetch starts: a swap mid-fetch cannot mix the two.
-    const judge = this.judge;
-    const judgeVersion = this.judgeVersionNow;
+    const judge = this.judges.judge;
+    const judgeVersion = this.judges.version;
     try {
       if (this.runner) {
         const result = await this.runner.fetch(action, this.abort.signal);
@@ -598,26 +452,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         this.runner.recorded(action.url);
         return;
       }
-      const fetched = await this.client.fetchPage(action.url, { signal: this.abort.signal });
-      const result = await processFetch(fetched, action, {
-        judge,
-        threshold: this.options.relevanceThreshold,
-        links: this.links,
-        shouldFollowNofollow: this.options.shouldFollowNofollow,
-        withLinkContext: this.options.withLinkContext || this.strategy.needsLinkContext === true,
-        linkContextWindow: linkContextWindowOf(this.options, this.strategy),
-        parseTimeBudgetMs: this.options.parseTimeBudgetMs,
-        shouldObeyNoindex: this.options.shouldObeyNoindex,
-        userAgentToken: this.options.net.userAgentToken ?? 'tres',
-        maxTextChars: this.options.maxTextChars,
-        maxLinksPerPage: this.options.maxLinksPerPage,
-        shouldScoreAnchors: this.strategy.needsAnchorScores === true,
-        isKnown: (url) => this.state.isFetchedOrInFlight(url),
-        ...(this.pdf ? { pdf: this.pdf } : {}),
-        ...(this.renderer ? { render: (f) => this.renderPage(f, action.host) } : {}),
-      });
+      const result = await this.fetcher.fetch(action, judge, this.abort.signal);
       result.record.judgeVersion = judgeVersion;
-      this.commit(action, result.record, result.outcome, await this.warcOf(result));
+      const warc = await warcForCommit(result, this.store, this.options, (r) => this.dropLinksKnownSince(r));
+      this.commit(action, result.record, result.outcome, warc);
     } catch (error) {
       if (this.abort.signal.aborted) return; // not recorded: fetched again on resume
       if (error instanceof StopCrawlError || error instanceof ConfigError) throw error;
@@ -626,14 +464,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         return; // not recorded: a stopped crawl finds the URL in its frontier on resume
       }
       if (error instanceof RetryLaterError && this.stopReason === undefined) {
-        const delay = retryDelayMs(error, attempt + 1, {
-          maxRetries: this.options.maxRetries,
-          rng: this.rng.fork(`retry/${action.url}`),
-        });
-        if (delay !== false && delay <= this.options.maxRetryDelayMs) {
-          const notBeforeMs = this.clock.monotonicMs() + delay;
-          this.retries.push({ action, attempt: attempt + 1, notBeforeMs, isDeferred: false });
-          this.state.wait(action.url);
+        const delay = this.retries.retryLater(action, attempt, error);
+        if (delay !== false) {
           this.emit('retry', {
             url: action.url,
             code: errorCode(error),
@@ -681,27 +513,6 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   }
 
   /**
-   * A page's WARC payload for its commit: gzipped in libuv's thread pool ahead of it when the
-   * body is large and other fetches are in flight to fill the wait, else as fetched (gzipped in
-   * `recordPage`, on the main thread). On 300 DocWeb pages of 91 KB on average, gzip on the main
-   * thread took 0.86-0.99 ms a page and the thread pool's callback API kept it busy 0.17-0.21
-   * ms; on 5.7 KB the callback API cost the main thread as much as the work (results/engine.md).
-   */
-  private async warcOf(result: ProcessedFetch): Promise<{ warc: WarcPayload | PreparedWarc } | undefined> {
-    const exchange = result.warc?.warc;
-    if (
-      exchange === undefined ||
-      !this.options.shouldWriteWarc ||
-      this.options.maxConcurrency < 2 ||
-      exchange.body.byteLength < THREAD_POOL_WARC_BYTES
-    )
-      return result.warc;
-    const prepared = await this.store.prepareWarc(exchange, result.record.probability);
-    this.dropLinksKnownSince(result);
-    return { warc: prepared };
-  }
-
-  /**
    * Drops from a page's links those fetched, started or redirected to since it was parsed: while
    * its WARC records were gzipped in the thread pool, or while a runner's fetch side (which cannot
    * know what this loop holds) parsed it, other fetches went on and were recorded first. A page's
@@ -717,7 +528,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   }
 
   private isHostReady(host: string): boolean {
-    return this.runner ? this.runner.isHostReady(host) : this.client.isHostReady(host);
+    return this.runner ? this.runner.isHostReady(host) : this.fetcher.client.isHostReady(host);
   }
 
   /** Opens the fetch runner and records what it fetched while no loop listened (before any replay). */
@@ -747,9 +558,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   /** Keeps `action` aside until `error.retryAfterMs` has passed, counting no attempt. */
   private defer(action: Action, attempt: number, error: DeferUrlError): void {
-    const delayMs = Math.max(1, error.retryAfterMs ?? 1000);
-    this.retries.push({ action, attempt, notBeforeMs: this.clock.monotonicMs() + delayMs, isDeferred: true });
-    this.state.wait(action.url);
+    const delayMs = this.retries.defer(action, attempt, error);
     this.emit('retry', { url: action.url, code: error.code, attempt, delayMs, isDeferred: true });
   }
 
@@ -814,8 +623,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       outcome.isPage ? this.strategy.linkProbability?.(action) : undefined,
     );
     this.strategy.observe(outcome);
-    const every = this.options.checkpointEveryPages;
-    if (every !== false && this.store.lastPageId - this.checkpointedPage >= every) this.saveCheckpoint();
+    this.checkpoints.saveIfDue();
   }
 
   private sleepUntilWoken(maxMs: number): Promise<void> {
@@ -843,13 +651,13 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   /** Current numbers of the crawl (also sent as 'progress' events). */
   progress(): CrawlProgress {
     const c = this.state.counters;
-    const elapsedMs = this.clock.monotonicMs() - this.startedMs;
+    const elapsedMs = this.clock.monotonicMs() - (this.budgets?.startedMs ?? 0);
     const stats = this.strategy?.stats() ?? { 'frontier/size': 0 };
     return {
       ...c,
       harvestRate: c.steps === 0 ? 0 : c.relevant / c.steps,
       inFlight: this.state.inFlightCount,
-      deferred: this.retries.reduce((n, r) => n + (r.isDeferred ? 1 : 0), 0),
+      deferred: this.retries.deferredCount,
       ...this.waitingHosts(),
       frontierSize: stats['frontier/size'],
       elapsedMs,
@@ -861,11 +669,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   /** Hosts waiting for a retry, and for their robots.txt (deferred, or its fetch under way). */
   private waitingHosts(): { retryHosts: number; robotsHosts: number } {
-    const retry = new Set<string>();
-    const robots = new Set<string>();
-    for (const r of this.retries) (r.isDeferred ? robots : retry).add(r.action.host);
+    const { retry, deferred: robots } = this.retries.hosts();
     // No client before run() has started, and none of its own under a fetch runner.
-    const client = this.runner ? undefined : (this.client as WebClient | undefined);
+    const client = this.runner ? undefined : this.fetcher?.client;
     for (const origin of client?.robots.pendingOrigins() ?? []) robots.add(new URL(origin).host);
     return { retryHosts: retry.size, robotsHosts: robots.size };
   }
@@ -886,7 +692,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       ...rest,
       strategy: strategy.name,
       strategyConfig: this.strategy.config ?? null,
-      judge: this.judge.name,
+      judge: this.judges.judge.name,
     };
   }
 }
