@@ -12,6 +12,7 @@ import type { IndexedFrontier } from '../frontier/index.js';
 import { IndexedPriorityFrontier, IndexedRandomFrontier } from '../frontier/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../types/index.js';
 import type { Strategy, StrategyStats } from './strategy.js';
+import { WaitingUrls } from './waiting-urls.js';
 
 /** How a plain strategy orders its frontier. */
 export type QueueOrder = 'bfs' | 'random' | 'best-first';
@@ -33,6 +34,8 @@ export class QueueStrategy implements Strategy {
   /** URLs of fetched pages with queued outlinks, by the index the samples' `parent` holds. */
   private readonly parents: string[] = [];
   private sequence = 0;
+  /** The frontier's size: the priority frontier's own count holds stale samples. */
+  private readonly waiting = new WaitingUrls();
 
   constructor(private readonly options: QueueStrategyOptions) {
     this.name = options.order;
@@ -55,6 +58,7 @@ export class QueueStrategy implements Strategy {
     const parent = t.parent(id);
     if (parent >= 0) action.parentUrl = this.parents[parent] as string;
     this.frontier.take(id);
+    this.waiting.drew(action.url);
     return action;
   }
 
@@ -62,6 +66,8 @@ export class QueueStrategy implements Strategy {
     // The URL (and its redirect target) must not come out again, also when resuming: it is
     // never queued again, and its queued copies go (the priority frontier drops them lazily).
     for (const url of new Set([outcome.action.url, outcome.finalUrl])) {
+      const key = this.queuedKey.get(url);
+      this.waiting.observed(url, key !== undefined && key !== Number.NEGATIVE_INFINITY);
       this.queuedKey.set(url, Number.NEGATIVE_INFINITY);
       this.frontier.removeUrl(url);
     }
@@ -71,7 +77,7 @@ export class QueueStrategy implements Strategy {
   }
 
   stats(): StrategyStats {
-    return { ...this.frontier.stats(), 'frontier/size': this.frontier.size };
+    return { ...this.frontier.stats(), 'frontier/size': this.waiting.size };
   }
 
   /** Queues `link`; `parent` indexes {@link QueueStrategy.parents} (-1 for a seed). */
@@ -80,6 +86,7 @@ export class QueueStrategy implements Strategy {
     if (previous !== undefined && this.options.order !== 'best-first') return;
     const key = this.keyOf(parentProbability);
     if (previous !== undefined && previous <= key) return;
+    if (previous === undefined) this.waiting.queued();
     this.queuedKey.set(link.url, key);
     if (this.queue) this.queue.addWithKey(link, parent, key);
     else this.frontier.add(link, parent);

@@ -205,7 +205,10 @@ export class AcheStrategy implements Strategy {
 
   stats(): StrategyStats {
     return {
-      'frontier/size': this.frontier.size,
+      // URLs queued, not the frontier's entries: those hold stale copies (a URL queued again in a
+      // better tier, URLs a resume's replay observed) until drawn. The entries bound it: a closed
+      // domain's are dropped from the frontier only.
+      'frontier/size': Math.min(this.queued.size, this.frontier.size),
       'learn/trainings': this.trainings,
       'learn/examples': this.examples.size,
       'learn/positive_examples': this.examples.positiveCount,

@@ -184,7 +184,9 @@ export class ApprenticeStrategy implements Strategy {
     const [low, high] = this.model.instanceCounts;
     return {
       ...this.frontier.stats(),
-      'frontier/size': this.frontier.size,
+      // Known URLs not yet returned, not the frontier's entries: those hold stale copies (a URL
+      // pushed again under a new key, URLs a resume's replay observed) until drawn.
+      'frontier/size': this.samples.waitingCount,
       'apprentice/batches': this.batches,
       'apprentice/instances_low': low,
       'apprentice/instances_high': high,

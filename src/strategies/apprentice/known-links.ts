@@ -22,6 +22,13 @@ export class KnownLinks {
   /** Each URL's first-link features. */
   private readonly pool = new SlicePool();
   private readonly isKnown = (u: number) => this.has(u);
+  /** Known URLs that `next` returned (in flight, or waiting for a retry). */
+  private takenCount = 0;
+
+  /** Known URLs that `next` has not returned: the frontier's URLs. */
+  get waitingCount(): number {
+    return this.urls.size - this.takenCount;
+  }
 
   /** The URL's id if it is known (and not fetched). */
   idOf(url: string): number | undefined {
@@ -56,6 +63,7 @@ export class KnownLinks {
   delete(url: string): void {
     const u = this.urls.idOf(url);
     if (u === undefined) return;
+    if (this.takenOf[u] === 1) this.takenCount--;
     this.pool.free(u);
     this.urls.release(u);
   }
@@ -85,6 +93,7 @@ export class KnownLinks {
     return this.takenOf[u] === 1;
   }
   setTaken(u: number): void {
+    if (this.takenOf[u] === 0) this.takenCount++;
     this.takenOf[u] = 1;
   }
   /** The features: a view into the pool, valid until the next {@link KnownLinks.add}. */

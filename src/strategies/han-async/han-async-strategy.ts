@@ -237,7 +237,9 @@ export class HanAsyncStrategy implements Strategy {
 
   stats(): StrategyStats {
     return {
-      'frontier/size': this.byQ.size,
+      // The exploration side's count: it drops a URL's links as the URL is drawn or observed,
+      // where the greedy side keeps them (stale) until they reach a head.
+      'frontier/size': this.bag.size,
       'rl/q_evaluations': this.qEvaluations,
       'rl/updates': this.sarsa.updates,
       'rl/td_abs_mean': this.sarsa.meanAbsDelta,

@@ -49,6 +49,7 @@ import { pageTokens, tokenize, urlTokens } from '../../text/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { ObservationLog } from '../observation-log.js';
 import type { Strategy, StrategyStats } from '../strategy.js';
+import { WaitingUrls } from '../waiting-urls.js';
 import { ClassifierPool, POOL_ACTIONS, SVM_ACTION } from './classifier-pool.js';
 import { LinearQLambda, type QLambdaState } from './q-lambda.js';
 import { type RlwcsConfig, type RlwcsVariant, resolveRlwcsConfig } from './rlwcs-config.js';
@@ -111,6 +112,8 @@ export class RlwcsStrategy implements Strategy {
   private readonly parentUrls: string[] = [];
   /** Per URL seen: best key queued with (-inf once fetched), relevance of the pages linking to it. */
   private readonly records = new UrlRecords();
+  /** The frontier's size: the priority frontier's own count holds stale samples. */
+  private readonly waiting = new WaitingUrls();
   private readonly agent: LinearQLambda;
   private readonly policyRng: Rng;
   private readonly trainRng: Rng;
@@ -142,12 +145,16 @@ export class RlwcsStrategy implements Strategy {
   }
 
   next(ctx: SelectionContext): Action | undefined {
-    return takeBestAction(this.frontier, ctx, this.parentUrls);
+    const action = takeBestAction(this.frontier, ctx, this.parentUrls);
+    if (action) this.waiting.drew(action.url);
+    return action;
   }
 
   observe(outcome: Outcome): void {
     const { action } = outcome;
     for (const url of new Set([action.url, outcome.finalUrl])) {
+      const key = this.records.key(url);
+      this.waiting.observed(url, key !== undefined && key !== Number.NEGATIVE_INFINITY);
       this.records.setKey(url, Number.NEGATIVE_INFINITY);
       this.frontier.removeUrl(url);
     }
@@ -292,7 +299,7 @@ export class RlwcsStrategy implements Strategy {
   stats(): StrategyStats {
     const stats: StrategyStats = {
       ...this.frontier.stats(),
-      'frontier/size': this.frontier.size,
+      'frontier/size': this.waiting.size,
       'rlwcs/trainings': this.trainings,
       'rlwcs/pages_scored': this.pagesScored,
       'rlwcs/pages_all_agree': this.pagesAgreed,
@@ -385,6 +392,7 @@ export class RlwcsStrategy implements Strategy {
   private enqueue(link: DiscoveredLink, parent: number, key: number): void {
     const previous = this.records.key(link.url);
     if (previous !== undefined && previous <= key) return;
+    if (previous === undefined) this.waiting.queued();
     this.records.setKey(link.url, key);
     this.frontier.addWithKey(link, parent, key);
   }
