@@ -659,7 +659,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       inFlight: this.state.inFlightCount,
       deferred: this.retries.deferredCount,
       ...this.waitingHosts(),
-      frontierSize: stats['frontier/size'],
+      // URLs waiting for a retry or for their robots.txt are out of the strategy's frontier, and
+      // back in it on a resume: counted here, the figure a crawl ends with is the one it resumes with.
+      frontierSize: stats['frontier/size'] + this.retries.size,
       elapsedMs,
       stepsThisRun: c.steps - this.stepsBeforeRun,
       pagesPerSec: elapsedMs > 0 ? ((c.steps - this.stepsBeforeRun) * 1000) / elapsedMs : 0,

@@ -62,6 +62,7 @@ export interface CrawlProgress {
   retryHosts?: number;
   /** Hosts whose robots.txt is being fetched or is unreachable for now: their URLs wait. */
   robotsHosts?: number;
+  /** URLs waiting to be fetched: the strategy's frontier, and those waiting for a retry or robots.txt. */
   frontierSize: number;
   /** Milliseconds since this run started (a resume starts again at 0). */
   elapsedMs: number;
