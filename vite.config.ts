@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^tres-crawler$/, replacement: here('./src/index.ts') },
       { find: /^tres-crawler\/internals$/, replacement: here('./src/internals.ts') },
       { find: /^tres-testing$/, replacement: here('./testing/src/index.ts') },
+      { find: /^tres-testing\/temp-dir$/, replacement: here('./testing/src/temp-dir.ts') },
     ],
   },
 });

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../common/index.js';
 import type { CrawlerOptions } from '../index.js';
@@ -46,10 +45,9 @@ const PAGES: Record<string, string> = {
 };
 
 describe('Crawler and duplicate pages', () => {
-  let base: string;
+  const base = tempDir('tres-dups-');
   let server: TestServer;
   beforeAll(async () => {
-    base = mkdtempSync(join(tmpdir(), 'tres-dups-'));
     server = await startServer((req, res) => {
       const html = PAGES[req.url ?? ''];
       if (html === undefined) res.writeHead(404).end();
@@ -58,7 +56,6 @@ describe('Crawler and duplicate pages', () => {
   });
   afterAll(async () => {
     await server.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   const options = (outDir: string, extra: Partial<CrawlerOptions> = {}): CrawlerOptions => ({

@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crawler } from '../index.js';
 
@@ -29,7 +28,7 @@ describe('responses that break HTTP framing', () => {
   const sockets = new Set<Socket>();
   /** GETs of `/` seen per host. */
   const pageRequests = new Map<string, number>();
-  let base: string;
+  const base = tempDir('tres-framing-');
   let codes: Map<string, string | null>;
   const retried: string[] = [];
 
@@ -56,7 +55,6 @@ describe('responses that break HTTP framing', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
-    base = mkdtempSync(join(tmpdir(), 'tres-framing-'));
     const outDir = join(base, 'crawl');
     const crawler = new Crawler({
       outDir,
@@ -83,7 +81,6 @@ describe('responses that break HTTP framing', () => {
   afterAll(async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
-    rmSync(base, { recursive: true, force: true });
   });
 
   it.each(MALFORMED)('records %s as TRES_HTTP_PROTOCOL after one attempt', (host) => {

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Crawler, type CrawlerOptions } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 import type { JsonlPage } from '../store/index.js';
@@ -87,16 +87,13 @@ function lines(outDir: string): Map<string, JsonlPage & { directives?: string[];
 }
 
 describe('Crawler and the indexing directives of pages', () => {
-  let base: string;
+  const base = tempDir('tres-indexing-');
   let server: TestServer | undefined;
-  beforeAll(() => {
-    base = mkdtempSync(join(tmpdir(), 'tres-indexing-'));
-  });
+  beforeAll(() => {});
   afterEach(async () => {
     await server?.close();
     server = undefined;
   });
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   async function crawl(name: string, extra: Partial<CrawlerOptions> = {}) {
     server = await startServer(site());

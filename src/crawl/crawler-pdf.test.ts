@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { makeHungryPdf, makePdf } from 'tres-testing';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
@@ -69,15 +68,13 @@ function rows(dir: string): Row[] {
 }
 
 describe('Crawler with PDFs', () => {
-  let base: string;
+  const base = tempDir('tres-pdf-');
   let server: TestServer;
   beforeAll(async () => {
-    base = mkdtempSync(join(tmpdir(), 'tres-pdf-'));
     server = await startServer(handler);
   });
   afterAll(async () => {
     await server.close();
-    rmSync(base, { recursive: true, force: true });
   });
   const options = (outDir: string, extra: Partial<CrawlerOptions> = {}): CrawlerOptions => ({
     outDir,

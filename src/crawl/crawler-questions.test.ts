@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions, Question } from '../index.js';
 import { Crawler } from '../index.js';
@@ -12,7 +11,7 @@ const TOPIC = 'astronomy telescopes';
 
 describe('a crawl that asks its user', () => {
   let sandbox: Sandbox;
-  let base: string;
+  const base = tempDir('tres-ask-');
   let seeds: string[];
   beforeAll(async () => {
     sandbox = await serveSandbox({
@@ -25,11 +24,9 @@ describe('a crawl that asks its user', () => {
       },
     });
     seeds = sandbox.web!.seedUrls(2, { relevant: true });
-    base = mkdtempSync(join(tmpdir(), 'tres-ask-'));
   });
   afterAll(async () => {
     await sandbox.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   const options = (outDir: string, extra: Partial<CrawlerOptions> = {}): CrawlerOptions => ({

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler, crawlStrategy } from '../index.js';
@@ -43,15 +43,13 @@ function urls(dir: string): string[] {
 }
 
 describe.skipIf(!hasChromium)('Crawler with render', () => {
-  let base: string;
+  const base = tempDir('tres-render-');
   let server: TestServer;
   beforeAll(async () => {
-    base = mkdtempSync(join(tmpdir(), 'tres-render-'));
     server = await startServer(scriptSiteHandler(5));
   });
   afterAll(async () => {
     await server?.close();
-    rmSync(base, { recursive: true, force: true });
   });
   const options = (outDir: string, extra: Partial<CrawlerOptions>): CrawlerOptions => ({
     outDir,

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/index.js';
 import type { CrawlerOptions } from '../index.js';
@@ -14,15 +13,13 @@ import { fetchedUrls } from '../store/test-helpers.js';
 const SEEDS = ['a', 'b', 'c', 'd', 'e'].map((h) => `http://${h}.test/`);
 
 describe('Crawler resume keeps its seeds', () => {
-  let base: string;
+  const base = tempDir('tres-resume-');
   let server: TestServer;
   beforeAll(async () => {
-    base = mkdtempSync(join(tmpdir(), 'tres-resume-'));
     server = await startServer((_req, res, host) => sendHtml(res, `<title>${host}</title><p>alone</p>`));
   });
   afterAll(async () => {
     await server.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   const options = (outDir: string, extra: Partial<CrawlerOptions> = {}): CrawlerOptions => ({

@@ -1,24 +1,15 @@
-/**
- * Regression: a URL waiting for its retry was not known to the loop, so a link to it found
- * meanwhile (on a more relevant page: best-first queues it again) let the strategy fetch it, and
- * the retry then recorded it a second time; the store refused ("cannot record URL in the crawl
- * store") and the crawl stopped. Under load, cluster workers' timeouts made this a stop of
- * the coordinator.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Crawler } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 
 describe('a URL waiting for a retry', () => {
-  let base: string;
+  const base = tempDir('tres-retry-relink-');
   let server: TestServer;
   const hits = new Map<string, number>();
   beforeAll(async () => {
-    base = mkdtempSync(join(tmpdir(), 'tres-retry-relink-'));
     server = await startServer((req, res, host) => {
       const key = `${host}${req.url}`;
       const n = (hits.get(key) ?? 0) + 1;
@@ -39,7 +30,6 @@ describe('a URL waiting for a retry', () => {
   });
   afterAll(async () => {
     await server.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   it('is not queued again by a link found meanwhile: requested twice (503, retry), recorded once', async () => {

@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Crawler } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 
@@ -49,16 +48,13 @@ function twoSites(robotsFailures: number) {
 }
 
 describe('Crawler when an origin cannot serve its robots.txt for a while', () => {
-  let base: string;
+  const base = tempDir('tres-robots-');
   let server: TestServer | undefined;
-  beforeAll(() => {
-    base = mkdtempSync(join(tmpdir(), 'tres-robots-'));
-  });
+  beforeAll(() => {});
   afterEach(async () => {
     await server?.close();
     server = undefined;
   });
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   it('defers the origin\u2019s URLs while robots.txt answers 503, then fetches them, finishing on budget', async () => {
     const sites = twoSites(2);

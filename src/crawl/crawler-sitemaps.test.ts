@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
@@ -58,13 +57,10 @@ function fetchedUrls(dir: string): { url: string; error_code: string | null }[] 
 }
 
 describe('Crawler with sitemaps', () => {
-  let base: string;
+  const base = tempDir('tres-sitemaps-');
   let server: TestServer;
-  beforeAll(async () => {
-    base = mkdtempSync(join(tmpdir(), 'tres-sitemaps-'));
-  });
+  beforeAll(async () => {});
   afterEach(async () => server?.close());
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   const options = (outDir: string, extra: Partial<CrawlerOptions>): CrawlerOptions => ({
     outDir,

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
@@ -16,7 +15,7 @@ const always = (p: number): PageJudge => ({
 
 describe('steering a running crawl', () => {
   let sandbox: Sandbox;
-  let base: string;
+  const base = tempDir('tres-steer-');
   const topic = 'astronomy telescopes';
   beforeAll(async () => {
     sandbox = await serveSandbox({
@@ -28,11 +27,9 @@ describe('steering a running crawl', () => {
         relevantTopic: topic,
       },
     });
-    base = mkdtempSync(join(tmpdir(), 'tres-steer-'));
   });
   afterAll(async () => {
     await sandbox.close();
-    rmSync(base, { recursive: true, force: true });
   });
   const options = (name: string, extra: Partial<CrawlerOptions> = {}): CrawlerOptions => ({
     outDir: join(base, name),

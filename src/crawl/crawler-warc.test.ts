@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Crawler } from '../index.js';
 import { sendHtml, startServer, type TestServer } from '../net/test-servers.js';
 import { CrawlStore, decodeOutlinks } from '../store/index.js';
@@ -28,16 +27,13 @@ function crawl(server: TestServer, outDir: string, maxPages: number): Promise<un
 }
 
 describe('Crawler WARC records', () => {
-  let base: string;
+  const base = tempDir('tres-warc-');
   let server: TestServer;
-  beforeAll(() => {
-    base = mkdtempSync(join(tmpdir(), 'tres-warc-'));
-  });
+  beforeAll(() => {});
   afterEach(async () => {
     vi.restoreAllMocks();
     await server?.close();
   });
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   it('gzips large bodies in the thread pool when fetches overlap, and every page reads back whole', async () => {
     server = await startServer((req, res) => {

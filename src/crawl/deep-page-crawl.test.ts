@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkipUrlError } from '../common/index.js';
 import { Crawler } from '../index.js';
@@ -52,14 +51,12 @@ interface Row {
 
 describe('a crawl meeting a page of 1,000,000 nested divs', () => {
   let sandbox: Sandbox;
-  let base: string;
+  const base = tempDir('tres-deep-');
   beforeAll(async () => {
     sandbox = await serveSandbox({ folders: SITES });
-    base = mkdtempSync(join(tmpdir(), 'tres-deep-'));
   });
   afterAll(async () => {
     await sandbox.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   it('records the deep page and fetches every other page, in seconds', async () => {

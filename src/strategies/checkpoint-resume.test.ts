@@ -1,14 +1,6 @@
-/**
- * Resume that keeps what was learned: every strategy that learns online crawls a generated web,
- * stores checkpoints of what it learned in crawl.sqlite as it goes and when it stops, and a
- * resumed crawl restores exactly the stored state (weights, optimiser state, counters, replay)
- * and goes on learning from it. The learning strategies are the registered ones with a
- * checkpoint; the list below makes sure none is left out.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../common/index.js';
 import type { CheckpointEvent } from '../crawl/index.js';
@@ -74,7 +66,7 @@ function storedCheckpoint(dir: string): { afterPage: number; data: unknown } | u
 
 describe('a resumed crawl goes on from what its strategy had learned', () => {
   let sandbox: Sandbox;
-  let base: string;
+  const base = tempDir('tres-checkpoint-');
   beforeAll(async () => {
     sandbox = await serveSandbox({
       web: {
@@ -85,11 +77,9 @@ describe('a resumed crawl goes on from what its strategy had learned', () => {
         relevantTopic: TOPIC,
       },
     });
-    base = mkdtempSync(join(tmpdir(), 'tres-checkpoint-'));
   });
   afterAll(async () => {
     await sandbox.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   const make = (name: string): Strategy =>

@@ -1,12 +1,5 @@
-/**
- * Every registered strategy against the crawl loop on one small generated web: it crawls the
- * budget, a seeded crawl with K = 1 repeats exactly, and a crawl stopped mid-way (fetches in
- * flight aborted, as a kill leaves them) resumes to the budget without fetching a URL twice.
- * Each strategy's own mechanics are tested beside it; learning is shown by the benchmarks.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
@@ -25,7 +18,7 @@ const BUDGET = 60;
 
 describe('every strategy on the crawl loop', () => {
   let sandbox: Sandbox;
-  let base: string;
+  const base = tempDir('tres-every-');
   beforeAll(async () => {
     sandbox = await serveSandbox({
       web: {
@@ -36,11 +29,9 @@ describe('every strategy on the crawl loop', () => {
         relevantTopic: TOPIC,
       },
     });
-    base = mkdtempSync(join(tmpdir(), 'tres-every-'));
   });
   afterAll(async () => {
     await sandbox.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   const options = (

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/index.js';
 import {
   buildWordVectorCache,
@@ -11,8 +11,7 @@ import {
   readWordVectorCache,
 } from './vector-cache.js';
 
-const work = mkdtempSync(join(tmpdir(), 'tres-vectors-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir('tres-vectors-');
 
 /** A small file in the wink layout, with words the tokenizer cannot produce. */
 function writeFixture(path: string): void {

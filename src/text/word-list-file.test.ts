@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/index.js';
 import { readWordList } from './word-list-file.js';
 
-const work = mkdtempSync(join(tmpdir(), 'tres-words-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir('tres-words-');
 
 describe('readWordList', () => {
   it('reads one entry per line, skipping blank lines and comments', () => {

@@ -1,11 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { readTrainingRecord } from './training-record.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tres-record-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('tres-record-');
 
 describe('training record of a model folder', () => {
   it('gives the model kind, its documents as absolute paths and its expanded keywords', () => {

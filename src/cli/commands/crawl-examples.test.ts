@@ -2,32 +2,20 @@
  * `tres crawl --examples`: example relevant pages as a folder of files or a file of URLs, read
  * before anything is written; bad input gets one line naming the flag.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSyntheticWeb,
-  type ReplayServer,
-  type SyntheticWeb,
-  sandboxResolveRules,
-  startReplayServer,
-} from '../../sandbox/index.js';
+import type { SyntheticWeb } from '../../sandbox/index.js';
 import { runMain } from '../test-cli.js';
+import { type SandboxCrawl, startSandboxCrawl } from '../test-sandbox-crawl.js';
 
 describe('tres crawl --examples', () => {
+  let sandbox: SandboxCrawl;
   let web: SyntheticWeb;
-  let server: ReplayServer;
   let base: string;
   let seeds: string;
-  const net = () => [
-    '--allow-loopback',
-    '--min-delay-ms',
-    '0',
-    '--resolve',
-    sandboxResolveRules(server).join(','),
-  ];
+  const net = () => ['--allow-loopback', '--min-delay-ms', '0', '--resolve', sandbox.rules];
   const crawl = (out: string, extra: string[]) =>
     runMain([
       'crawl',
@@ -45,21 +33,16 @@ describe('tres crawl --examples', () => {
     ]);
 
   beforeAll(async () => {
-    web = createSyntheticWeb({
+    sandbox = await startSandboxCrawl({
       seed: 5,
       hostCount: 6,
       pageCount: 600,
-      topics: ['computer hardware', 'cooking recipes'],
+      seedCount: 1,
+      prefix: 'tres-examples-',
     });
-    server = await startReplayServer({ sites: web.sites() });
-    base = mkdtempSync(join(tmpdir(), 'tres-examples-'));
-    seeds = join(base, 'seeds.txt');
-    writeFileSync(seeds, `${web.seedUrls(1, { relevant: true }).join('\n')}\n`);
+    ({ web, base, seedsFile: seeds } = sandbox);
   });
-  afterAll(async () => {
-    await server.close();
-    rmSync(base, { recursive: true, force: true });
-  });
+  afterAll(() => sandbox.close());
 
   it('crawls with examples given as URLs and as files, and stores where they came from', async () => {
     const relevant = [...web.labels()].filter((l) => l.isRelevant).map((l) => l.url);

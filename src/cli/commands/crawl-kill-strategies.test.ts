@@ -7,21 +7,13 @@
  * flight aborted; `crawl.test.ts` kills the default strategy.)
  */
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSyntheticWeb,
-  type HandlerSite,
-  keywordsOf,
-  type ReplayServer,
-  sandboxResolveRules,
-  startReplayServer,
-} from '../../sandbox/index.js';
+import { keywordsOf } from '../../sandbox/index.js';
 import { runMain, spawnCli } from '../test-cli.js';
+import { type SandboxCrawl, startSandboxCrawl } from '../test-sandbox-crawl.js';
 
 const TOPIC = 'computer hardware';
 const BUDGET = 160;
@@ -35,36 +27,22 @@ const CHECKPOINT_EVERY = 20;
 const STRATEGIES = ['tres', 'han-async', 'ache', 'apprentice', 'rlwcs', 'lim-dfs', 'lim-q'];
 
 describe('a crawl killed with SIGKILL resumes, for each strategy of the source papers', () => {
-  let server: ReplayServer;
+  let sandbox: SandboxCrawl;
   let base: string;
   let seedsFile: string;
-  const requests = new Map<string, number>();
+  let requests: Map<string, number>;
 
   beforeAll(async () => {
-    const web = createSyntheticWeb({
+    sandbox = await startSandboxCrawl({
       seed: 9,
       hostCount: 40,
       pageCount: 8_000,
       topics: [TOPIC, 'cooking recipes'],
-      relevantTopic: TOPIC,
+      prefix: 'tres-kill-',
     });
-    const sites: HandlerSite[] = web.sites().map((site) => ({
-      ...site,
-      handle: (req: IncomingMessage, res, rel) => {
-        const key = `${req.headers.host}${req.url}`;
-        requests.set(key, (requests.get(key) ?? 0) + 1);
-        return site.handle(req, res, rel);
-      },
-    }));
-    server = await startReplayServer({ sites });
-    base = mkdtempSync(join(tmpdir(), 'tres-kill-'));
-    seedsFile = join(base, 'seeds.txt');
-    writeFileSync(seedsFile, `${web.seedUrls(3, { relevant: true }).join('\n')}\n`);
+    ({ base, seedsFile, requests } = sandbox);
   });
-  afterAll(async () => {
-    await server.close();
-    rmSync(base, { recursive: true, force: true });
-  });
+  afterAll(() => sandbox.close());
 
   for (const strategy of STRATEGIES) {
     it(`${strategy}: killed after ${KILL_AFTER} pages, resumed to ${BUDGET}, nothing lost or fetched twice`, async () => {
@@ -93,7 +71,7 @@ describe('a crawl killed with SIGKILL resumes, for each strategy of the source p
         String(CHECKPOINT_EVERY),
         '--allow-loopback',
         '--resolve',
-        sandboxResolveRules(server).join(','),
+        sandbox.rules,
         '--quiet',
       ]);
       // Listen before waiting: a child that exits early must fail the test, not hang it.

@@ -3,47 +3,35 @@
  * reason with hints and exit 1 when nothing could be fetched, every default in --help, the
  * default strategy the README names, and the crawl scope from flags and config files.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSyntheticWeb,
-  type ReplayServer,
-  sandboxResolveRules,
-  startReplayServer,
-} from '../../sandbox/index.js';
 import { DEFAULT_STRATEGY } from '../../strategies/index.js';
 import { CRAWL_FLAGS } from '../crawl-flags.js';
 import { runMain } from '../test-cli.js';
+import { type SandboxCrawl, startSandboxCrawl } from '../test-sandbox-crawl.js';
 
 const README = join(dirname(fileURLToPath(import.meta.url)), '../../../README.md');
 
 describe('tres crawl reports and scope', () => {
-  let server: ReplayServer;
+  let sandbox: SandboxCrawl;
   let base: string;
   let seeds: string;
   let rules: string;
 
   beforeAll(async () => {
-    const web = createSyntheticWeb({
+    sandbox = await startSandboxCrawl({
       seed: 8,
       hostCount: 8,
       pageCount: 800,
       topics: ['computer hardware', 'jazz music'],
+      prefix: 'tres-outcome-',
     });
-    server = await startReplayServer({ sites: web.sites() });
-    base = mkdtempSync(join(tmpdir(), 'tres-outcome-'));
-    seeds = join(base, 'seeds.txt');
-    writeFileSync(seeds, `${web.seedUrls(3, { relevant: true }).join('\n')}\n`);
-    rules = sandboxResolveRules(server).join(',');
+    ({ base, seedsFile: seeds, rules } = sandbox);
   });
-  afterAll(async () => {
-    await server.close();
-    rmSync(base, { recursive: true, force: true });
-  });
+  afterAll(() => sandbox.close());
 
   const rows = (dir: string) => {
     const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });

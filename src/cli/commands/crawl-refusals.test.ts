@@ -3,28 +3,13 @@
  * every test here runs the CLI in this process against a small sandbox web on loopback.
  */
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twoTopicCorpus } from '../../relevance/test-fixtures.js';
-import {
-  createSyntheticWeb,
-  type ReplayServer,
-  sandboxResolveRules,
-  startReplayServer,
-} from '../../sandbox/index.js';
 import { runMain } from '../test-cli.js';
+import { type SandboxCrawl, startSandboxCrawl } from '../test-sandbox-crawl.js';
 
 /** sha256 of every file under `dir` by relative path: equal hashes mean a byte-identical folder. */
 function hashFolder(dir: string): Record<string, string> {
@@ -44,18 +29,12 @@ function hashFolder(dir: string): Record<string, string> {
 }
 
 describe('tres crawl refuses a bad command without touching --out', () => {
-  let server: ReplayServer;
+  let sandbox: SandboxCrawl;
   let base: string;
   let seeds: string;
   let crawl: string;
 
-  const common = () => [
-    '--allow-loopback',
-    '--min-delay-ms',
-    '0',
-    '--resolve',
-    sandboxResolveRules(server).join(','),
-  ];
+  const common = () => ['--allow-loopback', '--min-delay-ms', '0', '--resolve', sandbox.rules];
   const storedCount = (dir: string) => {
     const db = new Database(join(dir, 'crawl.sqlite'), { readonly: true });
     try {
@@ -66,16 +45,14 @@ describe('tres crawl refuses a bad command without touching --out', () => {
   };
 
   beforeAll(async () => {
-    const web = createSyntheticWeb({
+    sandbox = await startSandboxCrawl({
       seed: 5,
       hostCount: 6,
       pageCount: 600,
-      topics: ['computer hardware', 'cooking recipes'],
+      seedCount: 2,
+      prefix: 'tres-refuse-',
     });
-    server = await startReplayServer({ sites: web.sites() });
-    base = mkdtempSync(join(tmpdir(), 'tres-refuse-'));
-    seeds = join(base, 'seeds.txt');
-    writeFileSync(seeds, `${web.seedUrls(2, { relevant: true }).join('\n')}\n`);
+    ({ base, seedsFile: seeds } = sandbox);
     crawl = join(base, 'crawl2');
     const first = await runMain([
       'crawl',
@@ -97,10 +74,7 @@ describe('tres crawl refuses a bad command without touching --out', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
   });
-  afterAll(async () => {
-    await server.close();
-    rmSync(base, { recursive: true, force: true });
-  });
+  afterAll(() => sandbox.close());
 
   it('leaves a crawl folder byte-identical when a new crawl, a bad strategy, config file or resume change is refused', async () => {
     const before = hashFolder(crawl);
@@ -284,11 +258,11 @@ describe('tres crawl refuses a bad command without touching --out', () => {
       '2',
       '--no-faults',
       '--port',
-      String(server.port),
+      String(sandbox.server.port),
     ]);
     expect(busy.code).toBe(2);
     expect(busy.stderr.trim()).toBe(
-      `tres: --port ${server.port}: the port is in use (EADDRINUSE); choose another or leave --port out for any free port`,
+      `tres: --port ${sandbox.server.port}: the port is in use (EADDRINUSE); choose another or leave --port out for any free port`,
     );
   });
 

@@ -1,55 +1,34 @@
 import { once } from 'node:events';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WARCParser } from 'warcio';
-import type { ReplayServer } from '../../sandbox/index.js';
-import {
-  createSyntheticWeb,
-  type HandlerSite,
-  keywordsOf,
-  sandboxResolveRules,
-  startReplayServer,
-} from '../../sandbox/index.js';
+import { keywordsOf } from '../../sandbox/index.js';
 import { runCli, runMain, spawnCli } from '../test-cli.js';
+import { type SandboxCrawl, startSandboxCrawl } from '../test-sandbox-crawl.js';
 
 const TOPIC = 'computer hardware';
 
 describe('tres crawl', () => {
-  let server: ReplayServer;
+  let sandbox: SandboxCrawl;
   let base: string;
   let seedsFile: string;
-  const requests = new Map<string, number>();
+  let requests: Map<string, number>;
 
   beforeAll(async () => {
-    const web = createSyntheticWeb({
+    sandbox = await startSandboxCrawl({
       seed: 3,
       hostCount: 60,
       pageCount: 20_000,
       topics: [TOPIC, 'cooking recipes'],
-      relevantTopic: TOPIC,
+      seedCount: 4,
+      seedsComment: '# seeds',
+      prefix: 'tres-cli-',
     });
-    // Count every page request the server answers, to check nothing is fetched twice.
-    const sites: HandlerSite[] = web.sites().map((site) => ({
-      ...site,
-      handle: (req: IncomingMessage, res, rel) => {
-        const key = `${req.headers.host}${req.url}`;
-        requests.set(key, (requests.get(key) ?? 0) + 1);
-        return site.handle(req, res, rel);
-      },
-    }));
-    server = await startReplayServer({ sites });
-    base = mkdtempSync(join(tmpdir(), 'tres-cli-'));
-    seedsFile = join(base, 'seeds.txt');
-    writeFileSync(seedsFile, `# seeds\n${web.seedUrls(4, { relevant: true }).join('\n')}\n`);
+    ({ base, seedsFile, requests } = sandbox);
   });
-  afterAll(async () => {
-    await server.close();
-    rmSync(base, { recursive: true, force: true });
-  });
+  afterAll(() => sandbox.close());
 
   function crawlArgs(out: string, extra: string[] = []): string[] {
     return [
@@ -64,7 +43,7 @@ describe('tres crawl', () => {
       '0',
       '--allow-loopback',
       '--resolve',
-      sandboxResolveRules(server).join(','),
+      sandbox.rules,
       ...extra,
     ];
   }

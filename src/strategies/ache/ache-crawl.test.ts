@@ -1,10 +1,5 @@
-/**
- * ACHE on the crawl loop with retraining inside the budget (the registry-wide test stops before
- * the default 500 pages): a stopped crawl resumes, rebuilding its training links from the replay.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../common/index.js';
 import type { CrawlerOptions } from '../../crawl/index.js';
@@ -17,7 +12,7 @@ const BUDGET = 90;
 
 describe('ache on the crawl loop', () => {
   let sandbox: Sandbox;
-  let base: string;
+  const base = tempDir('tres-ache-');
   beforeAll(async () => {
     sandbox = await serveSandbox({
       web: {
@@ -28,11 +23,9 @@ describe('ache on the crawl loop', () => {
         relevantTopic: TOPIC,
       },
     });
-    base = mkdtempSync(join(tmpdir(), 'tres-ache-'));
   });
   afterAll(async () => {
     await sandbox.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   const options = (strategy: AcheStrategy, extra: Partial<CrawlerOptions> = {}): CrawlerOptions => ({

@@ -1,13 +1,6 @@
-/**
- * `coverage:contextLeaves` and `contextWords` on the crawl loop: the parser keeps only the part
- * of each link's context the strategy reads, the store none for the links it passes over
- * (`dropUnreadContexts`), and the crawl is the one it would be with every context kept whole
- * (`withLinkContext`, where the strategy leaves out the rest itself).
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../../index.js';
 import { Crawler } from '../../index.js';
@@ -45,7 +38,7 @@ function mostWordsOfALeaf(contexts: readonly LinkContext[]): number {
 
 describe('coverage: the context window on the crawl loop', () => {
   let sandbox: Sandbox;
-  let base: string;
+  const base = tempDir('tres-ctx-window-');
   beforeAll(async () => {
     sandbox = await serveSandbox({
       web: {
@@ -56,11 +49,9 @@ describe('coverage: the context window on the crawl loop', () => {
         relevantTopic: TOPIC,
       },
     });
-    base = mkdtempSync(join(tmpdir(), 'tres-ctx-window-'));
   });
   afterAll(async () => {
     await sandbox.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   const options = (outDir: string, extra: Partial<CrawlerOptions> = {}): CrawlerOptions => ({
