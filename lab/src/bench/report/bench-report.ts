@@ -1,19 +1,19 @@
 /**
  * Writes a crawl benchmark's reports again from its stored results.json, without crawling: the
- * check that a change to the report writers (or their templates, src/bench/report/templates/)
+ * check that a change to the report writers (or their templates, lab/src/bench/report/templates/)
  * changes no byte of a report.
  *
- *   npx vite-node scripts/bench-report.ts -- crawl DIR        (report.md of DIR/results.json)
- *   npx vite-node scripts/bench-report.ts -- summary DIR...   (the summary over those folders)
+ *   npx vite-node lab/src/bench/report/bench-report.ts -- crawl DIR        (report.md of DIR/results.json)
+ *   npx vite-node lab/src/bench/report/bench-report.ts -- summary DIR...   (the summary over those folders)
  *
  * Prints the Markdown. The charts are made again from the stored runs, for their file names and
  * captions only.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readTopicResults, summaryReport } from '../lab/src/bench/index.js';
-import { crawlReport } from '../lab/src/bench/report/report-crawl.js';
-import { crawlCharts } from '../lab/src/bench/report/report-crawl-charts.js';
+import { readTopicResults, summaryReport } from '../index.js';
+import { crawlReport } from './report-crawl.js';
+import { crawlCharts } from './report-crawl-charts.js';
 
 const [part, ...dirs] = process.argv.slice(2).filter((a) => a !== '--');
 if (part === 'crawl' && dirs.length === 1) {
@@ -50,6 +50,6 @@ if (part === 'crawl' && dirs.length === 1) {
 } else if (part === 'summary' && dirs.length > 0) {
   process.stdout.write(summaryReport(dirs.map(readTopicResults), 'tres', 'bench-report.ts summary'));
 } else {
-  console.error('usage: npx vite-node scripts/bench-report.ts -- crawl DIR | summary DIR...');
+  console.error('usage: npx vite-node lab/src/bench/report/bench-report.ts -- crawl DIR | summary DIR...');
   process.exitCode = 2;
 }

@@ -1,5 +1,5 @@
 /**
- * The judge's oracle (issue 25): the bench's oracle (best-first on labels known before fetching,
+ * The judge's oracle: the bench's oracle (best-first on labels known before fetching,
  * least-fetched site first among relevant links) given the verdicts of the crawl's judge on every
  * DocWeb page (P >= 0.5 on the page's file, parsed as the crawler parses it) instead of the truth.
  * Its harvest rate and sites by the truth bound what a crawler led by that judge can reach from a
@@ -7,7 +7,7 @@
  * linked. Writes one run file per seed in the crawl benchmark's form (OUT/runs/), measured by the
  * truth as every benchmark run is.
  *
- *   npx vite-node scripts/judge-oracle.ts -- TOPIC MODEL_DIR OUT [--cache DIR] [--runs N] [--pages N]
+ *   npx vite-node lab/src/bench/analysis/judge-oracle.ts -- TOPIC MODEL_DIR OUT [--cache DIR] [--runs N] [--pages N]
  *
  * --cache defaults to the DocWeb cache of `npm run lab -- docweb` ($TRES_CACHE_DIR/docweb);
  * --runs to 5 (seeds 0..N-1), --pages to 3,000.
@@ -18,15 +18,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runOnce } from '../lab/src/bench/crawl/crawl-bench-run.js';
-import { openBenchWeb } from '../lab/src/bench/crawl/crawl-bench-topic.js';
-import { defaultCacheDir } from '../lab/src/docweb/cache-layout.js';
-import { DocwebDb } from '../lab/src/docweb/docweb-db.js';
-import { servedPageLookup } from '../lab/src/docweb/link-graph.js';
-import { pageKey } from '../lab/src/docweb/seed-check.js';
-import { parseHtml } from '../src/html/index.js';
-import { loadModel } from '../src/relevance/load-model.js';
-import type { PageToJudge } from '../src/types/index.js';
+import type { PageToJudge } from 'tres-crawler';
+import { loadModel, parseHtml } from 'tres-crawler/internals';
+import { defaultCacheDir } from '../../docweb/cache-layout.js';
+import { DocwebDb } from '../../docweb/docweb-db.js';
+import { servedPageLookup } from '../../docweb/link-graph.js';
+import { pageKey } from '../../docweb/seed-check.js';
+import { runOnce } from '../crawl/crawl-bench-run.js';
+import { openBenchWeb } from '../crawl/crawl-bench-topic.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -39,7 +38,7 @@ const { values, positionals } = parseArgs({
 const [topicName, modelDir, outDir] = positionals;
 if (!topicName || !modelDir || !outDir) {
   console.error(
-    'usage: npx vite-node scripts/judge-oracle.ts -- TOPIC MODEL_DIR OUT [--cache DIR] [--runs N] [--pages N]',
+    'usage: npx vite-node lab/src/bench/analysis/judge-oracle.ts -- TOPIC MODEL_DIR OUT [--cache DIR] [--runs N] [--pages N]',
   );
   process.exit(2);
 }
