@@ -327,7 +327,7 @@ async function main(): Promise<void> {
       });
     }
     if (part === 'oracle') {
-      // The DocWeb's reach: the oracle from every seed of every DocWeb topic (issue 8).
+      // The DocWeb's reach: the oracle from every seed of every DocWeb topic.
       const outDir = join(isQuick ? join(resultsDir, 'quick') : resultsDir, 'docweb2');
       const common = {
         maxPages: isQuick ? 300 : 3000,

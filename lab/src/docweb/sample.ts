@@ -14,7 +14,8 @@
  * 'other-sites'`) went round-robin over sites, so one-page home-page sites made up most of it.
  * `draw: 'mixed'` takes half of each class by page and half by site: a crawl meets both, the big
  * sites where most of its fetches go and the one-page home pages where most relevant sites are
- * (issue 25: judges trained by page see 9-50% of the relevant home pages they never saw).
+ * (judges trained by page see 9-50% of the relevant home pages they never saw;
+ * results/coverage-strategy/mixed-judges.md).
  * Pages `tres train` would reject (too few words, not English) are passed over, so the sample
  * trains without `--skip-bad`.
  */

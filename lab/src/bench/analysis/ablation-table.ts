@@ -1,4 +1,4 @@
-// One Markdown table of an ablation over several topics (issue 25): for each strategy spec and
+// One Markdown table of an ablation over several topics: for each strategy spec and
 // each topic, the paired difference from a baseline spec, by seed, in points of the oracle's
 // harvest rate and of its relevant sites (each run as a share of the oracle's run from the same
 // seed, no limit), mean ± sample std over the seeds all three have; `*` where the mean exceeds

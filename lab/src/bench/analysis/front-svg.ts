@@ -1,6 +1,6 @@
-// Pareto plot of a crawl-benchmark folder (issue 25): mean relevant sites (x) against mean harvest
+// Pareto plot of a crawl-benchmark folder: mean relevant sites (x) against mean harvest
 // rate (y) per strategy and domain limit, the lambda points of `coverage` with newSitePatience
-// highlighted and joined (those without it, from before it was the default, drawn apart). Reads
+// highlighted and joined (runs without it drawn apart). Reads
 // the folder's runs/*.json (a run that ran dry before half its page budget is left out, as the
 // crawl reports leave it out); writes the SVG to stdout.
 // npx vite-node lab/src/bench/analysis/front-svg.ts -- RUNS_FOLDER TITLE > out.svg
@@ -23,8 +23,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const points: ScatterPoint[] = [...groups].map(([key, rs]) => {
   const [strategy = '', limit = 'none'] = key.split('|');
   const isCoverage = strategy.startsWith('coverage');
-  // Runs that name newSitePatience (=1) are the default since the seventh session; the others ran
-  // before the setting existed (no patience) or turn it off.
+  // Runs that name newSitePatience (=1) run the default; the others run without patience.
   const isPatient = isCoverage && /newSitePatience=(?!false)/.test(strategy);
   return {
     x: mean(rs.map((r) => r.relevantDomains)),

@@ -1,7 +1,7 @@
 // How a relevance model judges the DocWeb's pages by kind: documentation pages, the directory
 // hub's pages (packages.debian.org) and project home pages. For each kind, up to 400 pages the
 // topic labels relevant and 400 it does not (a fixed pseudo-random draw by page id), the share
-// the model calls relevant (P >= 0.5) and its mean P. Issue 25: the relevant sites of a DocWeb
+// the model calls relevant (P >= 0.5) and its mean P. The relevant sites of a DocWeb
 // topic are mostly home pages, the judge's weakest kind.
 // npx vite-node lab/src/bench/analysis/judge-by-kind.ts -- TOPIC MODEL_DIR [CACHE_DIR] [--exclude SAMPLE_DIR]...
 // --exclude (repeatable): leave out the pages of a `tres docweb sample` folder (its manifest.tsv), the pages

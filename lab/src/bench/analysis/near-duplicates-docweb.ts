@@ -1,5 +1,5 @@
-// Issue 27, item 5: false near-duplicates per DocWeb site, fingerprinting the whole text (before)
-// and the main content (after, src/text/page-fingerprint.ts). Each site's pages are read from the
+// False near-duplicates per DocWeb site, fingerprinting the whole text and the main content
+// (the crawler's way, src/text/page-fingerprint.ts). Each site's pages are read from the
 // DocWeb extract in page-id order, parsed as the crawler parses them, and added to a
 // DuplicateIndex (3 bits, the crawl's default); a page matched as a near copy (not an exact one)
 // is a false near-duplicate when its word 3-shingles and its match's overlap by less than 0.9

@@ -1,4 +1,4 @@
-// Shares of the oracle (issue 25's yardstick): for each strategy and domain limit of one or more
+// Shares of the oracle (the yardstick of the crawl benchmark): for each strategy and domain limit of one or more
 // crawl-benchmark folders, harvest rate and relevant sites as shares of the oracle's run from the
 // same seed, and the per-seed differences against a baseline (best-first unless --baseline),
 // mean ± sample std over the seeds both have. Reads each folder's runs/*.json (one file per run,

@@ -1,4 +1,4 @@
-// Issue 27, item 2: what a resume costs at 100k pages. Builds a crawl store of N pages (default
+// What a resume costs at 100k pages. Builds a crawl store of N pages (default
 // 100,000) the way the crawl loop does, without HTTP: the strategy (default tres) chooses each
 // page from its frontier, the page is recorded in crawl.sqlite (L new outlinks with anchor texts
 // and probabilities, and 24 context words when the strategy reads contexts; the reward drawn at

@@ -1,4 +1,4 @@
-// Issue 27, item 1: a hostile robots.txt (481 KB, 120 rules of 2,000 `*` each) against the
+// A hostile robots.txt (481 KB, 120 rules of 2,000 `*` each) against the
 // robots.txt matcher. Prints (1) the time per check of RobotsTxtCache for paths of 500, 1,000 and
 // 2,000 characters, and (2) two crawls of the same loopback web (bfs, K = 4, 221 pages: one host of
 // 200 pages whose home links to 20 URLs of 2,000-character paths on a second host), once with the

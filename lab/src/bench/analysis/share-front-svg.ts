@@ -1,4 +1,4 @@
-// Pareto plot as shares of the oracle (issue 25's yardstick): every strategy and domain limit of
+// Pareto plot as shares of the oracle (the yardstick of the crawl benchmark): every strategy and domain limit of
 // one or more crawl-benchmark folders as its mean relevant sites (x) and harvest rate (y), each a
 // share of the oracle's run with no limit from the same seed, so that every point of a plot has
 // one yardstick. `coverage` with no limit and its `siteShareValue=V` specs with no limit are the

@@ -1,6 +1,6 @@
 /**
  * What the DocWeb lets a crawler reach: for each topic, from each seed, the oracle (best-first on
- * the ground truth) within T pages, no domain limit, closed world. The goal of issue 8: at least
+ * the ground truth) within T pages, no domain limit, closed world. The DocWeb's goal: at least
  * 10 relevant domains from every seed, a median of at least 20, and no run dry before T. Writes
  * `OUT/oracle-reach.json` and `OUT/oracle-reach.md`, and keeps each topic's benchmark folder
  * (`OUT/oracle-<topic>/`, resumable).
@@ -63,7 +63,7 @@ export interface TopicReach {
   medianDomains: number;
   dryRuns: number;
   /**
-   * Goal of issue 8 met: >= 10 domains from every seed, median >= 20, no run dry at no limit.
+   * The DocWeb's goal met: >= 10 domains from every seed, median >= 20, no run dry at no limit.
    * Judged on the `best` row when there is one, else on `none`.
    */
   isGoalMet: boolean;

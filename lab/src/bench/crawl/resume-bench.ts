@@ -1,5 +1,5 @@
 /**
- * The resume benchmark (`npm run bench -- resume`, issue 27): does a crawl stopped half-way and
+ * The resume benchmark (`npm run bench -- resume`): does a crawl stopped half-way and
  * resumed do as well as one that never stopped? For each strategy and run seed, on one topic's
  * web at K = 1 (the papers' sequential MDP, so a run repeats exactly): a crawl of `maxPages`
  * uninterrupted, and the same crawl stopped at `stopAt` and resumed (a new Crawler and strategy

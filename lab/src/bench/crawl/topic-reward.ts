@@ -14,9 +14,9 @@ import { defaultCacheDir, loadTopic, readHubIndex, sampleTrainingData } from '..
 /**
  * How the benchmark draws a topic's training pages: 1,000 relevant pages, half drawn by page and
  * half by site (9 irrelevant pages for each). A judge drawn by page alone (500 pages, the sampler's
- * defaults and this benchmark's before issue 25) saw few of a topic's short home and hub pages and
+ * defaults) saw few of a topic's short home and hub pages and
  * called 14-35% of them relevant, where the mixed draw calls 62-73% (results/coverage-strategy/
- * mixed-judges.md); every report of issue 25 used this recipe, for every crawler.
+ * mixed-judges.md); the benchmark uses this recipe for every crawler.
  */
 export const BENCH_SAMPLE = Object.freeze({ relevant: 1000, draw: 'mixed' } as const);
 

@@ -1,5 +1,5 @@
 /**
- * Decision benchmark (issue 4; the journal's Figure 4 and Theorem 1): on a generated web large
+ * Decision benchmark (the journal's Figure 4 and Theorem 1): on a generated web large
  * enough that the frontier passes 500,000 samples within 20,000 steps, crawl sequentially (K = 1)
  * with `tres` and record per step the frontier size, the number of Tree-Frontier leaves, the Q
  * evaluations and the wall time of the decision (select, update the tree, train). Then run the
@@ -147,7 +147,7 @@ export async function runDecisionBench(o: DecisionBenchOptions): Promise<void> {
   try {
     tresRun = await crawlTimed('tres', o, web, rules, work, { steps: o.steps });
     // Peak RSS of this process so far: the tres crawl with its whole frontier, plus the 1M-page
-    // web served from this same process (issue 13: under 1 GB).
+    // web served from this same process (the aim: under 1 GB).
     tresPeakRssBytes = process.resourceUsage().maxRSS * 1024;
     console.log(`running synchronous for at most ${o.synchronousBudgetSec} s ...`);
     sync = (

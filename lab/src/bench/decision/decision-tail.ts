@@ -1,6 +1,6 @@
 /**
- * The tail of the decision benchmark's decision times, taken apart (issue 13: p99 under 20 ms on
- * a shared, loaded machine): for the decisions at or above the wall-time p99, how much was
+ * The tail of the decision benchmark's decision times, taken apart (the aim: p99 under 20 ms
+ * on a shared, loaded machine): for the decisions at or above the wall-time p99, how much was
  * waiting for a CPU that other processes held, how much GC pause, and which phase of the
  * decision the time went to; and the quantiles of the wall time less that wait (the work). GC pauses come from a `gc` PerformanceObserver
  * and are matched to the decisions whose spans they overlap.

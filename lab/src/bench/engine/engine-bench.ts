@@ -38,7 +38,7 @@ export interface EngineBenchOptions {
    * machine one run of the same build varies by up to 1.7x, and a ratio of two rows is steadier
    * taken within a round. Each round starts one row further on (round 2 runs the rows from the
    * second, the first last): whichever row ran last in a round was 4-6% slower, every round
-   * (issue 25, results/coverage-strategy/hub-front.md). Above 1 the report adds each row's
+   * (results/coverage-strategy/hub-front.md). Above 1 the report adds each row's
    * medians and the median of its per-round speed against best-first. @default 1
    */
   rounds?: number;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- fuzz`: a long fuzz of the parsers and URL code (issue 10, item 3). For each
+ * `npm run bench -- fuzz`: a long fuzz of the parsers and URL code. For each
  * target (normalizeUrl, the URL filter, parseHtml, parseMetaRefreshUrl, the robots.txt matcher)
  * runs a few directed hostile inputs and then `inputsPerTarget` generated ones (the property
  * tests' fast-check arbitraries, fixed seed), and counts throws, broken properties (e.g. a URL

@@ -1,5 +1,5 @@
 /**
- * Growth benchmark of the frontier's storage (issue 13: the work's own latency spikes): the time
+ * Growth benchmark of the frontier's storage (the work's own latency spikes): the time
  * of every single insert over `inserts` inserts into a {@link SampleTable} as TRES's Tree-Frontier
  * keeps it (9-float vectors, URLs indexed, one `removeUrl` per `linksPerPage` adds, as a crawl
  * takes one URL per page), into one as the priority frontiers keep it (URLs not indexed, keys),

@@ -1,5 +1,5 @@
 /**
- * Memory benchmark (issue 13): bytes per frontier URL of every strategy, at 100k, 500k and 1M
+ * Memory benchmark: bytes per frontier URL of every strategy, at 100k, 500k and 1M
  * frontier samples. Each strategy runs in its own child process (`memory-worker`, with
  * `--expose-gc`), driven through the Strategy interface by a generated link stream (no HTTP, no
  * store), so the growth is the strategy's own: its frontier, its per-URL indexes and whatever

@@ -3,7 +3,7 @@
  * a strategy (tres unless told otherwise) earns the TRES paper's claim on each topic, and the
  * harvest rate and relevant domains of every strategy at every domain limit side by side.
  *
- * The claim, per topic (issue 12, the journal's Table 3 and Figure 3):
+ * The claim, per topic (the journal's Table 3 and Figure 3):
  * - some row of the strategy (`tres`, `tres_100`, ...) is on the Pareto front of harvest rate
  *   against relevant domains;
  * - every row of every rival is dominated by some row of the strategy, where a difference within
