@@ -106,6 +106,65 @@ describe('IndexedPriorityFrontier', () => {
     expect(draws).toBeGreaterThan(500);
   });
 
+  it('counts in liveSize the waiting samples of URLs not removed, through draws, stale drops and rekeys', () => {
+    // With isUrlCounted a fetched URL's samples leave liveSize at removeUrl, though they leave
+    // the queues only when they reach a head: a resume's replay removes URLs it never drew.
+    const rng = createRng('live-size');
+    const f = new IndexedPriorityFrontier({ isUrlCounted: true });
+    const fetched = new Set<string>(); // in flight or fetched: drawn past
+    const removals = new Map<string, number>(); // observed: removeUrl was called
+    const addedAfter = new Map<number, number>(); // sample id -> its URL's removals when added
+    const ctx: SelectionContext = {
+      step: 0,
+      isHostReady: () => true,
+      isDomainOpen: () => true,
+      isDomainClosed: () => false,
+      isFetched: (u) => fetched.has(u),
+    };
+    const urls: string[] = [];
+    let stepsWithDead = 0;
+    for (let step = 0; step < 4000; step++) {
+      const op = rng.int(12);
+      if (op < 6) {
+        const h = rng.int(10);
+        const url = `http://h${h}.test/${rng.int(200)}`;
+        urls.push(url);
+        const id = f.addWithKey(
+          { url, host: `h${h}.test`, domain: `h${h}.test`, depth: 1 },
+          0,
+          rng.int(1000),
+        );
+        addedAfter.set(id, removals.get(url) ?? 0);
+      } else if (op < 8) {
+        const [id] = f.draw(ctx);
+        if (id !== undefined) {
+          fetched.add(f.table.url(id));
+          f.take(id);
+        }
+      } else if (op < 10) {
+        // Observed: drawn before (in flight), or never drawn (a replayed page).
+        const url = urls[rng.int(urls.length)];
+        if (url !== undefined) {
+          fetched.add(url);
+          removals.set(url, (removals.get(url) ?? 0) + 1);
+          f.removeUrl(url);
+        }
+      } else if (op < 11) {
+        const url = urls[rng.int(urls.length)];
+        if (url !== undefined) fetched.add(url); // in flight through another copy
+      } else {
+        f.rekey(() => (rng.int(8) === 0 ? undefined : rng.int(1000)));
+      }
+      // A sample added after its URL's last removal is live again (a URL queued once more).
+      const waiting = [...f.ids()].filter(
+        (id) => addedAfter.get(id) === (removals.get(f.table.url(id)) ?? 0),
+      ).length;
+      expect(f.liveSize).toBe(waiting);
+      if (f.size > f.liveSize) stepsWithDead++;
+    }
+    expect(stepsWithDead).toBeGreaterThan(100);
+  });
+
   it('draws after rekey what a new frontier of the kept samples with their new keys draws', () => {
     const rng = createRng('rekey');
     const f = new IndexedPriorityFrontier();

@@ -10,6 +10,7 @@ import type { Action } from '../types/index.js';
 import { BinaryHeap } from './binary-heap.js';
 import type { DrawContext, IndexedFrontier } from './frontier.js';
 import { type SampleInput, SampleTable } from './sample-table.js';
+import { grownArray } from './slice-pool.js';
 
 interface HostQueue {
   host: string;
@@ -36,6 +37,12 @@ export interface IndexedPriorityFrontierOptions {
   featureCount?: number;
   /** See {@link SampleTable}: removed ids are reused only after `table.recycle()`. @default false */
   isRecycleDeferred?: boolean;
+  /**
+   * Count the samples of each URL, so that {@link IndexedPriorityFrontier.removeUrl} takes a
+   * fetched URL's samples out of {@link IndexedPriorityFrontier.liveSize} at once (they still
+   * leave the queues lazily). Costs a map entry per URL. @default false
+   */
+  isUrlCounted?: boolean;
 }
 
 /** Per-host priority queues of sample ids behind one global order. */
@@ -53,6 +60,14 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
   private count = 0;
   /** The last drawn sample, out of its queue until taken or drawn past (then it goes back). */
   private held = -1;
+  /** With `isUrlCounted`: samples in the frontier per URL, those added since its last removal. */
+  private readonly liveByUrl: Map<string, number> | undefined;
+  /** With `isUrlCounted`: how many times each URL was removed (a sample added before is dead). */
+  private readonly removalsOf = new Map<string, number>();
+  /** With `isUrlCounted`: the URL's removal count when each sample was added, by sample id. */
+  private addedAfter = new Int32Array(0);
+  /** Samples of removed URLs still in the queues. */
+  private deadCount = 0;
 
   constructor(options: IndexedPriorityFrontierOptions = {}) {
     this.table = new SampleTable({
@@ -61,11 +76,21 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
       isUrlIndexed: false,
     });
     this.table.useKeys();
+    if (options.isUrlCounted === true) this.liveByUrl = new Map();
   }
 
   /** Number of samples waiting (stale ones included until they are popped). */
   get size(): number {
     return this.count;
+  }
+
+  /**
+   * Number of samples waiting whose URL was not removed (with `isUrlCounted`; otherwise
+   * {@link IndexedPriorityFrontier.size}): a resume's replay removes fetched URLs it never drew,
+   * and this counts what a crawl that drew them holds.
+   */
+  get liveSize(): number {
+    return this.count - this.deadCount;
   }
 
   /** Number of hosts with waiting samples. */
@@ -77,6 +102,11 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
   addWithKey(input: SampleInput, parent: number, key: number, x?: ArrayLike<number>): number {
     const t = this.table;
     const id = t.add(input, parent);
+    if (this.liveByUrl) {
+      this.liveByUrl.set(input.url, (this.liveByUrl.get(input.url) ?? 0) + 1);
+      if (id >= this.addedAfter.length) this.addedAfter = grownArray(this.addedAfter, Math.max(1024, 2 * id));
+      this.addedAfter[id] = this.removalsOf.get(input.url) ?? 0;
+    }
     t.useKeys();
     t.key[id] = key;
     const f = t.featureCount;
@@ -103,7 +133,7 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
     const keep = (id: number): boolean => {
       const k = keyOf(id);
       if (k === undefined) {
-        t.remove(id);
+        this.discard(id);
         return false;
       }
       key[id] = k;
@@ -135,12 +165,20 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
     if (id !== this.held || id < 0) return false;
     this.held = -1;
     this.count--;
-    this.table.remove(id);
+    this.discard(id);
     return true;
   }
 
-  /** Lazy: samples of a fetched URL are dropped when drawn (`ctx.isFetched`). */
-  removeUrl(_url: string): number {
+  /**
+   * Lazy: samples of a fetched URL are dropped when drawn (`ctx.isFetched`); returns 0. With
+   * `isUrlCounted` they leave {@link IndexedPriorityFrontier.liveSize} now.
+   */
+  removeUrl(url: string): number {
+    const n = this.liveByUrl?.get(url);
+    if (n === undefined || !this.liveByUrl) return 0;
+    this.liveByUrl.delete(url);
+    this.removalsOf.set(url, (this.removalsOf.get(url) ?? 0) + 1);
+    this.deadCount += n;
     return 0;
   }
 
@@ -150,7 +188,7 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
   }
 
   stats(): Record<string, number> {
-    return { 'frontier/size': this.count, 'frontier/hosts': this.hosts.size };
+    return { 'frontier/size': this.liveSize, 'frontier/hosts': this.hosts.size };
   }
 
   /** Every waiting sample id (order unspecified). */
@@ -228,10 +266,24 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
       if (!ctx.isFetched(this.table.url(head))) break;
       queue.heap.pop();
       this.count--;
-      this.table.remove(head);
+      this.discard(head);
       isDropped = true;
     }
     return isDropped;
+  }
+
+  /** Removes a sample from the table for good, keeping the per-URL counts. */
+  private discard(id: number): void {
+    if (this.liveByUrl) {
+      const url = this.table.url(id);
+      if ((this.addedAfter[id] as number) < (this.removalsOf.get(url) ?? 0)) this.deadCount--;
+      else {
+        const n = this.liveByUrl.get(url) ?? 0;
+        if (n <= 1) this.liveByUrl.delete(url);
+        else this.liveByUrl.set(url, n - 1);
+      }
+    }
+    this.table.remove(id);
   }
 
   private enqueueHost(queue: HostQueue): void {
@@ -243,7 +295,7 @@ export class IndexedPriorityFrontier implements IndexedFrontier {
 
   private dropHost(queue: HostQueue): void {
     this.count -= queue.heap.size;
-    for (const id of queue.heap.values()) this.table.remove(id);
+    for (const id of queue.heap.values()) this.discard(id);
     queue.heap.clear();
     queue.entry = undefined;
     this.hosts.delete(queue.host);

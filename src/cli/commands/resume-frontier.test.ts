@@ -23,7 +23,17 @@ describe('the frontier across a resume', () => {
   });
   afterAll(() => web.close());
 
-  it.each(['bfs', 'best-first', 'ache', 'rlwcs', 'apprentice', 'han-async'])(
+  it.each([
+    'bfs',
+    'best-first',
+    'ache',
+    'rlwcs',
+    'apprentice',
+    'han-async',
+    'lim-dfs',
+    'lim-q',
+    'tres-async',
+  ])(
     '%s: the end figure, the resume first figure and tres ui agree',
     { timeout: 120_000 },
     async (strategy) => {

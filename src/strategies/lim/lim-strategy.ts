@@ -116,7 +116,7 @@ export class LimStrategy implements Strategy {
   readonly name: string;
   readonly config: Readonly<LimConfig>;
   /** The stack as ids; `parent` indexes {@link LimStrategy.parentUrls}. */
-  private readonly frontier = new IndexedPriorityFrontier();
+  private readonly frontier = new IndexedPriorityFrontier({ isUrlCounted: true });
   private readonly parentUrls: string[] = [];
   private relevance: LimRelevance;
   private readonly hosts: HostStates;
@@ -233,6 +233,8 @@ export class LimStrategy implements Strategy {
 
   observe(outcome: Outcome): void {
     const { action } = outcome;
+    // Out of the frontier's figure now (its samples leave the stack lazily), as a live crawl drew it.
+    for (const url of new Set([action.url, outcome.finalUrl])) this.frontier.removeUrl(url);
     const host = action.host;
     // Step 7's count: iterations in a row on this host (failed fetches are iterations too).
     this.runLength = host === this.runHost ? this.runLength + 1 : 1;
@@ -350,7 +352,7 @@ export class LimStrategy implements Strategy {
     const c = this.counts;
     return {
       // The kept links are fetched once the stack runs empty: URLs still to crawl, so frontier.
-      'frontier/size': this.frontier.size + this.kept.linkCount,
+      'frontier/size': this.frontier.liveSize + this.kept.linkCount,
       'lim/stack': this.frontier.size,
       'lim/kept_links': this.kept.linkCount,
       'lim/parses': c.parses,

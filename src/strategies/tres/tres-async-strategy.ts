@@ -99,6 +99,7 @@ export class TresAsyncStrategy implements Strategy {
     this.frontier = new IndexedPriorityFrontier({
       featureCount: this.features.size,
       isRecycleDeferred: true,
+      isUrlCounted: true,
     });
     this.pending = new PendingTransitions(this.frontier.table);
   }
@@ -140,6 +141,8 @@ export class TresAsyncStrategy implements Strategy {
 
   observe(outcome: Outcome): void {
     const { action, reward } = outcome;
+    // Out of the frontier's figure now (its samples leave lazily), as a live crawl drew it.
+    for (const url of new Set([action.url, outcome.finalUrl])) this.frontier.removeUrl(url);
     this.steps++;
     const data = action.data as AsyncData | undefined;
     const isLearned = outcome.isLearned === true;
@@ -232,7 +235,7 @@ export class TresAsyncStrategy implements Strategy {
 
   stats(): StrategyStats {
     return {
-      'frontier/size': this.frontier.size,
+      'frontier/size': this.frontier.liveSize,
       'rl/q_evaluations': this.qEvaluations,
       ...agentStats(this.agent),
     };
