@@ -8,7 +8,12 @@ import type { Action, DiscoveredLink, LinkContextWindow, Outcome, SelectionConte
 
 /** Numbers every strategy reports; the keys are the stable metric names. */
 export interface StrategyStats {
-  /** URLs (or samples) waiting in the frontier. */
+  /**
+   * URLs (or samples) waiting in the frontier, neither drawn nor observed. Samples of fetched URLs
+   * a frontier drops lazily do not count: a resume's replay observes every fetched URL without
+   * drawing it, and must start with the figure the stopped crawl ended with. Also the loop's
+   * test of an empty frontier.
+   */
   'frontier/size': number;
   [metric: string]: number;
 }
