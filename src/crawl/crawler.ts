@@ -19,7 +19,7 @@ import {
   StopCrawlError,
   systemClock,
 } from '../common/index.js';
-import { CrawlStore, StorageFaultError, WARCINFO_CONFIG_FIELD } from '../store/index.js';
+import { CrawlStore, WARCINFO_CONFIG_FIELD } from '../store/index.js';
 import type { Strategy } from '../strategies/index.js';
 import type { Action, DiscoveredLink, SelectionContext } from '../types/index.js';
 import { CheckpointKeeper } from './checkpoint-keeper.js';
@@ -38,7 +38,7 @@ import { JudgeSlot } from './judge-slot.js';
 import { KeywordJudge } from './keyword-judge.js';
 import { LinkProcessor } from './link-processor.js';
 import { crawlUrlFilter, LocalFetcher } from './local-fetch.js';
-import type { ProcessedFetch } from './process-fetch.js';
+import { PageRecorder } from './page-recorder.js';
 import { type Question, QuestionDesk } from './question-desk.js';
 import { RetryQueue } from './retry-queue.js';
 import { SitemapFeed } from './sitemap-feed.js';
@@ -76,6 +76,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private lastProgressMs = 0;
   private isPausedFlag = false;
   private checkpoints!: CheckpointKeeper;
+  private recorder!: PageRecorder;
   private sitemaps: SitemapFeed | undefined;
   /** The crawl's questions to its user; undefined when it asks none (`ask`, `maxQuestions`). */
   private questionDesk: QuestionDesk | undefined;
@@ -159,6 +160,15 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         onAnswer: (a) => this.emit('answer', a),
       });
     }
+    this.recorder = new PageRecorder({
+      store: this.store,
+      strategy: this.strategy,
+      state: this.state,
+      checkpoints: this.checkpoints,
+      questionDesk: this.questionDesk,
+      withLinkContext: o.withLinkContext,
+      onPage: (event) => this.emit('page', event),
+    });
     // A resume keeps the version of the judge that was swapped in last (relevance feedback).
     this.judges.readVersion(this.store);
     this.fetcher = new LocalFetcher({
@@ -447,15 +457,17 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         // A fetch side that judges says which version judged the page.
         result.record.judgeVersion ??= judgeVersion;
         // Its fetch side cannot know what this loop holds: its links are filtered here.
-        this.dropLinksKnownSince(result);
-        this.commit(action, result.record, result.outcome, result.warc);
+        this.recorder.dropLinksKnownSince(result);
+        this.recorder.record(action, result.record, result.outcome, result.warc);
         this.runner.recorded(action.url);
         return;
       }
       const result = await this.fetcher.fetch(action, judge, this.abort.signal);
       result.record.judgeVersion = judgeVersion;
-      const warc = await warcForCommit(result, this.store, this.options, (r) => this.dropLinksKnownSince(r));
-      this.commit(action, result.record, result.outcome, warc);
+      const warc = await warcForCommit(result, this.store, this.options, (r) =>
+        this.recorder.dropLinksKnownSince(r),
+      );
+      this.recorder.record(action, result.record, result.outcome, warc);
     } catch (error) {
       if (this.abort.signal.aborted) return; // not recorded: fetched again on resume
       if (error instanceof StopCrawlError || error instanceof ConfigError) throw error;
@@ -477,32 +489,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       }
       const code = errorCode(error);
       const status = (error as { context?: { status?: number } }).context?.status ?? 0;
-      const record = {
-        url: action.url,
-        status,
-        host: action.host,
-        domain: action.domain,
-        depth: action.depth,
-        reward: 0,
-        probability: 0,
-        errorCode: code,
-        isPage: false,
-        ...(action.parentUrl === undefined ? {} : { parentUrl: action.parentUrl }),
-      };
-      this.commit(
-        action,
-        record,
-        {
-          action,
-          finalUrl: action.url,
-          isPage: false,
-          reward: 0,
-          probability: 0,
-          links: [],
-          errorCode: code,
-        },
-        undefined,
-      );
+      this.recorder.recordFailure(action, code, status);
       this.runner?.recorded(action.url);
       const message = error instanceof Error ? error.message : String(error);
       const why = code === 'TRES_URL_FILTERED' ? this.links.whyRejected(action.url) : undefined;
@@ -510,21 +497,6 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     } finally {
       this.state.finish(action.url, action.host, action.domain);
     }
-  }
-
-  /**
-   * Drops from a page's links those fetched, started or redirected to since it was parsed: while
-   * its WARC records were gzipped in the thread pool, or while a runner's fetch side (which cannot
-   * know what this loop holds) parsed it, other fetches went on and were recorded first. A page's
-   * recorded outlinks then leave out every page recorded before it, as they do when nothing waits
-   * between parse and commit (`tres repair` reads them again that way). The record's outlinks and
-   * the outcome's links stay one array.
-   */
-  private dropLinksKnownSince(result: ProcessedFetch): void {
-    const links = result.outcome.links.filter((l) => !this.state.isFetchedOrInFlight(l.url));
-    if (links.length === result.outcome.links.length) return;
-    result.outcome.links = links;
-    result.record.outlinks = links;
   }
 
   private isHostReady(host: string): boolean {
@@ -551,7 +523,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       );
       a.record.outlinks = links;
       // Recorded only: a resume's replay hands it to the strategy, a new crawl has none.
-      this.commit(a.action, a.record, { ...a.outcome, links }, undefined, false);
+      this.recorder.record(a.action, a.record, { ...a.outcome, links }, undefined, false);
       runner.recorded(a.action.url);
     }
   }
@@ -560,70 +532,6 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private defer(action: Action, attempt: number, error: DeferUrlError): void {
     const delayMs = this.retries.defer(action, attempt, error);
     this.emit('retry', { url: action.url, code: error.code, attempt, delayMs, isDeferred: true });
-  }
-
-  private commit(
-    action: Action,
-    record: Parameters<CrawlStore['recordPage']>[0],
-    fetchedOutcome: Parameters<Strategy['observe']>[0],
-    warc: Parameters<CrawlStore['recordPage']>[1],
-    shouldObserve = true,
-  ): void {
-    // A copy of a page the crawl holds (the same page under another URL: http and https,
-    // dir/ and dir/index.html, or a near copy) earns nothing. Decided here, in commit order, so
-    // of two copies fetched at once the first recorded is the original.
-    let outcome = fetchedOutcome;
-    const match = record.fingerprint ? this.store.findDuplicate(record.fingerprint) : undefined;
-    if (match) {
-      record.duplicateOf = match.id;
-      record.reward = 0;
-      // An exact copy's links are the original's, respelled (http:// for https://): a mirror
-      // of the site the agent would learn to crawl again.
-      if (match.isExact) record.outlinks = [];
-      outcome = { ...outcome, reward: 0, isDuplicate: true, links: match.isExact ? [] : outcome.links };
-    }
-    // A page recorded without being observed (one a runner fetched while no loop listened) keeps
-    // its contexts: the strategy has not reached the state it will replay it in.
-    if (shouldObserve && !this.options.withLinkContext) this.strategy.dropUnreadContexts?.(outcome);
-    try {
-      this.store.recordPage(record, warc);
-    } catch (error) {
-      if (error instanceof StorageFaultError) throw error; // names the file and what to do
-      throw new StopCrawlError(
-        'TRES_STORE_WRITE',
-        `cannot record ${action.url} in the crawl store: ${String(error)}`,
-        {
-          cause: error,
-          context: { url: action.url },
-        },
-      );
-    }
-    const c = this.state.counters;
-    this.emit('page', {
-      url: action.url,
-      finalUrl: outcome.finalUrl,
-      status: record.status,
-      isPage: outcome.isPage,
-      reward: outcome.reward,
-      probability: outcome.probability,
-      domain: action.domain,
-      depth: action.depth,
-      step: c.steps,
-      newLinks: outcome.links.length,
-      ...(record.title === undefined ? {} : { title: record.title }),
-      ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
-      ...(match ? { duplicateOf: this.store.urlOf(match.id) ?? '' } : {}),
-    });
-    if (!shouldObserve) return;
-    // Asked about before `observe`: the strategy's link model still holds what it expected.
-    this.questionDesk?.afterPage(
-      this.store.lastPageId,
-      action,
-      outcome,
-      outcome.isPage ? this.strategy.linkProbability?.(action) : undefined,
-    );
-    this.strategy.observe(outcome);
-    this.checkpoints.saveIfDue();
   }
 
   private sleepUntilWoken(maxMs: number): Promise<void> {
