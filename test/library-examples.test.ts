@@ -2,17 +2,16 @@
  * The runnable examples of docs/library.md, run as a user runs them (`node example.mjs`), with
  * the package name pointed at this checkout's sources.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const guide = readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8');
 const examples = [...guide.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
-const workDir = mkdtempSync(join(tmpdir(), 'tres-library-'));
-afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+const workDir = tempDir('tres-library-');
 
 /** Runs `example` as a module importing this checkout's library; resolves to what it logged. */
 async function run(example: string, name: string): Promise<string> {

@@ -8,12 +8,12 @@
  * than the minimum delay, across the death, the pause and the lease handovers too.
  */
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { closestGapMs, type LocalRedis, type LoggedWeb, startLocalRedis, startLoggedWeb } from 'tres-testing';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMain, spawnCli } from '../cli/test-cli.js';
 import { systemClock } from '../common/index.js';
@@ -46,7 +46,7 @@ interface StoredRow {
 describe('a cluster crawl survives SIGKILL and SIGSTOP', () => {
   let redis: LocalRedis;
   let site: LoggedWeb;
-  let base: string;
+  const base = tempDir('tres-cluster-kill-');
   let seedsFile: string;
   beforeAll(async () => {
     [redis, site] = await Promise.all([
@@ -60,13 +60,11 @@ describe('a cluster crawl survives SIGKILL and SIGSTOP', () => {
         delayMs: [5, 25],
       }),
     ]);
-    base = mkdtempSync(join(tmpdir(), 'tres-cluster-kill-'));
     seedsFile = join(base, 'seeds.txt');
     writeFileSync(seedsFile, `${site.web.seedUrls(3, { relevant: true }).join('\n')}\n`);
   });
   afterAll(async () => {
     await Promise.all([redis?.stop(), site?.close()]);
-    rmSync(base, { recursive: true, force: true });
   });
 
   const crawlArgs = (out: string, name: string) => [

@@ -1,16 +1,8 @@
-/**
- * What a cluster crawl does as a local crawl does, with a real redis-server and a real worker:
- * a redirect to a host of a shard the fetching worker does not hold goes on at that shard's holder
- * (recorded as a local crawl records it, the target's host never contacted by a worker that does
- * not own it), and `--sitemaps` is read by the worker owning each seed's host (the sitemap
- * response in that worker's WARC file).
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Redis } from 'ioredis';
 import { type LocalRedis, startLocalRedis } from 'tres-testing';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
@@ -79,16 +71,14 @@ describe('a cluster crawl with redirects across shards and sitemaps', () => {
   let redis: LocalRedis;
   let client: Redis;
   let server: TestServer;
-  let base: string;
+  const base = tempDir('tres-cluster-routing-');
   beforeAll(async () => {
     [redis, server] = await Promise.all([startLocalRedis(), startServer(web)]);
     client = await connectRedis(redis.url, 'url');
-    base = mkdtempSync(join(tmpdir(), 'tres-cluster-routing-'));
   });
   afterAll(async () => {
     client?.disconnect();
     await Promise.all([server?.close(), redis?.stop()]);
-    rmSync(base, { recursive: true, force: true });
   });
 
   const options = (outDir: string): CrawlerOptions => ({

@@ -9,10 +9,10 @@
  * coordinator whose Redis is gone.
  */
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LocalRedis, type LoggedWeb, startLocalRedis, startLoggedWeb } from 'tres-testing';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runMain, spawnCli } from '../cli/test-cli.js';
 import { keywordsOf } from '../sandbox/index.js';
@@ -26,7 +26,7 @@ const BUDGET = 40;
 describe('starting a cluster crawl', () => {
   let redis: LocalRedis;
   let site: LoggedWeb;
-  let base: string;
+  const base = tempDir('tres-cluster-start-');
   let seedsFile: string;
   let passwordFile: string;
   /** The URL without the password, as it may be typed. */
@@ -43,7 +43,6 @@ describe('starting a cluster crawl', () => {
         delayMs: [20, 60],
       }),
     ]);
-    base = mkdtempSync(join(tmpdir(), 'tres-cluster-start-'));
     seedsFile = join(base, 'seeds.txt');
     writeFileSync(seedsFile, `${site.web.seedUrls(3, { relevant: true }).join('\n')}\n`);
     passwordFile = join(base, 'redis-password');
@@ -52,7 +51,6 @@ describe('starting a cluster crawl', () => {
   });
   afterAll(async () => {
     await Promise.all([redis?.stop(), site?.close()]);
-    rmSync(base, { recursive: true, force: true });
   });
 
   const crawlArgs = (out: string, name: string, cluster: string[], budget = BUDGET) => [

@@ -1,12 +1,6 @@
-/**
- * Same crawl: with one worker and K = 1, a cluster crawl fetches the same pages in the same order
- * as a local crawl of the same seeded web, for every strategy (fetch-order fingerprint), and
- * records them in the same store format (WARC records in the worker's file).
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LocalRedis, startLocalRedis } from 'tres-testing';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlerOptions } from '../index.js';
 import { Crawler } from '../index.js';
@@ -22,7 +16,7 @@ const BUDGET = 60;
 describe('a cluster crawl with one worker and K = 1', () => {
   let sandbox: Sandbox;
   let redis: LocalRedis;
-  let base: string;
+  const base = tempDir('tres-cluster-same-');
   beforeAll(async () => {
     [sandbox, redis] = await Promise.all([
       serveSandbox({
@@ -36,11 +30,9 @@ describe('a cluster crawl with one worker and K = 1', () => {
       }),
       startLocalRedis(),
     ]);
-    base = mkdtempSync(join(tmpdir(), 'tres-cluster-same-'));
   });
   afterAll(async () => {
     await Promise.all([sandbox?.close(), redis?.stop()]);
-    rmSync(base, { recursive: true, force: true });
   });
 
   const options = (outDir: string, strategy: string): CrawlerOptions => ({

@@ -7,9 +7,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendHtml, startServer, type TestServer } from '../../net/test-servers.js';
 import { TRES_BIN } from '../test-cli.js';
@@ -23,7 +23,7 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 describe.skipIf(!hasScript)('tres crawl --ui in a terminal', () => {
   let server: TestServer;
-  let base: string;
+  const base = tempDir('tres-handover-');
   let openGate: () => void = () => {};
   const gate = new Promise<void>((resolve) => {
     openGate = resolve;
@@ -42,12 +42,10 @@ describe.skipIf(!hasScript)('tres crawl --ui in a terminal', () => {
       }
       sendHtml(res, `<html><title>${path}</title><body>a crawling page</body></html>`);
     });
-    base = mkdtempSync(join(tmpdir(), 'tres-handover-'));
   });
   afterAll(async () => {
     openGate();
     await server.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   it('hands the live dashboard over to the read-only view on the same address when the crawl ends, until Ctrl-C', async () => {

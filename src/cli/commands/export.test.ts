@@ -3,10 +3,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keywordsOf, type Sandbox, serveSandbox } from '../../sandbox/index.js';
 import { CrawlStore, decodeOutlinks } from '../../store/index.js';
@@ -36,14 +36,13 @@ function shellArgs(line: string, cwd: string): string[] {
 
 describe('tres export', () => {
   let sandbox: Sandbox;
-  let base: string;
+  const base = tempDir('tres-export-');
   let crawl: string;
 
   beforeAll(async () => {
     sandbox = await serveSandbox({
       web: { seed: 11, hostCount: 6, pageCount: 500, topics: [TOPIC, 'gardening plants'] },
     });
-    base = mkdtempSync(join(tmpdir(), 'tres-export-'));
     // The crawl command `sandbox serve` prints, run as printed (seeds file made by its printf).
     const line = crawlCommandFor(sandbox, base);
     expect(line).toContain('npx tres crawl --seeds'); // `tres` is not on the PATH after `npm install`
@@ -65,7 +64,6 @@ describe('tres export', () => {
   });
   afterAll(async () => {
     await sandbox.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   it('writes JSON lines with decoded outlinks and page text, and leaves the crawl folder byte-identical', async () => {

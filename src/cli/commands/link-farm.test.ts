@@ -7,10 +7,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LinkFarm, startLinkFarm } from '../../sandbox/index.js';
 import { TRES_BIN } from '../test-cli.js';
@@ -38,13 +38,12 @@ timer.unref();`;
 
 describe('tres crawl on a link farm under ulimit -n 1024', () => {
   let farm: LinkFarm;
-  let base: string;
+  const base = tempDir('tres-link-farm-');
   let seedsFile: string;
   let exhaustFile: string;
 
   beforeAll(async () => {
     farm = await startLinkFarm({ linksPerPage: 300, keepAliveMs: 60_000 });
-    base = mkdtempSync(join(tmpdir(), 'tres-link-farm-'));
     seedsFile = join(base, 'seeds.txt');
     writeFileSync(seedsFile, `${farm.seedUrl}\n`);
     exhaustFile = join(base, 'exhaust.mjs');
@@ -53,7 +52,6 @@ describe('tres crawl on a link farm under ulimit -n 1024', () => {
 
   afterAll(async () => {
     await farm.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   /**

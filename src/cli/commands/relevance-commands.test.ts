@@ -1,16 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../common/index.js';
 import { twoTopicCorpus } from '../../relevance/test-fixtures.js';
 import { registerEvaluateCommand } from './evaluate.js';
 import { registerKeywordsCommand } from './keywords.js';
 import { registerTrainCommand } from './train.js';
 
-const work = mkdtempSync(join(tmpdir(), 'tres-cli-rel-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir('tres-cli-rel-');
 
 beforeAll(() => {
   for (const d of twoTopicCorpus(15, 30, 'cli')) {

@@ -4,10 +4,10 @@
  * irrelevant documents the `nb` model tells them apart (additive smoothing alone called every
  * held-out document irrelevant, macro F1 33.3). The built CLI runs in this process.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../common/index.js';
 import { runMain } from '../test-cli.js';
 
@@ -20,11 +20,8 @@ function word(prefix: string, i: number): string {
 }
 
 describe('tres train and evaluate on a handful of documents', () => {
-  let base: string;
-  beforeAll(() => {
-    base = mkdtempSync(join(tmpdir(), 'tres-train-few-'));
-  });
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  const base = tempDir('tres-train-few-');
+  beforeAll(() => {});
 
   /**
    * Writes 5 relevant documents of `relevantWords` words and 5 irrelevant ones of

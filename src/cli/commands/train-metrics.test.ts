@@ -3,19 +3,18 @@
  * and F1, warnings when they are poor or a class is tiny, and two routes from labels a user
  * already has: a labels file, and the labels of a finished crawl.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { twoTopicCorpus } from '../../relevance/test-fixtures.js';
 import { createSyntheticWeb, sandboxResolveRules, startReplayServer } from '../../sandbox/index.js';
 import { CrawlReader, CrawlStore } from '../../store/index.js';
 import { runMain } from '../test-cli.js';
 
 describe('tres train reports the quality of the model it measures, and saves one trained on every label', () => {
-  let work: string;
+  const work = tempDir('tres-train-metrics-');
   beforeAll(() => {
-    work = mkdtempSync(join(tmpdir(), 'tres-train-metrics-'));
     const lines: string[] = [];
     for (const d of twoTopicCorpus(40, 60, 'metrics')) {
       const name = `${d.source.replace('/', '-')}.txt`;
@@ -31,7 +30,6 @@ describe('tres train reports the quality of the model it measures, and saves one
       lines.map((l, i) => `${l.split('\t')[0]} ${i % 2 === 0 ? 'relevant' : 'irrelevant'}`).join('\n'),
     );
   });
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
   /** `tres train` of the naive Bayes model on the two folders of documents. */
   const trainFolders = () => [
     'train',

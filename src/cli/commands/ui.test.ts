@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
 import { PROMTOOL, promtoolCheck } from '../../ui/test-promtool.js';
@@ -11,7 +11,7 @@ const TOPIC = 'computer hardware';
 
 describe('tres crawl --ui and tres ui', () => {
   let sandbox: Sandbox;
-  let base: string;
+  const base = tempDir('tres-ui-cli-');
   let seeds: string;
   beforeAll(async () => {
     sandbox = await serveSandbox({
@@ -23,13 +23,11 @@ describe('tres crawl --ui and tres ui', () => {
         relevantTopic: TOPIC,
       },
     });
-    base = mkdtempSync(join(tmpdir(), 'tres-ui-cli-'));
     seeds = join(base, 'seeds.txt');
     writeFileSync(seeds, `${sandbox.web!.seedUrls(2, { relevant: true }).join('\n')}\n`);
   });
   afterAll(async () => {
     await sandbox.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   it('serves the live dashboard of the crawl it runs; Stop there ends the crawl, resumable', async () => {

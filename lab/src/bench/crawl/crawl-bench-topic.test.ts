@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from 'tres-crawler';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { writeSyntheticTopic } from './crawl-bench-test-utils.js';
 import { BENCH_URL_FILTER, openBenchWeb, parseWebSpec } from './crawl-bench-topic.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tres-bench-topic-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('tres-bench-topic-');
 
 function topicFile(name: string, text: string): string {
   const file = join(dir, name);

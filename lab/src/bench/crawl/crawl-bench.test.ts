@@ -1,18 +1,9 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConfigError } from 'tres-crawler';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type CrawlBenchResult, modelProvenance, runCrawlBench } from './crawl-bench.js';
 import type { RunResult } from './crawl-bench-run.js';
 import { runOnce } from './crawl-bench-run.js';
@@ -20,7 +11,7 @@ import { spread } from './crawl-bench-stats.js';
 import { writeSyntheticTopic, xmlProblems } from './crawl-bench-test-utils.js';
 import { openBenchWeb } from './crawl-bench-topic.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tres-bench-crawl-test-'));
+const dir = tempDir('tres-bench-crawl-test-');
 const topicFile = writeSyntheticTopic(dir);
 const outDir = join(dir, 'out');
 const lines: string[] = [];
@@ -40,7 +31,6 @@ const base = {
 beforeAll(async () => {
   result = await runCrawlBench(base);
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Minimal CSV reader for the files the harness writes (quoted fields allowed). */
 function readCsv(path: string): Record<string, string>[] {

@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { runCrawlBench } from './crawl-bench.js';
 import { parseBenchJudge } from './crawl-bench-options.js';
 import { writeSyntheticTopic } from './crawl-bench-test-utils.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tres-user-judge-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('tres-user-judge-');
 
 describe('--judge user:...', () => {
   it('reads keywords and user specs, and names the setting that is wrong', () => {

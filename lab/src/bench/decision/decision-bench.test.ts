@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { runDecisionBench } from './decision-bench.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'decision-bench-test-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('decision-bench-test-');
 
 describe('decision benchmark', () => {
   it('runs on a tiny budget and takes its tail apart: wait for a CPU, GC and phases', async () => {

@@ -1,11 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { runRlBench } from './rl-bench.js';
 
-const work = mkdtempSync(join(tmpdir(), 'tres-rlbench-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir('tres-rlbench-');
 
 describe('runRlBench', () => {
   it('runs end to end on a tiny budget and writes JSON and Markdown results', () => {
