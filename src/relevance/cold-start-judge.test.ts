@@ -41,4 +41,30 @@ describe('ColdStartJudge', () => {
     const [p] = await judge.scorePages([page(COOKING, 20, rng, ['hardware', 'hardware', 'hardware'])]);
     expect(p).toBeCloseTo(0.5);
   });
+
+  it("learns a label from the words it read when it scored the page, and trusts the keyword labels as far as the user's labels agree with them", async () => {
+    const rng = createRng('cold-start-answers');
+    const judge = new ColdStartJudge({ keywords: ['hardware'], firstFitAtPages: 100, seed: 2 });
+    // Every page names the keyword: the keyword labels alone cannot tell the topics apart.
+    const met: { url: string; title: string; text: string; isHardware: boolean }[] = [];
+    for (let i = 0; i < 100; i++) {
+      const isHardware = i % 2 === 0;
+      const p = page(isHardware ? HARDWARE : COOKING, 40, rng, ['hardware', 'hardware', 'hardware']);
+      met.push({ ...p, isHardware });
+      await judge.scorePages([p]);
+    }
+    // The user answers about ten pages of each, and the question carries no text.
+    for (const p of met.slice(80)) judge.learn({ url: p.url, title: '', text: '' }, p.isHardware);
+    for (let i = 0; i < 30; i++)
+      await judge.scorePages([
+        page(i % 2 === 0 ? HARDWARE : COOKING, 40, rng, ['hardware', 'hardware', 'hardware']),
+      ]);
+    expect(judge.stats().fits).toBeGreaterThan(0);
+    const [quiet, loud] = await judge.scorePages([
+      page(HARDWARE, 40, rng),
+      page(COOKING, 40, rng, ['hardware', 'hardware', 'hardware']),
+    ]);
+    expect(quiet).toBeGreaterThan(0.5);
+    expect(loud).toBeLessThan(0.5);
+  });
 });

@@ -81,6 +81,8 @@ export interface RunResult {
   linksDiscovered?: number;
   linksOutOfWeb?: number;
   curve: CurvePoint[];
+  /** Questions the simulated user answered, and how many of them "relevant" (`--judge user:...,answers=M`). */
+  answers?: { answered: number; relevant: number };
   /** `resumeMs`: from the resumed Crawler's start to its first page (restore, replay, one fetch). */
   timing: { elapsedMs: number; pagesPerSec: number; resumeMs?: number };
 }
@@ -266,13 +268,16 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     }
   };
   crawler.on('page', onPage);
+  const answers = { answered: 0, relevant: 0 };
   if (asks)
-    crawler.on('answer', (e) =>
+    crawler.on('answer', (e) => {
+      answers.answered++;
+      if (e.isRelevant) answers.relevant++;
       learner?.learn?.(
         { url: e.question.url, title: e.question.title, text: e.question.excerpt },
         e.isRelevant,
-      ),
-    );
+      );
+    });
   let resumeMs: number | undefined;
   try {
     let summary = await crawler.run([seedUrl]);
@@ -317,6 +322,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
           }
         : {}),
       curve,
+      ...(asks ? { answers } : {}),
       timing: {
         elapsedMs: Math.round(summary.elapsedMs),
         pagesPerSec: round2(summary.pagesPerSec),

@@ -41,7 +41,7 @@ export async function userJudge(
       examples,
       seed: run,
       ...(s.learn === 0 ? { firstFitAtPages: false } : {}),
-      ...(s.self === undefined ? {} : { isSelfTraining: s.self !== 0 }),
+      ...(s.trust === undefined ? {} : { isNoiseMeasured: s.trust !== 0 }),
       ...(s.share === undefined ? {} : { exampleShare: s.share }),
       ...(s.first === undefined ? {} : { firstFitAtPages: s.first }),
       ...(s.every === undefined ? {} : { maxRefitEveryPages: s.every }),
