@@ -57,7 +57,8 @@ export function crawlStrategy(
 
 /**
  * The crawler: the crawl loop with its strategy made from its spec ({@link crawlStrategy});
- * when it asks questions, their answers retrain its judge (the `retrain` option).
+ * when it asks questions, a judge that learns (`learn`) takes their answers itself, and any
+ * other judge is retrained on them (the `retrain` option).
  * @throws ConfigError naming the field for bad options, an unknown strategy or setting.
  */
 export class Crawler extends CrawlLoop {
@@ -66,8 +67,14 @@ export class Crawler extends CrawlLoop {
   constructor(options: CrawlerOptions) {
     const { retrain, ...loopOptions } = options;
     super({ ...loopOptions, strategy: crawlStrategy(options) });
-    if (options.ask && retrain !== false) {
-      this.on('answer', () => {
+    if (options.ask) {
+      this.on('answer', ({ question, isRelevant }) => {
+        const judge = this.currentJudge;
+        if (judge.learn) {
+          judge.learn({ url: question.url, title: question.title, text: question.excerpt }, isRelevant);
+          return;
+        }
+        if (retrain === false) return;
         this.feedback ??= this.startFeedback(retrain ?? {});
         this.feedback.then((f) => f?.noteLabels()).catch(() => {});
       });

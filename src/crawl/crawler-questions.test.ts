@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CrawlerOptions, Question } from '../index.js';
-import { Crawler } from '../index.js';
+import type { CrawlerOptions, PageJudge, Question } from '../index.js';
+import { Crawler, KeywordJudge } from '../index.js';
 import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
 import { CrawlStore, type StoredQuestion } from '../store/index.js';
 import { fetchedUrls } from '../store/test-helpers.js';
@@ -104,6 +104,32 @@ describe('a crawl that asks its user', () => {
     expect(labels.map((l) => l.isRelevant)).toEqual(answers);
     expect(labels.map((l) => l.isRelevant === (sandbox.web!.labelOf(l.url) === true))).not.toContain(false);
   }, 120_000);
+
+  it('hands the answers to a judge that learns, with no retraining beside it', async () => {
+    const outDir = join(base, 'learner');
+    const learnt: { url: string; isRelevant: boolean }[] = [];
+    const judge = new KeywordJudge({ keywords: keywordsOf(TOPIC) });
+    const learner: PageJudge = {
+      name: 'learner',
+      scorePages: (pages) => judge.scorePages(pages),
+      scoreAnchors: (anchors) => judge.scoreAnchors(anchors),
+      learn: (page, isRelevant) => learnt.push({ url: page.url, isRelevant }),
+    };
+    const crawler = new Crawler(
+      options(outDir, {
+        judge: learner,
+        ask: truth,
+        maxQuestions: 5,
+        questions: { everyPages: 6, minInformativeness: 0 },
+      }),
+    );
+    const answers: { url: string; isRelevant: boolean }[] = [];
+    crawler.on('answer', (a) => answers.push({ url: a.question.url, isRelevant: a.isRelevant }));
+    await crawler.run(seeds);
+    expect(answers).toHaveLength(5);
+    expect(learnt).toEqual(answers);
+    expect(await crawler.relevanceFeedback).toBeUndefined();
+  }, 60_000);
 
   it('never asks more than its budget, and a resume keeps the answers and asks no page or site twice', async () => {
     const outDir = join(base, 'budget');

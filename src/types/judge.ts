@@ -21,4 +21,9 @@ export interface PageJudge {
   scorePages(pages: readonly PageToJudge[]): Promise<Float32Array>;
   /** P(relevant) of each link from its anchor text and URL words. */
   scoreAnchors(anchors: readonly AnchorToJudge[]): Promise<Float32Array>;
+  /**
+   * A judge that learns as the crawl runs takes the user's label of a page here (an answer to one
+   * of the crawl's questions); the crawler then retrains nothing else on it.
+   */
+  learn?(page: PageToJudge, isRelevant: boolean): void;
 }

@@ -7,7 +7,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PageEvent, PageJudge, PageToJudge, Strategy, WebClientOptions } from 'tres-crawler';
+import type { PageEvent, PageJudge, Strategy, WebClientOptions } from 'tres-crawler';
 import { Crawler, createRng, createStrategy } from 'tres-crawler';
 import type { UrlFilterOptions } from 'tres-crawler/internals';
 import {
@@ -179,10 +179,8 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   // Word vectors only for strategies that use them (Lim's), loaded once per process.
   const wordVectors = strategyNeedsWordVectors(spec.strategy) ? await loadWordVectors() : undefined;
   const judge = typeof spec.judge === 'function' ? await spec.judge(spec.run) : spec.judge;
-  const learner = judge as
-    | (PageJudge & { learn?: (page: PageToJudge, isRelevant: boolean) => void })
-    | undefined;
-  const asks = (spec.answers ?? 0) > 0 && typeof learner?.learn === 'function';
+  // The crawler hands each answer to the judge's learn, as a crawl of `tres crawl` does.
+  const asks = (spec.answers ?? 0) > 0 && typeof judge?.learn === 'function';
   const makeCrawler = (maxPages: number, isResume: boolean) =>
     new Crawler({
       outDir,
@@ -198,8 +196,6 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
         ? {
             ask: async (q: { url: string }) => spec.topic.labelOf(q.url),
             maxQuestions: spec.answers,
-            // The judge learns each answer itself (learn), not through relevance feedback.
-            retrain: false as const,
           }
         : {}),
       ...BENCH_CRAWLER_SETTINGS,
@@ -273,10 +269,6 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     crawler.on('answer', (e) => {
       answers.answered++;
       if (e.isRelevant) answers.relevant++;
-      learner?.learn?.(
-        { url: e.question.url, title: e.question.title, text: e.question.excerpt },
-        e.isRelevant,
-      );
     });
   let resumeMs: number | undefined;
   try {
