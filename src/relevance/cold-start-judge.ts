@@ -3,8 +3,7 @@
  * labelled sample to train on. It starts as the keyword judge (keyword occurrences squashed into a
  * probability) and learns from the pages the crawl meets, which it keeps as they are judged:
  * every so often a linear SVM on their TF-IDF vectors is trained with the keyword verdicts as
- * labels, each weighed by how often the user's labels agree with verdicts of its kind, and the
- * example pages and the pages the user labelled weighted up. The SVM does not see the keywords
+ * labels, the example pages and the pages the user labelled weighted up. The SVM does not see the keywords
  * themselves: with them it would learn the keyword labels back and nothing else. Fitted to noisy keyword labels from the other
  * words of the pages, it follows the words that come with the keywords, so a page of the topic's
  * vocabulary with few keywords is called relevant and a page with a few generic keywords among
@@ -42,13 +41,6 @@ export interface ColdStartJudgeOptions {
   maxTokensPerPage?: number;
   /** Weight of the examples together, as a share of the weight of the pages labelled relevant. @default 0.5 */
   exampleShare?: number;
-  /**
-   * Weigh the keyword labels of the pages by how often the user's labels agree with them: a page
-   * the keywords call relevant counts as relevant with the measured precision of that verdict and
-   * as irrelevant with the rest (likewise for "irrelevant"), once the user labelled
-   * {@link MIN_MEASURED_LABELS} pages of that verdict. false: trust the keyword labels. @default true
-   */
-  isNoiseMeasured?: boolean;
 }
 
 /** Defaults of {@link ColdStartJudgeOptions}. */
@@ -60,14 +52,10 @@ export const DEFAULT_COLD_START_JUDGE = {
   maxPoolPages: 4000,
   maxTokensPerPage: 1500,
   exampleShare: 0.5,
-  isNoiseMeasured: true,
 } as const;
 
 /** The examples' share is spread over at least this many, so one example weighs no more than a tenth. */
 const MIN_LABELS_SHARING = 10;
-
-/** User's labels of pages of one keyword verdict before that verdict's precision is measured. */
-export const MIN_MEASURED_LABELS = 5;
 
 /** Scored pages whose words are kept for a label that may come (questions are about recent pages). */
 const RECENT_PAGES = 1000;
@@ -90,10 +78,8 @@ export class ColdStartJudge {
   private readonly pool: TextExample[] = [];
   /** Keyword probability of each pool page. */
   private readonly poolScores: number[] = [];
-  /** The pages scored last, by URL, oldest first (for {@link learn}). */
-  private readonly recent = new Map<string, { tokens: string[]; keywordP: number }>();
-  /** The user's labels of pages this judge scored, beside the keyword verdict of each. */
-  private readonly agreements: { isKeywordRelevant: boolean; isRelevant: boolean }[] = [];
+  /** The words of the pages scored last, by URL, oldest first (for {@link learn}). */
+  private readonly recent = new Map<string, string[]>();
   private readonly rng: Rng;
   private readonly o: Required<Omit<ColdStartJudgeOptions, 'examples'>>;
   private model: LinearSvmModel | undefined;
@@ -112,7 +98,6 @@ export class ColdStartJudge {
       maxPoolPages: options.maxPoolPages ?? d.maxPoolPages,
       maxTokensPerPage: options.maxTokensPerPage ?? d.maxTokensPerPage,
       exampleShare: options.exampleShare ?? d.exampleShare,
-      isNoiseMeasured: options.isNoiseMeasured ?? d.isNoiseMeasured,
     };
     this.keywords = new KeywordSet(options.keywords);
     this.halfAtCount = this.o.halfAtCount;
@@ -133,8 +118,7 @@ export class ColdStartJudge {
     // A page this judge scored lately is learnt from all the words it read then, not only from
     // what the caller passes (a question carries the beginning of the page's text).
     const seen = page.url === '' ? undefined : this.recent.get(page.url);
-    const tokens = seen?.tokens ?? this.withoutKeywords(this.cut(pageTokens(page.title, page.text)));
-    if (seen) this.agreements.push({ isKeywordRelevant: seen.keywordP >= 0.5, isRelevant });
+    const tokens = seen ?? this.withoutKeywords(this.cut(pageTokens(page.title, page.text)));
     (isRelevant ? this.positives : this.negatives).push({ tokens, url: page.url });
     if (this.o.firstFitAtPages !== false)
       this.nextFitAt = Math.min(this.nextFitAt, this.judged + LABEL_FIT_DELAY_PAGES);
@@ -153,7 +137,7 @@ export class ColdStartJudge {
       const example = { tokens: this.withoutKeywords(tokens), url: page.url };
       out[i] = this.model ? (this.model.scoreExamples([example])[0] as number) : keywordP;
       this.keep(example, keywordP);
-      this.remember(example, keywordP);
+      this.remember(example);
       this.judged++;
       if (this.judged >= this.nextFitAt) {
         this.fit();
@@ -184,10 +168,10 @@ export class ColdStartJudge {
     return n / (n + this.halfAtCount);
   }
 
-  private remember(example: TextExample, keywordP: number): void {
+  private remember(example: TextExample): void {
     if (!example.url) return;
     this.recent.delete(example.url);
-    this.recent.set(example.url, { tokens: example.tokens, keywordP });
+    this.recent.set(example.url, example.tokens);
     if (this.recent.size > RECENT_PAGES) this.recent.delete(this.recent.keys().next().value as string);
   }
 
@@ -205,68 +189,31 @@ export class ColdStartJudge {
     }
   }
 
-  /**
-   * How far a keyword verdict is to be trusted: the share of the user's labels of pages with that
-   * verdict that agree with it (Laplace-smoothed), or 1 before there are enough of them.
-   */
-  private trust(isKeywordRelevant: boolean): number {
-    if (!this.o.isNoiseMeasured) return 1;
-    const labels = this.agreements.filter((a) => a.isKeywordRelevant === isKeywordRelevant);
-    if (labels.length < MIN_MEASURED_LABELS) return 1;
-    const agreeing = labels.filter((a) => a.isRelevant === isKeywordRelevant).length;
-    return (agreeing + 1) / (labels.length + 2);
-  }
-
   /** Trains the SVM again on the pool with its keyword labels, the examples and the user's labels. */
   private fit(): void {
-    const relevant = this.poolScores.filter((s) => s >= 0.5).length;
-    const irrelevant = this.poolScores.length - relevant;
+    const labels = this.poolScores.map((s) => (s >= 0.5 ? 1 : 0));
+    const relevant = labels.reduce<number>((a, b) => a + b, 0);
+    const irrelevant = labels.length - relevant;
     // Both classes are needed; with none of one the judge stays as it is.
     if (irrelevant + this.negatives.length === 0 || relevant + this.positives.length < 2) return;
-    const train: TextExample[] = [];
-    const trainLabels: number[] = [];
-    const base: number[] = [];
-    const add = (example: TextExample, label: number, weight: number) => {
-      if (weight <= 0) return;
-      train.push(example);
-      trainLabels.push(label);
-      base.push(weight);
-    };
-    // A pool page counts as its keyword label with the verdict's trust, and as the other label
-    // with the rest of its weight.
-    const trustRelevant = this.trust(true);
-    const trustIrrelevant = this.trust(false);
-    this.pool.forEach((example, i) => {
-      const label = (this.poolScores[i] as number) >= 0.5 ? 1 : 0;
-      const trust = label === 1 ? trustRelevant : trustIrrelevant;
-      add(example, label, trust);
-      add(example, 1 - label, 1 - trust);
-    });
-    // The examples and the user's labels carry exampleShare of the pool's relevant weight, each
-    // as much as the others.
-    const poolRelevantMass = base.reduce((sum, w, i) => sum + (trainLabels[i] === 1 ? w : 0), 0);
+    // Balanced classes: each class carries half the weight; the examples and labelled pages
+    // carry exampleShare of the relevant class's, each counting as much as a labelled page does.
+    const positiveMass = Math.max(1, relevant);
     const labelWeight =
-      (this.o.exampleShare * Math.max(1, poolRelevantMass)) /
-      Math.max(MIN_LABELS_SHARING, this.positives.length);
-    for (const example of this.positives) add(example, 1, labelWeight);
-    for (const example of this.negatives) add(example, 0, labelWeight);
-    // Balanced classes: each class carries half the weight.
-    let relevantMass = 0;
-    base.forEach((w, i) => {
-      if (trainLabels[i] === 1) relevantMass += w;
+      (this.o.exampleShare * positiveMass) / Math.max(MIN_LABELS_SHARING, this.positives.length);
+    const relevantMass = positiveMass + labelWeight * this.positives.length;
+    const irrelevantMass = irrelevant + labelWeight * this.negatives.length;
+    const total = labels.length + this.positives.length + this.negatives.length;
+    const train = [...this.pool, ...this.positives, ...this.negatives];
+    const trainLabels = [...labels, ...this.positives.map(() => 1), ...this.negatives.map(() => 0)];
+    const trainWeights = Float32Array.from(trainLabels, (y, i) => {
+      const weight = i < labels.length ? 1 : labelWeight;
+      return (weight * total) / (2 * (y === 1 ? relevantMass : irrelevantMass));
     });
-    const irrelevantMass = base.reduce((sum, w) => sum + w, 0) - relevantMass;
-    const trainWeights = Float32Array.from(
-      base,
-      (w, i) => (w * train.length) / (2 * (trainLabels[i] === 1 ? relevantMass : irrelevantMass)),
-    );
     this.model = LinearSvmModel.train({
       train,
       trainLabels,
       trainWeights,
-      // Probabilities as the labels say, each weighted as it is trained on but without the class
-      // balance, so a few answers move the verdicts and not only the boundary.
-      plattWeights: base,
       validation: [],
       validationLabels: [],
       config: SVM,

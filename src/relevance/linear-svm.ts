@@ -23,11 +23,6 @@ export interface SvmTrainInput {
   validationLabels: ArrayLike<number>;
   config: SvmConfig;
   vocabulary: VocabularyConfig;
-  /**
-   * Weights of the training examples in the Platt scaling (validation examples weigh 1).
-   * @default 1 each: probabilities follow the labels' own class shares, not trainWeights'
-   */
-  plattWeights?: ArrayLike<number>;
   rng: Rng;
   onProgress?: (p: TrainingProgress) => void;
 }
@@ -121,8 +116,7 @@ export class LinearSvmModel implements RelevanceModel {
     // holds too few relevant pages for a stable fit.
     const f = [...xs, ...vxs].map((x) => sparseDot(x, best.w) + best.b);
     const labels = [...Array.from(input.trainLabels), ...Array.from(input.validationLabels)];
-    const plattWeights = input.plattWeights && [...Array.from(input.plattWeights), ...vxs.map(() => 1)];
-    return new LinearSvmModel(vocab, best.w, best.b, fitPlatt(f, labels, plattWeights));
+    return new LinearSvmModel(vocab, best.w, best.b, fitPlatt(f, labels));
   }
 
   /** Decision value w.x + b of token examples. */

@@ -10,23 +10,12 @@ export interface PlattScaling {
   b: number;
 }
 
-/**
- * Fits A and B to decision values `f` and 0/1 `labels`; `weights` (default 1 each) count an
- * example as that many copies of it.
- */
-export function fitPlatt(
-  f: ArrayLike<number>,
-  labels: ArrayLike<number>,
-  weights?: ArrayLike<number>,
-): PlattScaling {
+/** Fits A and B to decision values `f` and 0/1 `labels`. */
+export function fitPlatt(f: ArrayLike<number>, labels: ArrayLike<number>): PlattScaling {
   const n = f.length;
-  const w = (i: number) => (weights === undefined ? 1 : (weights[i] as number));
   let prior1 = 0;
-  let prior0 = 0;
-  for (let i = 0; i < n; i++) {
-    if (labels[i] === 1) prior1 += w(i);
-    else prior0 += w(i);
-  }
+  for (let i = 0; i < n; i++) if (labels[i] === 1) prior1++;
+  const prior0 = n - prior1;
   const hi = (prior1 + 1) / (prior1 + 2);
   const lo = 1 / (prior0 + 2);
   const t = Float64Array.from({ length: n }, (_, i) => (labels[i] === 1 ? hi : lo));
@@ -39,10 +28,9 @@ export function fitPlatt(
       const fApB = (f[i] as number) * aa + bb;
       const ti = t[i] as number;
       fval +=
-        w(i) *
-        (fApB >= 0
+        fApB >= 0
           ? ti * fApB + Math.log(1 + Math.exp(-fApB))
-          : (ti - 1) * fApB + Math.log(1 + Math.exp(fApB)));
+          : (ti - 1) * fApB + Math.log(1 + Math.exp(fApB));
     }
     return fval;
   };
@@ -58,12 +46,11 @@ export function fitPlatt(
       const fApB = fi * a + b;
       const p = fApB >= 0 ? Math.exp(-fApB) / (1 + Math.exp(-fApB)) : 1 / (1 + Math.exp(fApB));
       const q = 1 - p;
-      const wi = w(i);
-      const d2 = wi * p * q;
+      const d2 = p * q;
       h11 += fi * fi * d2;
       h22 += d2;
       h21 += fi * d2;
-      const d1 = wi * ((t[i] as number) - p);
+      const d1 = (t[i] as number) - p;
       g1 += fi * d1;
       g2 += d1;
     }

@@ -213,18 +213,19 @@ export interface UserJudgeSpec {
   /** Most questions answered (from the ground truth) while the crawl runs. */
   answers: number;
   /**
-   * Settings of the cold-start judge by name (`learn=0` never learns, `trust=0` trusts the
-   * keyword labels whatever the answers say, `share=0.5` the examples' weight), to measure its parts; the judge's
+   * Settings of the cold-start judge by name (`learn=0` never learns, `share=0.5` the examples'
+   * weight; `feedback=1`: instead of it, the keyword judge retrained on the answers by relevance
+   * feedback, as `tres crawl` with keywords does), to measure its parts; the judge's
    * defaults otherwise.
    */
   settings: Record<string, number>;
 }
 
-const USER_JUDGE_KEYS = ['examples', 'answers', 'learn', 'trust', 'share', 'first', 'every'];
+const USER_JUDGE_KEYS = ['examples', 'answers', 'learn', 'feedback', 'share', 'first', 'every'];
 
 /**
  * Reads a `--judge` spec: `keywords` (undefined: the keyword judge) or
- * `user:examples=N,answers=M[,learn=0|1,trust=0|1,share=X,first=N,every=N]`.
+ * `user:examples=N,answers=M[,learn=0|1,feedback=0|1,share=X,first=N,every=N]`.
  * @throws ConfigError naming `judge` and the part that is wrong
  */
 export function parseBenchJudge(spec: string): UserJudgeSpec | undefined {

@@ -113,6 +113,11 @@ export interface RunSpec {
    * @default 0 (no questions)
    */
   answers?: number;
+  /**
+   * The answers retrain the judge by relevance feedback (the crawler's `retrain`), which reads
+   * the pages back from the WARC file, so this run writes one. @default false
+   */
+  isRetrainedOnAnswers?: boolean;
   /** Hosts the web serves (for the crawl scope and its counts). */
   servedHosts?: ReadonlySet<string>;
   /** Drop links to hosts the web does not serve. @default true when servedHosts is given */
@@ -180,7 +185,8 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
   const wordVectors = strategyNeedsWordVectors(spec.strategy) ? await loadWordVectors() : undefined;
   const judge = typeof spec.judge === 'function' ? await spec.judge(spec.run) : spec.judge;
   // The crawler hands each answer to the judge's learn, as a crawl of `tres crawl` does.
-  const asks = (spec.answers ?? 0) > 0 && typeof judge?.learn === 'function';
+  const asks =
+    (spec.answers ?? 0) > 0 && (typeof judge?.learn === 'function' || spec.isRetrainedOnAnswers === true);
   const makeCrawler = (maxPages: number, isResume: boolean) =>
     new Crawler({
       outDir,
@@ -199,6 +205,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
           }
         : {}),
       ...BENCH_CRAWLER_SETTINGS,
+      ...(asks && spec.isRetrainedOnAnswers ? { shouldWriteWarc: true } : {}),
       ...(spec.checkpointEveryPages === undefined ? {} : { checkpointEveryPages: spec.checkpointEveryPages }),
       progressIntervalMs: 60_000,
       net: spec.net,

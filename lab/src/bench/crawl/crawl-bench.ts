@@ -209,6 +209,9 @@ export async function runCrawlBench(options: CrawlBenchOptions): Promise<CrawlBe
             urlFilter: web.urlFilter,
             judge: judge.judge,
             answers: o.userJudge?.answers ?? 0,
+            ...('isRetrainedOnAnswers' in judge && judge.isRetrainedOnAnswers
+              ? { isRetrainedOnAnswers: true }
+              : {}),
             servedHosts: web.servedHosts,
             isClosedWorld: !o.isOpenWorld,
             ...(web.hasPage ? { hasPage: web.hasPage } : {}),

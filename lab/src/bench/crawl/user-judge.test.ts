@@ -16,10 +16,10 @@ describe('--judge user:...', () => {
       answers: 50,
       settings: {},
     });
-    expect(parseBenchJudge('user:examples=3,trust=1')).toEqual({
+    expect(parseBenchJudge('user:examples=3,first=50')).toEqual({
       examples: 3,
       answers: 0,
-      settings: { trust: 1 },
+      settings: { first: 50 },
     });
     expect(() => parseBenchJudge('sample')).toThrow(/judge: unknown judge in "sample"/);
     expect(() => parseBenchJudge('user:examples=ten')).toThrow(/"examples=ten" is not NAME=NUMBER/);

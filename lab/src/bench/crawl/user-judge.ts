@@ -13,7 +13,13 @@ import type { BenchWeb } from './crawl-bench-topic.js';
 export async function userJudge(
   spec: UserJudgeSpec,
   web: BenchWeb,
-): Promise<{ judge: (run: number) => Promise<PageJudge>; name: string; description: string }> {
+): Promise<{
+  judge: (run: number) => Promise<PageJudge>;
+  name: string;
+  description: string;
+  /** The judge does not learn itself: the answers retrain it by relevance feedback. */
+  isRetrainedOnAnswers?: boolean;
+}> {
   // Loaded on demand, as the model judges are: the relevance room pulls in TensorFlow.
   const { ColdStartJudge, fetchExamplePages } = await import('tres-crawler/internals');
   const relevant = spec.examples > 0 ? web.relevantPages() : [];
@@ -24,6 +30,20 @@ export async function userJudge(
   const s = spec.settings;
   const settings = Object.entries(s).map(([k, v]) => `,${k}=${v}`);
   const name = `user:examples=${spec.examples},answers=${spec.answers}${settings.join('')}`;
+  if (s.feedback === 1) {
+    // What `tres crawl --ui` does with keywords and no examples: the keyword judge, retrained on
+    // the answers by relevance feedback (a model trained in a worker thread, swapped in when its
+    // cross-validated F1 on the answers is not worse).
+    if (spec.examples > 0)
+      throw new ConfigError('judge: feedback=1 takes no examples', { context: { field: 'judge' } });
+    const { KeywordJudge } = await import('tres-crawler');
+    return {
+      judge: async () => new KeywordJudge({ keywords: web.topic.keywords }),
+      name,
+      isRetrainedOnAnswers: true,
+      description: `the keyword judge (${name}): the topic's ${web.topic.keywords.length} keywords, retrained on the answers by relevance feedback`,
+    };
+  }
   const judge = async (run: number): Promise<PageJudge> => {
     const examples = [];
     // A page the crawler could not use as an example (no words, not English) is passed over,
@@ -41,7 +61,6 @@ export async function userJudge(
       examples,
       seed: run,
       ...(s.learn === 0 ? { firstFitAtPages: false } : {}),
-      ...(s.trust === undefined ? {} : { isNoiseMeasured: s.trust !== 0 }),
       ...(s.share === undefined ? {} : { exampleShare: s.share }),
       ...(s.first === undefined ? {} : { firstFitAtPages: s.first }),
       ...(s.every === undefined ? {} : { maxRefitEveryPages: s.every }),
