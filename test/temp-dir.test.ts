@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from 'tres-testing/temp-dir';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 describe('tempDir', () => {
   const forTheFile = tempDir('tres-temp-dir-file-');
@@ -21,5 +21,23 @@ describe('tempDir', () => {
 
   it('keeps a folder made while collecting until the file is done', () => {
     expect(existsSync(forTheFile)).toBe(true);
+  });
+});
+
+describe('tempDir in beforeEach', () => {
+  const made: string[] = [];
+  beforeEach(() => {
+    made.push(tempDir('tres-temp-dir-each-'));
+  });
+
+  it('gives the test a folder of its own', () => {
+    expect(made).toHaveLength(1);
+    expect(existsSync(made[0] as string)).toBe(true);
+  });
+
+  it("removes the previous test's folder when that test ended", () => {
+    expect(made).toHaveLength(2);
+    expect(existsSync(made[0] as string)).toBe(false);
+    expect(existsSync(made[1] as string)).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/index.js';
 import type { CrawlerOptions } from '../index.js';
@@ -32,7 +33,7 @@ function rows(dir: string): Row[] {
 
 describe('Crawler on a generated topical web', () => {
   let sandbox: Sandbox;
-  let base: string;
+  const base = tempDir('tres-crawl-');
   const topic = 'astronomy telescopes';
 
   beforeAll(async () => {
@@ -45,11 +46,9 @@ describe('Crawler on a generated topical web', () => {
         relevantTopic: topic,
       },
     });
-    base = mkdtempSync(join(tmpdir(), 'tres-crawl-'));
   });
   afterAll(async () => {
     await sandbox.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   function options(name: string, extra: Partial<CrawlerOptions> = {}): CrawlerOptions {
@@ -233,7 +232,7 @@ describe('Crawler on the fault sites', () => {
 
 describe('TRES on the crawl loop', () => {
   let sandbox: Sandbox;
-  let base: string;
+  const base = tempDir('tres-rl-');
   const topic = 'astronomy telescopes';
 
   beforeAll(async () => {
@@ -246,11 +245,9 @@ describe('TRES on the crawl loop', () => {
         relevantTopic: topic,
       },
     });
-    base = mkdtempSync(join(tmpdir(), 'tres-rl-'));
   });
   afterAll(async () => {
     await sandbox.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   it('repeats a seeded tres crawl exactly with K = 1, past warm-up and training', async () => {

@@ -11,8 +11,9 @@ import { afterAll, onTestFinished } from 'vitest';
 
 /**
  * A fresh folder under the system's temporary folder whose name starts with `prefix`. Call it
- * inside a test, or where vitest collects tests (top level, `describe`); not in a `beforeAll`,
- * where neither hook can be registered (vitest throws).
+ * inside a test or a `beforeEach` (removed when that test ends), or where vitest collects tests
+ * (top level, `describe`: removed when the file is done); not in a `beforeAll`, where neither
+ * hook can be registered (vitest throws).
  */
 export function tempDir(prefix = 'tres-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { homepageSites, writeHomepages } from './homepages.js';
 import type { PackageInfo } from './package-lists.js';
 
@@ -22,13 +22,12 @@ const pkg = (name: string, homepage: string | undefined, fields: Partial<Package
 });
 
 let dir = '';
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function write(
   packages: PackageInfo[],
   servedSites = [{ host: 'www.gnu.org', prefix: '/software/make/manual/' }],
 ) {
-  dir = mkdtempSync(join(tmpdir(), 'tres-homepages-'));
+  dir = tempDir('tres-homepages-');
   const pages = writeHomepages(new Map(packages.map((p) => [p.package, p])), new Map(), {
     dir,
     hubHost: 'packages.debian.org',

@@ -1,15 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from 'tres-crawler';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_MANIFEST_PATH, loadManifest, selectSites } from './manifest.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tres-manifest-'));
+  dir = tempDir('tres-manifest-');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const site = {
   package: 'a-doc',

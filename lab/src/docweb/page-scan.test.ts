@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { pageUrl, scanSitePages } from './page-scan.js';
 import { sanitizeLinks } from './sanitize-links.js';
 
@@ -11,9 +11,8 @@ const put = (rel: string, body = '<html></html>') => {
   writeFileSync(join(dir, rel), body);
 };
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tres-scan-'));
+  dir = tempDir('tres-scan-');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('scanSitePages', () => {
   it('lists HTML files sorted, skips other files, and counts excluded trees once each', async () => {

@@ -1,16 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from 'tres-crawler';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TOPICS_DIR } from './manifest.js';
 import { loadTopic, loadTopics, parseTopic } from './topic.js';
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tres-topic-'));
+  dir = tempDir('tres-topic-');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const base = {
   name: 'hw',

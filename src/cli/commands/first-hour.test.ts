@@ -4,18 +4,10 @@
  * input that would silently do the wrong thing is refused with what to do. The CLI runs in this
  * process against a small sandbox web on loopback.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closestKey } from '../../config/index.js';
 import {
@@ -29,7 +21,7 @@ import { isTresOnPath, tresCommand } from '../tres-command.js';
 
 describe("a new user's first hour with tres crawl", () => {
   let server: ReplayServer;
-  let base: string;
+  const base = tempDir('tres-first-hour-');
   let seeds: string;
   const resolveRules = () => ['--resolve', sandboxResolveRules(server).join(',')];
   const fast = ['--min-delay-ms', '0', '--quiet'];
@@ -42,13 +34,11 @@ describe("a new user's first hour with tres crawl", () => {
       topics: ['computer hardware', 'cooking recipes'],
     });
     server = await startReplayServer({ sites: web.sites() });
-    base = mkdtempSync(join(tmpdir(), 'tres-first-hour-'));
     seeds = join(base, 'seeds.txt');
     writeFileSync(seeds, `${web.seedUrls(2, { relevant: true }).join('\n')}\n`);
   });
   afterAll(async () => {
     await server.close();
-    rmSync(base, { recursive: true, force: true });
   });
 
   it('after a first crawl that fetched nothing, the printed way on (a resume with --allow-loopback) crawls from the seeds', async () => {
@@ -223,11 +213,8 @@ describe("a new user's first hour with tres crawl", () => {
 });
 
 describe('other commands a new user meets', () => {
-  let base: string;
-  beforeAll(() => {
-    base = mkdtempSync(join(tmpdir(), 'tres-first-hour-cmds-'));
-  });
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  const base = tempDir('tres-first-hour-cmds-');
+  beforeAll(() => {});
 
   it('demo rejects an unknown strategy before it starts the sandbox', async () => {
     const run = await runMain(['demo', '--strategies', 'tres,foo']);

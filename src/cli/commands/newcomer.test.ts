@@ -4,22 +4,20 @@
  * none, and bad input (a port out of range, an unknown option, a malformed seed, a broken YAML
  * file) gets one `tres:` line and exit 2. The CLI runs in this process.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runMain } from '../test-cli.js';
 
 describe('tres crawl with no network', () => {
-  let base: string;
+  const base = tempDir('tres-newcomer-');
   let seeds: string;
 
   beforeAll(() => {
-    base = mkdtempSync(join(tmpdir(), 'tres-newcomer-'));
     seeds = join(base, 'seeds.txt');
     writeFileSync(seeds, 'https://www.debian.org/doc/\n');
   });
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   // `--resolve '*=none'` makes every host a DNS miss, as on a machine with no network.
   const offline = ['--resolve', '*=none', '--quiet'];
@@ -56,12 +54,9 @@ describe('tres crawl with no network', () => {
 });
 
 describe('bad input gets one line and exit 2', () => {
-  let base: string;
+  const base = tempDir('tres-newcomer-input-');
 
-  beforeAll(() => {
-    base = mkdtempSync(join(tmpdir(), 'tres-newcomer-input-'));
-  });
-  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  beforeAll(() => {});
 
   /** Runs `tres ARGS`, expects exit 2 and one stderr line starting `tres: `; returns the line. */
   async function refused(args: string[]): Promise<string> {

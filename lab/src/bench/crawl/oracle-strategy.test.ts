@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DiscoveredLink, SelectionContext } from 'tres-crawler';
+import { tempDir } from 'tres-testing/temp-dir';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunResult, runOnce } from './crawl-bench-run.js';
 import { writeSyntheticTopic } from './crawl-bench-test-utils.js';
@@ -106,7 +104,7 @@ describe('WebScopeStrategy with the pages of the web', () => {
 });
 
 describe('the oracle in a benchmark run', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tres-oracle-test-'));
+  const dir = tempDir('tres-oracle-test-');
   let web: BenchWeb;
   const results: Record<string, RunResult> = {};
   beforeAll(async () => {
@@ -129,7 +127,6 @@ describe('the oracle in a benchmark run', () => {
   });
   afterAll(async () => {
     await web?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('harvests at least as many relevant pages as BFS from the same seed, and records the scope counts', () => {

@@ -1,12 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { runFuzzBench } from './fuzz-bench.js';
 
 describe('fuzz benchmark harness', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tres-fuzz-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('tres-fuzz-');
 
   it('runs every target on a tiny budget and writes fuzz.json and fuzz.md', async () => {
     const result = await runFuzzBench({

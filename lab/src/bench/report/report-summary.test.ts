@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../crawl/index.js';
 import { summarizeRuns } from '../crawl/index.js';
 import { checkClaim, readTopicResults, summaryReport, type TopicResults } from './report-summary.js';
@@ -147,8 +147,7 @@ describe('checkClaim', () => {
 });
 
 describe('summaryReport and readTopicResults', () => {
-  const root = mkdtempSync(join(tmpdir(), 'tres-summary-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const root = tempDir('tres-summary-');
   const write = (name: string, rows: unknown) => {
     const dir = join(root, name);
     mkdirSync(dir, { recursive: true });
