@@ -119,6 +119,9 @@ Parts:
   feedback   50 labels through the dashboard's API retrain the judge of a DocWeb crawl
   ui         pages/s of the same crawl with and without the dashboard
   pdf        PDF text extraction: pages/s of one worker and peak memory (made PDFs, the DocWeb's)
+  cluster    pages/s with 1, 2, 4 and 8 tres workers over Redis (--workers, --pages-per-worker), the
+             coordinator's ceiling (--ceiling-pages), and the balance rows: each worker's share of
+             pages and idle time with 4 workers, one of them joining late (--balance: only those)
   render     pages/s rendered in chromium (--render) against plain fetching on a script-built sandbox
   resume     crawls stopped half-way and resumed against uninterrupted ones, per strategy and seed
              (--topic FILE, default the generated web; --model DIR: the judge; --runs N, default 5;
@@ -138,6 +141,8 @@ Flags:
   --workers a,b         cluster: worker counts of the rows (default 1,2,4,8)
   --pages-per-worker N  cluster: pages per worker per row (default 150)
   --ceiling-pages N     cluster: pages of each coordinator-ceiling run (default 1500)
+  --balance             cluster: only the balance rows: each worker's share of pages and idle time,
+                        4 workers started together and 3 with a fourth joining late
   --max-pages N         long: pages of each crawl (default 100000)
   --sample-every N      long: pages between samples (default 5000)
   --out DIR             write here instead of bench-out/ (results: the tracked reports)
@@ -178,13 +183,19 @@ async function main(): Promise<void> {
   }
   const unknownFlags = args.filter(
     (a, i) =>
-      a.startsWith('-') && a !== '--quick' && !VALUE_FLAGS.includes(a) && !VALUE_FLAGS.includes(args[i - 1]!),
+      a.startsWith('-') &&
+      a !== '--quick' &&
+      a !== '--balance' &&
+      !VALUE_FLAGS.includes(a) &&
+      !VALUE_FLAGS.includes(args[i - 1]!),
   );
   if (unknownFlags.length > 0) {
     console.error(`unknown flag ${unknownFlags.join(', ')}; see npm run bench -- --help`);
     process.exit(2);
   }
   const isQuick = args.includes('--quick');
+  // cluster: `--balance` runs only the balance rows (each worker's pages and idle time).
+  const isBalanceOnly = args.includes('--balance');
   const docwebCacheDir = takeValue(args, '--cache');
   const modelsArg = takeValue(args, '--models', 'a folder: npm run bench -- crawl --models DIR');
   const strategyList = splitStrategySpecs(takeValue(args, '--strategies') ?? '');
@@ -277,6 +288,7 @@ async function main(): Promise<void> {
         outDir: outArg ?? false,
         pagesPerWorker: perWorker,
         ceilingPages,
+        isBalanceOnly,
         ...(strategyList.length > 0 ? { strategies: strategyList } : {}),
         ...(workerCounts === undefined ? {} : { workerCounts }),
         ...(isQuick

@@ -12,6 +12,12 @@
  * 2. The coordinator's ceiling: the same crawl with instant responses and no delay, workers with
  *    plenty of slots; decisions and recorded pages per second, and a CPU profile of the
  *    coordinator (V8's sampler, as `node --cpu-prof`: self time by module and by function).
+ * 3. Balance rows: 4 workers on a web of few hosts (work concentrates on some shards), started
+ *    together, and 3 with a fourth joining once a quarter of the pages are recorded. Each worker's
+ *    share of the pages (from the store: the WARC file that holds each page) and its idle time:
+ *    Redis sampled every 200 ms for each shard's lease holder and requests (queued or in flight);
+ *    a worker is idle when its shards have held no request for a second while another worker's
+ *    hold 2 or more.
  * Nothing is written unless `--out DIR` is given (then cluster.json and cluster.md there).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
@@ -19,8 +25,10 @@ import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { Crawler, createSyntheticWeb } from 'tres-crawler';
 import { ClusterCoordinator, connectRedis, keywordsOf, type SyntheticWeb } from 'tres-crawler/internals';
 import { closestGapMs, type LoggedWebOptions, startLocalRedis } from 'tres-testing';
@@ -51,6 +59,19 @@ export interface ClusterBenchOptions {
   /** Folder for cluster.json and cluster.md; `false` writes nothing. @default false */
   outDir: string | false;
   seed: number;
+  /** Only the balance rows. @default false */
+  isBalanceOnly: boolean;
+  /** The balance rows' webs (hosts, pages, seed URLs, pages of each row) and their strategy. */
+  balance: { webs: BalanceWeb[]; strategy: string };
+}
+
+/** A web of the balance rows: few hosts, so that work concentrates on some shards. */
+export interface BalanceWeb {
+  hosts: number;
+  pages: number;
+  seeds: number;
+  /** Pages of each row. */
+  maxPages: number;
 }
 
 export const DEFAULT_CLUSTER_BENCH_OPTIONS: ClusterBenchOptions = {
@@ -66,10 +87,18 @@ export const DEFAULT_CLUSTER_BENCH_OPTIONS: ClusterBenchOptions = {
   seedCount: 500,
   outDir: false,
   seed: 3,
+  isBalanceOnly: false,
+  balance: {
+    webs: [
+      { hosts: 8, pages: 2400, seeds: 8, maxPages: 400 },
+      { hosts: 32, pages: 3200, seeds: 8, maxPages: 800 },
+    ],
+    strategy: 'best-first',
+  },
 };
 
 const TOPIC = 'computer hardware';
-const BIN = resolve(fileURLToPath(import.meta.url), '../../../../bin/tres.js');
+const BIN = resolve(fileURLToPath(import.meta.url), '../../../../../bin/tres.js');
 
 interface Row {
   strategy: string;
@@ -201,64 +230,37 @@ export async function runClusterBench(partial: Partial<ClusterBenchOptions> = {}
   const base = mkdtempSync(join(tmpdir(), 'tres-cluster-bench-'));
   const rows: Row[] = [];
   const ceilings: Ceiling[] = [];
+  const balances: BalanceRow[] = [];
   try {
-    const slow = await forkWeb({
-      seed: o.seed,
-      hostCount: o.webHosts,
-      pageCount: o.webPages,
-      topics: [TOPIC, 'cooking recipes', 'football'],
-      relevantTopic: TOPIC,
-      delayMs: o.delayMs,
-    });
-    try {
-      console.log(
-        `cluster: ${o.webHosts} hosts, ${o.webPages} pages, responses ${o.delayMs[0]}-${o.delayMs[1]} ms, min delay ${o.minDelayMs} ms/host, K = ${o.kPerWorker} per worker`,
-      );
-      for (const strategy of o.strategies) {
-        for (const workers of o.workerCounts) {
-          const row = await latencyRow(o, redis.url, slow, base, strategy, workers);
-          const first = rows.find((r) => r.strategy === strategy && r.workers === o.workerCounts[0]);
-          row.speedup = first ? row.pagesPerSec / first.pagesPerSec : 1;
-          rows.push(row);
-          const cpu = row.cpuMsPerPage;
+    if (!o.isBalanceOnly) await latencyAndCeiling(o, redis.url, base, rows, ceilings);
+    for (const b of o.balance.webs) {
+      const few = await forkWeb({
+        seed: o.seed,
+        hostCount: b.hosts,
+        pageCount: b.pages,
+        topics: [TOPIC, 'cooking recipes', 'football'],
+        relevantTopic: TOPIC,
+        delayMs: o.delayMs,
+      });
+      try {
+        console.log(
+          `balance: ${b.hosts} hosts, ${b.pages} pages, ${b.seeds} seeds, ${o.balance.strategy}, ${b.maxPages} pages a row, 4 workers, K = ${o.kPerWorker} per worker; idle = the worker's shards hold no request for a second while another's hold 2 or more (Redis sampled every 200 ms)`,
+        );
+        for (const lateJoin of [false, true]) {
+          const row = await balanceRow(o, b, redis.url, few, base, lateJoin);
+          balances.push(row);
           console.log(
-            `  ${strategy.padEnd(10)} ${String(workers).padStart(2)} workers: ${row.pages} pages in ${row.seconds.toFixed(1)} s = ${row.pagesPerSec.toFixed(1)} pages/s (x${row.speedup.toFixed(2)}); closest gap per host ${row.closestGapMs.toFixed(0)} ms (server's event loop late by up to ${row.serverLagMaxMs.toFixed(0)} ms); robots.txt <= ${row.maxRobotsPerHostPerWorker}/host; Redis ${row.redisCommandsPerPage.toFixed(1)} commands, ${(row.redisBytesPerPage / 1024).toFixed(1)} KiB per page; refetched ${row.refetched}; CPU ms/page: workers ${cpu.workers.toFixed(1)}, coordinator ${cpu.coordinator.toFixed(1)}, web ${cpu.web.toFixed(1)}, Redis ${cpu.redis.toFixed(1)} (${row.coresBusy.toFixed(2)} cores busy); waiting for a CPU, ms/page: workers ${row.runQueueWaitMsPerPage.workers.toFixed(1)}, coordinator ${row.runQueueWaitMsPerPage.coordinator.toFixed(1)}; in flight ${row.meanInFlight.toFixed(1)} of ${row.k * row.workers}; load ${row.load.toFixed(1)}`,
+            `  ${row.label}: ${row.pages} pages in ${row.seconds.toFixed(1)} s; load ${row.load.toFixed(1)}`,
           );
+          for (const w of row.workers) {
+            console.log(
+              `    ${w.id}: ${w.pages} pages (${((100 * w.pages) / Math.max(1, row.pages)).toFixed(1)}%), idle while another had a backlog ${w.idlePct.toFixed(1)}% of ${w.seconds.toFixed(1)} s, shards held ${w.meanShards.toFixed(1)} on average`,
+            );
+          }
         }
+      } finally {
+        await few.close();
       }
-    } finally {
-      await slow.close();
-    }
-    const fast = await forkWeb({
-      seed: o.seed,
-      hostCount: o.webHosts,
-      pageCount: o.webPages,
-      topics: [TOPIC, 'cooking recipes', 'football'],
-      relevantTopic: TOPIC,
-    });
-    try {
-      console.log('coordinator ceiling: instant responses, no delay, 2 workers x 64 slots');
-      for (const strategy of o.strategies) {
-        const c = await ceilingRun(o, redis.url, fast, base, strategy);
-        ceilings.push(c);
-        console.log(
-          `  ${strategy.padEnd(10)} ${c.pages} pages in ${c.seconds.toFixed(1)} s: ${c.pagesPerSec.toFixed(0)} recorded pages/s, ${c.decisionsPerSec.toFixed(0)} decisions/s (the same crawl in one process: ${c.localPagesPerSec.toFixed(0)} pages/s)`,
-        );
-        console.log(
-          `    coordinator CPU ${c.coordinatorCpuMsPerPage.toFixed(2)} ms/page; profile (self time): ${c.profile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')}`,
-        );
-        console.log(
-          `    top functions (share of busy time): ${c.topFunctions.map((p) => `${p.module} ${p.selfPct.toFixed(1)}%`).join(', ')}`,
-        );
-        console.log(
-          `    workers (node --cpu-prof, share of busy time): ${c.workerProfile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')}`,
-        );
-        console.log(
-          `    workers' top functions: ${c.workerTopFunctions.map((p) => `${p.module} ${p.selfPct.toFixed(1)}%`).join(', ')}`,
-        );
-      }
-    } finally {
-      await fast.close();
     }
   } finally {
     await redis.stop();
@@ -268,10 +270,78 @@ export async function runClusterBench(partial: Partial<ClusterBenchOptions> = {}
     const paths = writeResults(
       o.outDir,
       'cluster',
-      { env: benchEnv(), options: o, rows, ceilings },
-      markdown(o, rows, ceilings),
+      { env: benchEnv(), options: o, rows, ceilings, balances },
+      markdown(o, rows, ceilings, balances),
     );
     console.log(`written: ${paths.md}, ${paths.json}`);
+  }
+}
+
+/** The latency-bound rows and the coordinator's ceiling (parts 1 and 2 of the file comment). */
+async function latencyAndCeiling(
+  o: ClusterBenchOptions,
+  url: string,
+  base: string,
+  rows: Row[],
+  ceilings: Ceiling[],
+): Promise<void> {
+  const slow = await forkWeb({
+    seed: o.seed,
+    hostCount: o.webHosts,
+    pageCount: o.webPages,
+    topics: [TOPIC, 'cooking recipes', 'football'],
+    relevantTopic: TOPIC,
+    delayMs: o.delayMs,
+  });
+  try {
+    console.log(
+      `cluster: ${o.webHosts} hosts, ${o.webPages} pages, responses ${o.delayMs[0]}-${o.delayMs[1]} ms, min delay ${o.minDelayMs} ms/host, K = ${o.kPerWorker} per worker`,
+    );
+    for (const strategy of o.strategies) {
+      for (const workers of o.workerCounts) {
+        const row = await latencyRow(o, url, slow, base, strategy, workers);
+        const first = rows.find((r) => r.strategy === strategy && r.workers === o.workerCounts[0]);
+        row.speedup = first ? row.pagesPerSec / first.pagesPerSec : 1;
+        rows.push(row);
+        const cpu = row.cpuMsPerPage;
+        console.log(
+          `  ${strategy.padEnd(10)} ${String(workers).padStart(2)} workers: ${row.pages} pages in ${row.seconds.toFixed(1)} s = ${row.pagesPerSec.toFixed(1)} pages/s (x${row.speedup.toFixed(2)}); closest gap per host ${row.closestGapMs.toFixed(0)} ms (server's event loop late by up to ${row.serverLagMaxMs.toFixed(0)} ms); robots.txt <= ${row.maxRobotsPerHostPerWorker}/host; Redis ${row.redisCommandsPerPage.toFixed(1)} commands, ${(row.redisBytesPerPage / 1024).toFixed(1)} KiB per page; refetched ${row.refetched}; CPU ms/page: workers ${cpu.workers.toFixed(1)}, coordinator ${cpu.coordinator.toFixed(1)}, web ${cpu.web.toFixed(1)}, Redis ${cpu.redis.toFixed(1)} (${row.coresBusy.toFixed(2)} cores busy); waiting for a CPU, ms/page: workers ${row.runQueueWaitMsPerPage.workers.toFixed(1)}, coordinator ${row.runQueueWaitMsPerPage.coordinator.toFixed(1)}; in flight ${row.meanInFlight.toFixed(1)} of ${row.k * row.workers}; load ${row.load.toFixed(1)}`,
+        );
+      }
+    }
+  } finally {
+    await slow.close();
+  }
+  const fast = await forkWeb({
+    seed: o.seed,
+    hostCount: o.webHosts,
+    pageCount: o.webPages,
+    topics: [TOPIC, 'cooking recipes', 'football'],
+    relevantTopic: TOPIC,
+  });
+  try {
+    console.log('coordinator ceiling: instant responses, no delay, 2 workers x 64 slots');
+    for (const strategy of o.strategies) {
+      const c = await ceilingRun(o, url, fast, base, strategy);
+      ceilings.push(c);
+      console.log(
+        `  ${strategy.padEnd(10)} ${c.pages} pages in ${c.seconds.toFixed(1)} s: ${c.pagesPerSec.toFixed(0)} recorded pages/s, ${c.decisionsPerSec.toFixed(0)} decisions/s (the same crawl in one process: ${c.localPagesPerSec.toFixed(0)} pages/s)`,
+      );
+      console.log(
+        `    coordinator CPU ${c.coordinatorCpuMsPerPage.toFixed(2)} ms/page; profile (self time): ${c.profile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')}`,
+      );
+      console.log(
+        `    top functions (share of busy time): ${c.topFunctions.map((p) => `${p.module} ${p.selfPct.toFixed(1)}%`).join(', ')}`,
+      );
+      console.log(
+        `    workers (node --cpu-prof, share of busy time): ${c.workerProfile.map((p) => `${p.module} ${p.selfPct.toFixed(0)}%`).join(', ')}`,
+      );
+      console.log(
+        `    workers' top functions: ${c.workerTopFunctions.map((p) => `${p.module} ${p.selfPct.toFixed(1)}%`).join(', ')}`,
+      );
+    }
+  } finally {
+    await fast.close();
   }
 }
 
@@ -456,6 +526,163 @@ async function ceilingRun(
   };
 }
 
+/** One worker of a balance row. */
+interface BalanceWorker {
+  id: string;
+  /** Pages it fetched (the store's pages whose records are in its WARC file). */
+  pages: number;
+  /**
+   * Share of its time (from its first lease to the crawl's end) in which its shards held no
+   * request while another worker's held 2 or more, %.
+   */
+  idlePct: number;
+  /** Its time from its first lease to the crawl's end, s. */
+  seconds: number;
+  /** Shards it held, on average over that time. */
+  meanShards: number;
+}
+
+interface BalanceRow {
+  label: string;
+  /** Hosts of the row's web. */
+  hosts: number;
+  lateJoin: boolean;
+  pages: number;
+  seconds: number;
+  /** 1-minute load average of the machine at the row's end. */
+  load: number;
+  workers: BalanceWorker[];
+}
+
+/** Each shard's lease value and request count (queued or in flight: entries are deleted when done). */
+const SAMPLE_SCRIPT = `local out = {}
+local n = #KEYS / 2
+for i = 1, n do
+  out[#out + 1] = redis.call('GET', KEYS[i]) or ''
+  out[#out + 1] = redis.call('XLEN', KEYS[n + i])
+end
+return out`;
+
+/** Samples (200 ms apart) without a request that make a worker idle: a whole second. */
+const IDLE_SAMPLES = 5;
+
+/** The shard count of the crawls here (the default --cluster-shards). */
+const BENCH_SHARDS = 64;
+
+/**
+ * Part 3 of the file comment: 4 workers started together, or 3 with a fourth joining once a
+ * quarter of the pages are recorded; each worker's pages and idle time.
+ */
+async function balanceRow(
+  o: ClusterBenchOptions,
+  b: BalanceWeb,
+  url: string,
+  web: WebProcess,
+  base: string,
+  lateJoin: boolean,
+): Promise<BalanceRow> {
+  const name = `balance-${b.hosts}-${lateJoin ? 'late' : 'together'}`;
+  const warcDir = join(base, name, 'warc');
+  await web.take();
+  const procs = startWorkers(url, name, lateJoin ? 3 : 4, o.kPerWorker, warcDir);
+  const outDir = join(base, name, 'crawl');
+  const crawler = new Crawler({
+    outDir,
+    strategy: o.balance.strategy,
+    seed: o.seed,
+    keywords: keywordsOf(TOPIC),
+    maxPages: b.maxPages,
+    maxConcurrency: o.kPerWorker * 4,
+    shouldWriteWarc: false,
+    net: { minDelayMs: o.minDelayMs, resolveRules: web.resolveRules, allowLoopback: true },
+    fetchRunner: new ClusterCoordinator({ url, name }),
+  });
+  let recorded = 0;
+  let firstMs = 0;
+  crawler.on('page', () => {
+    recorded++;
+    if (firstMs === 0) firstMs = performance.now();
+    if (lateJoin && procs.length === 3 && recorded >= b.maxPages / 4)
+      procs.push(...startWorkers(url, name, 1, o.kPerWorker, warcDir, [], 3));
+  });
+  // Each worker's request count and shards, sampled from Redis every 200 ms from the first page.
+  const r = await connectRedis(url, 'redis');
+  const prefix = `tres:${name}:`;
+  const keys = [
+    ...Array.from({ length: BENCH_SHARDS }, (_, i) => `${prefix}lease:${i}`),
+    ...Array.from({ length: BENCH_SHARDS }, (_, i) => `${prefix}req:${i}`),
+  ];
+  const samples: Array<{ atMs: number; load: Map<string, number>; shards: Map<string, number> }> = [];
+  let isSampling = true;
+  const sampling = (async () => {
+    while (isSampling) {
+      if (firstMs !== 0) {
+        const reply = (await r.eval(SAMPLE_SCRIPT, keys.length, ...keys)) as Array<string | number>;
+        const load = new Map<string, number>();
+        const shards = new Map<string, number>();
+        for (let i = 0; i < reply.length; i += 2) {
+          const token = String(reply[i]);
+          // A holder's token is `<worker id>#<round>`; anything else is no holder.
+          const hash = token.lastIndexOf('#');
+          if (hash < 0) continue;
+          const id = token.slice(0, hash);
+          load.set(id, (load.get(id) ?? 0) + Number(reply[i + 1]));
+          shards.set(id, (shards.get(id) ?? 0) + 1);
+        }
+        samples.push({ atMs: performance.now(), load, shards });
+      }
+      await delay(200);
+    }
+  })();
+  const summary = await crawler.run(web.web.seedUrls(b.seeds)).finally(() => {
+    isSampling = false;
+  });
+  const seconds = (performance.now() - firstMs) / 1000;
+  await sampling;
+  r.disconnect();
+  await stopWorkers(procs);
+  const db = new Database(join(outDir, 'crawl.sqlite'), { readonly: true });
+  const byFile = db
+    .prepare(
+      'SELECT warc_file AS file, COUNT(*) AS n FROM pages WHERE warc_file IS NOT NULL GROUP BY warc_file',
+    )
+    .all() as Array<{ file: string; n: number }>;
+  db.close();
+  const pagesOf = new Map(byFile.map((row) => [basename(row.file, '.warc.gz'), row.n]));
+  const ids = Array.from({ length: 4 }, (_, i) => `w${i}`);
+  const endMs = samples.at(-1)?.atMs ?? 0;
+  const workers = ids.map((id): BalanceWorker => {
+    const from = samples.findIndex((x) => x.shards.has(id));
+    const mine = from < 0 ? [] : samples.slice(from);
+    let idle = 0;
+    let shardSum = 0;
+    // Samples in a row with no request in the worker's shards: idle after a whole second of them.
+    let streak = 0;
+    for (const x of mine) {
+      shardSum += x.shards.get(id) ?? 0;
+      streak = (x.load.get(id) ?? 0) === 0 ? streak + 1 : 0;
+      const hasBacklogElsewhere = [...x.load].some(([other, n]) => other !== id && n >= 2);
+      if (streak >= IDLE_SAMPLES && hasBacklogElsewhere) idle++;
+    }
+    return {
+      id,
+      pages: pagesOf.get(id) ?? 0,
+      idlePct: (100 * idle) / Math.max(1, mine.length),
+      seconds: mine.length === 0 ? 0 : (endMs - (mine[0]?.atMs ?? endMs)) / 1000,
+      meanShards: shardSum / Math.max(1, mine.length),
+    };
+  });
+  return {
+    label: lateJoin ? '3 workers, a fourth joining at a quarter of the pages' : '4 workers started together',
+    hosts: b.hosts,
+    lateJoin,
+    pages: summary.steps,
+    seconds,
+    load: loadavg()[0] ?? 0,
+    workers,
+  };
+}
+
 interface ProfileLike {
   nodes: Array<{
     id: number;
@@ -541,8 +768,9 @@ function startWorkers(
   k: number,
   warcDir: string,
   nodeArgs: string[] = [],
+  firstIndex = 0,
 ): ChildProcess[] {
-  return Array.from({ length: n }, (_, i) =>
+  return Array.from({ length: n }, (_, j) => j + firstIndex).map((i) =>
     spawn(
       process.execPath,
       [
@@ -594,7 +822,7 @@ async function redisStats(url: string): Promise<{ commands: number; bytes: numbe
   }
 }
 
-function markdown(o: ClusterBenchOptions, rows: Row[], ceilings: Ceiling[]): string {
+function markdown(o: ClusterBenchOptions, rows: Row[], ceilings: Ceiling[], balances: BalanceRow[]): string {
   const lines = [
     '# Scale-out over Redis Streams',
     '',
@@ -624,6 +852,19 @@ function markdown(o: ClusterBenchOptions, rows: Row[], ceilings: Ceiling[]): str
       `Top functions of the coordinator (${c.strategy}, self time as a share of its busy time): ${c.topFunctions.map((p) => `${p.module} ${p.selfPct.toFixed(1)}%`).join(', ')}`,
       '',
     ]),
+    '',
+    "## Balance: each worker's pages and idle time",
+    '',
+    `Webs of ${o.balance.webs.map((w) => `${w.hosts} hosts (${w.pages} pages, ${w.seeds} seeds, ${w.maxPages} pages a row)`).join(' and ')}; ${o.balance.strategy}, K = ${o.kPerWorker} per worker. Idle: the worker's shards held no request (queued or in flight) for a second or more while another worker's held 2 or more, as a share of its time from its first lease to the end (Redis sampled every 200 ms).`,
+    '',
+    '| hosts | row | pages | s | load | worker | pages | share | idle % | s | shards held |',
+    '|---:|---|---:|---:|---:|---|---:|---:|---:|---:|---:|',
+    ...balances.flatMap((b) =>
+      b.workers.map(
+        (w) =>
+          `| ${b.hosts} | ${b.label} | ${b.pages} | ${b.seconds.toFixed(1)} | ${b.load.toFixed(1)} | ${w.id} | ${w.pages} | ${((100 * w.pages) / Math.max(1, b.pages)).toFixed(1)}% | ${w.idlePct.toFixed(1)} | ${w.seconds.toFixed(1)} | ${w.meanShards.toFixed(1)} |`,
+      ),
+    ),
     '',
   ];
   return lines.join('\n');
