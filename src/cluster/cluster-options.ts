@@ -145,6 +145,17 @@ export class ClusterKeys {
   get workers(): string {
     return `${this.prefix}workers`;
   }
+  /**
+   * Hash of the live workers' loads: worker id -> requests in its shards' streams (queued or in
+   * flight), written with each heartbeat. An idle worker (0) is handed shards with work.
+   */
+  get loads(): string {
+    return `${this.prefix}loads`;
+  }
+  /** Set of the shards another worker handed over to worker `id`, for it to take. */
+  handovers(id: string): string {
+    return `${this.prefix}handover:${id}`;
+  }
 }
 
 /** Consumer group of the request streams (all workers) and of the outcome stream. */

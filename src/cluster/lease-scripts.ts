@@ -44,13 +44,63 @@ export const FENCE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then retur
 
 /**
  * Heartbeat of worker ARGV[1] in the sorted set KEYS[1] (score: Redis's clock in ms, so workers'
- * clocks need not agree); members older than ARGV[2] ms are removed. Returns the live workers.
+ * clocks need not agree); members older than ARGV[2] ms are removed, with their loads. The
+ * worker's load, the requests in its shards' streams KEYS[4..] (queued or in flight: entries are
+ * deleted when done) plus ARGV[3] (those it started since its last heartbeat), goes into the
+ * hash KEYS[2]. Returns the live workers' count, the request
+ * count of each stream in KEYS[4..], the live workers' ids and their loads (-1: not published),
+ * and the shards handed over to this worker (its set KEYS[3], see {@link HANDOVER_SCRIPT}).
  */
 export const HEARTBEAT_SCRIPT = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZADD', KEYS[1], now, ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
-return redis.call('ZCARD', KEYS[1])`;
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))) do
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('HDEL', KEYS[2], id)
+end
+local lens = {}
+local load = tonumber(ARGV[3])
+for i = 4, #KEYS do
+  lens[#lens + 1] = redis.call('XLEN', KEYS[i])
+  load = load + lens[#lens]
+end
+redis.call('HSET', KEYS[2], ARGV[1], load)
+local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
+local loads = {}
+for i, id in ipairs(ids) do loads[i] = tonumber(redis.call('HGET', KEYS[2], id) or '-1') end
+return {#ids, lens, ids, loads, redis.call('SMEMBERS', KEYS[3])}`;
+
+/**
+ * Hands lease KEYS[1], held with token ARGV[1], over to one worker: the lease's value becomes
+ * that worker's mark ARGV[2] (for ARGV[3] ms, after which it is free), which no other worker's
+ * SET NX can take, and shard ARGV[4] goes into that worker's set KEYS[2]. 1, or 0 if the token
+ * no longer holds the lease.
+ */
+export const HANDOVER_SCRIPT = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1`;
+
+/**
+ * Takes the leases KEYS[2..] handed over to this worker (their value is its mark ARGV[3]) with
+ * token ARGV[1] for ARGV[2] ms, and removes their shards ARGV[4..] from its set KEYS[1]. The
+ * indexes (from 1) of the shards taken; a mark that expired meanwhile is not taken.
+ */
+export const TAKE_HANDOVERS_SCRIPT = `local got = {}
+for i = 2, #KEYS do
+  redis.call('SREM', KEYS[1], ARGV[i + 2])
+  if redis.call('GET', KEYS[i]) == ARGV[3] then
+    redis.call('SET', KEYS[i], ARGV[1], 'PX', ARGV[2])
+    got[#got + 1] = i - 1
+  end
+end
+return got`;
+
+/** The value a lease handed over to worker `id` holds until that worker takes it. */
+export function handoverMark(id: string): string {
+  return `to:${id}`;
+}
 
 /**
  * A lease counts as lost this long before the TTL this worker last set runs out, and the fencing

@@ -1,7 +1,8 @@
 /**
  * A worker's life with Redis: live workers are the members of the heartbeat sorted set (their
  * count sets each one's fair share of shards), a worker stopped with Redis up leaves the set, and
- * a worker whose Redis is gone still exits on SIGTERM, within its stop wait, saying why.
+ * a worker whose Redis is gone still exits on SIGTERM, within its stop wait, saying why; a worker
+ * whose crawl name another crawl took stops with one line and an exit code of its own.
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -20,11 +21,12 @@ const keys = ClusterKeys.of(NAME);
 describe('a cluster worker and its Redis', () => {
   let redis: LocalRedis;
   let client: Redis;
+  let config: WorkerCrawlConfig;
   beforeAll(async () => {
     redis = await startLocalRedis();
     client = await connectRedis(redis.url, 'url');
     // What a coordinator publishes; no requests will come.
-    const config: WorkerCrawlConfig = {
+    config = {
       protocol: CLUSTER_PROTOCOL,
       epoch: 1,
       shards: SHARDS,
@@ -50,19 +52,19 @@ describe('a cluster worker and its Redis', () => {
     await redis?.stop();
   });
 
-  const start = (id: string) => {
+  const start = (id: string, name = NAME, quiet = ['--quiet']) => {
     const child = spawnCli([
       'worker',
       '--cluster',
       redis.url,
       '--cluster-name',
-      NAME,
+      name,
       '--id',
       id,
       '--no-warc',
       '--lease-ttl-ms',
       '1000',
-      '--quiet',
+      ...quiet,
     ]);
     children.push(child);
     let stderr = '';
@@ -86,6 +88,33 @@ describe('a cluster worker and its Redis', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+
+  it('a worker whose crawl name another crawl took stops with one line and exit code 68; one waiting for a name no crawl has names the crawls there', async () => {
+    const name = 'taken';
+    const taken = ClusterKeys.of(name);
+    for (let i = 0; i < SHARDS; i++) await ensureGroup(client, taken.requests(i), WORKER_GROUP, '$');
+    await client.set(taken.config, JSON.stringify({ ...config, crawlId: 'first' }));
+    await client.set(taken.coordinatorLock, 'host-1-x', 'PX', 60_000);
+    const worker = start('joined', name);
+    await until(async () => (await client.get(taken.lease(0))) !== null);
+    // A new crawl under the same name (a coordinator without --resume publishes a new id).
+    await client.set(taken.config, JSON.stringify({ ...config, epoch: 2, crawlId: 'second' }));
+    const [code] = await worker.closed;
+    expect(code).toBe(68);
+    expect(worker.stderr()).toContain('the crawl "taken" in Redis is another crawl now (id second');
+    expect(worker.stderr()).toContain('start a worker for the new crawl');
+    expect(worker.stderr().trim().split('\n')).toHaveLength(1);
+
+    // A typo in --cluster-name: the worker waits, as for a coordinator yet to start, and says
+    // which crawls this Redis holds.
+    const typo = start('typo', 'takne', []);
+    await until(async () => typo.stderr().includes('waiting for a coordinator'));
+    expect(typo.stderr()).toContain(
+      'Redis holds the crawl "taken" with a coordinator running (is --cluster-name right?)',
+    );
+    typo.child.kill('SIGTERM');
+    expect((await typo.closed)[0]).toBe(0);
+  }, 120_000);
 
   it('shares the shards by the heartbeat set, leaves it on SIGTERM, and exits on SIGTERM with Redis gone', async () => {
     const one = start('one');

@@ -10,7 +10,8 @@
  * of the heartbeat sorted set), taking free shards and releasing extra ones once nothing of them is
  * in flight. A shard taken over from a dead worker waits one minimum delay before its first fetch
  * (its hosts' last requests may have just ended) and claims the dead worker's pending requests
- * with XAUTOCLAIM.
+ * with XAUTOCLAIM. Work follows too: a worker with requests in two or more shards hands one over
+ * to a worker that had none for a lease round (shard-leases.ts, rebalance.ts).
  *
  * Fencing: right before each request leaves (every page hop and robots.txt request, after the
  * host's politeness wait), the worker confirms in Redis that the host's shard lease still holds its
@@ -34,7 +35,6 @@ import {
   resolveClusterOptions,
   WORKER_GROUP,
 } from './cluster-options.js';
-import { HEARTBEAT_SCRIPT } from './lease-scripts.js';
 import {
   CLUSTER_PROTOCOL,
   decodeRequest,
@@ -86,6 +86,8 @@ export interface WorkerSummary {
   claimed: number;
   shardsTaken: number;
   shardsReleased: number;
+  /** Shards handed over to an idle worker (rebalance.ts), of those released. */
+  shardsHandedOver: number;
   warcFile: string | undefined;
 }
 
@@ -123,7 +125,14 @@ export class ClusterWorker {
    * (as once) renewed the leases and beat the heart after every page, most of Redis's commands.
    */
   private readonly leaseSleepers = new Set<() => void>();
-  private readonly summaryCounts = { fetched: 0, failed: 0, claimed: 0, shardsTaken: 0, shardsReleased: 0 };
+  private readonly summaryCounts = {
+    fetched: 0,
+    failed: 0,
+    claimed: 0,
+    shardsTaken: 0,
+    shardsReleased: 0,
+    shardsHandedOver: 0,
+  };
 
   /** @throws ConfigError naming the field of a bad option. */
   constructor(options: WorkerOptions, deps: { clock?: Clock } = {}) {
@@ -197,7 +206,12 @@ export class ClusterWorker {
       this.warc?.close();
       this.judges.removeFiles();
       if (this.forcedWhy === undefined) {
-        await this.cmd.zrem(this.keys.workers, this.id).catch(() => {});
+        await this.cmd
+          .multi()
+          .zrem(this.keys.workers, this.id)
+          .hdel(this.keys.loads, this.id)
+          .exec()
+          .catch(() => {});
         await this.cmd.quit().catch(() => {});
       }
       closeNow(this.cmd);
@@ -286,18 +300,44 @@ export class ClusterWorker {
       }
       if (this.isStopping) return;
       if (!hasSaidWaiting)
-        this.log(`waiting for a coordinator (tres crawl --cluster) of crawl "${this.options.name}"`);
+        this.log(
+          `waiting for a coordinator (tres crawl --cluster) of crawl "${this.options.name}"${await this.otherCrawls()}`,
+        );
       hasSaidWaiting = true;
       await this.sleep(250);
     }
   }
 
-  /** @throws ClusterFaultError `protocol` for a crawl written by another tres version. */
+  /** The crawls whose coordinator runs on this Redis, as the waiting line names them (a typo in --cluster-name). */
+  private async otherCrawls(): Promise<string> {
+    const names: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await this.cmd.scan(cursor, 'MATCH', 'tres:*:coordinator', 'COUNT', 1000);
+      for (const key of found) names.push(key.slice('tres:'.length, -':coordinator'.length));
+      cursor = next;
+    } while (cursor !== '0' && names.length < 10);
+    if (names.length === 0) return '';
+    return `; Redis holds ${names.length === 1 ? 'the crawl' : 'the crawls'} ${names.map((n) => `"${n}"`).join(', ')} with a coordinator running (is --cluster-name right?)`;
+  }
+
+  /**
+   * @throws ClusterFaultError `protocol` for a crawl written by another tres version;
+   *   `other-crawl` when another crawl took the name of the one this worker fetches for.
+   */
   private async applyConfig(config: WorkerCrawlConfig): Promise<void> {
     if ((config.protocol ?? 1) !== CLUSTER_PROTOCOL) {
       throw new ClusterFaultError(
         'protocol',
         `worker ${this.id}: the crawl "${this.options.name}" in Redis was started by a tres of cluster protocol ${config.protocol ?? 1}, and this worker speaks protocol ${CLUSTER_PROTOCOL}; run the same tres version as the coordinator`,
+        { field: '--cluster-name' },
+      );
+    }
+    const joined = this.config?.crawlId;
+    if (joined !== undefined && config.crawlId !== undefined && config.crawlId !== joined) {
+      throw new ClusterFaultError(
+        'other-crawl',
+        `worker ${this.id}: the crawl "${this.options.name}" in Redis is another crawl now (id ${config.crawlId}; this worker joined crawl ${joined}, whose pages its WARC file holds); start a worker for the new crawl`,
         { field: '--cluster-name' },
       );
     }
@@ -360,11 +400,8 @@ export class ClusterWorker {
   private async leaseRound(): Promise<void> {
     const k = this.keys;
     const now = this.clock.monotonicMs();
-    // Heartbeat, and the number of live workers.
-    const live = Math.max(
-      1,
-      (await this.cmd.eval(HEARTBEAT_SCRIPT, 1, k.workers, this.id, this.options.leaseTtlMs)) as number,
-    );
+    // Heartbeat (with this worker's load), and the number of live workers.
+    const live = await this.leases.heartbeat();
     // A newer coordinator run changes the configuration (epoch).
     const raw = await this.cmd.get(k.config);
     if (raw !== null) await this.applyConfig(JSON.parse(raw) as WorkerCrawlConfig);
@@ -474,6 +511,7 @@ export class ClusterWorker {
     // Lost meanwhile: the entry stays pending, and the holder claims it (claimPending).
     if (!h || h.entries.has(entryId)) return;
     h.inFlight++;
+    h.started++;
     h.entries.add(entryId);
     this.inFlight++;
     this.handle(shard, h, entryId, fields)

@@ -120,6 +120,10 @@ export const ERROR_CODES = {
     'skip',
     'A sitemap listed on a host whose shard another worker holds (its politeness owner); not read (redirects are handed to that worker).',
   ],
+  TRES_CLUSTER_OTHER_CRAWL: [
+    'stop',
+    "A new crawl took the cluster name of the crawl this worker was fetching for; the worker stops (its WARC file holds the first crawl's pages); exit 68.",
+  ],
   TRES_CLUSTER_PROTOCOL: [
     'stop',
     'The crawl in Redis was written by another tres version (cluster protocol) than this worker; exit 76.',
