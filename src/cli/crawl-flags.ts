@@ -438,12 +438,14 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     ...top('maxQuestions', d.maxQuestions),
   },
   // Scale-out (src/cluster, docs/scale-out.md): this process becomes the coordinator and
-  // `tres worker` processes fetch. Part of the run, like the dashboard: give it again on resume.
+  // `tres worker` processes fetch. Part of the run, like the dashboard: give it again on resume
+  // (on the command line or in the --config file; a config file's `cluster` is a URL).
   {
     key: 'cluster',
     flags: '--cluster [redis-url]',
     help: 'coordinate a cluster: fetches go to `tres worker` processes over Redis Streams (redis://[user@]host:port[/db] or rediss://; alone: the URL in TRES_REDIS_URL, password included; never a password here, ps shows it)',
     defaultText: 'off: fetch in this process',
+    kind: 'string',
     check: (raw, where) => (raw === true ? true : text(raw, where)),
     isRunOnly: true,
   },
@@ -452,6 +454,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     flags: '--cluster-password-file <file>',
     help: "file whose first line is the Redis password of --cluster's URL",
     defaultText: "none: the URL's password, if any",
+    kind: 'string',
     check: text,
     isRunOnly: true,
   },
@@ -460,6 +463,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     flags: '--cluster-name <name>',
     help: 'name of the crawl in Redis (workers give the same), so one Redis serves several crawls',
     defaultText: 'crawl',
+    kind: 'string',
     check: text,
     isRunOnly: true,
   },
@@ -468,6 +472,7 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     flags: '--cluster-shards <n>',
     help: 'shards hosts are hashed into (one worker owns each); keep it when resuming',
     defaultText: '64',
+    kind: 'scalar',
     check: wholeNumber(1),
     isRunOnly: true,
   },

@@ -35,6 +35,11 @@ export interface CrawlPlan {
   seeds: string[];
   /** One line each: flags of a resume that change a stored value. */
   warnings: string[];
+  /**
+   * The cluster options given (flags, then the config file), checked, with where each was
+   * written (`--cluster` or `cluster in crawl.yaml`): part of this run, never stored.
+   */
+  cluster: Record<string, { value: unknown; where: string }>;
 }
 
 /** The options file of crawls made before the config was kept in crawl.sqlite; read, never written. */
@@ -59,6 +64,11 @@ export function planCrawl(typed: Record<string, unknown> & CrawlCommandFlags): C
   const given = collectGiven(typed, fileValues, typed.config);
   const seedsPath = typed.seeds ?? (fileValues.seeds as string | undefined);
   const seedsWhere = typed.seeds !== undefined ? '--seeds' : `seeds in ${typed.config}`;
+  const cluster = Object.fromEntries(
+    given
+      .filter((g) => g.flag.key.startsWith('cluster'))
+      .map((g) => [g.flag.key, { value: g.value, where: g.where }]),
+  );
   if (typed.resume !== undefined) {
     if (typed.out !== undefined && typed.out !== typed.resume) {
       throw new ConfigError(
@@ -77,7 +87,7 @@ export function planCrawl(typed: Record<string, unknown> & CrawlCommandFlags): C
       );
     }
     const seeds = seedsPath ? readSeedsFile(seedsPath, `${seedsWhere} file`) : [];
-    return { outDir: typed.resume, isResume: true, options, modelDir, seeds, warnings };
+    return { outDir: typed.resume, isResume: true, options, modelDir, seeds, warnings, cluster };
   }
   if (typed.out === undefined) {
     throw new ConfigError('missing --out <dir> (where to store the crawl) or --resume <dir>');
@@ -109,7 +119,15 @@ export function planCrawl(typed: Record<string, unknown> & CrawlCommandFlags): C
   }
   const seeds = readSeedsFile(seedsPath, `${seedsWhere} file`);
   const warnings = options.strategy instanceof StrategySpec ? [...options.strategy.deprecations] : [];
-  return { outDir: typed.out, isResume: false, options, modelDir: options.judgeSource, seeds, warnings };
+  return {
+    outDir: typed.out,
+    isResume: false,
+    options,
+    modelDir: options.judgeSource,
+    seeds,
+    warnings,
+    cluster,
+  };
 }
 
 /**

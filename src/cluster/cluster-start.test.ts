@@ -4,7 +4,8 @@
  * --cluster-password-file; /proc/PID/cmdline of a running coordinator and worker shows none, nor
  * do their output, the store or the JSON lines); a wrong password, an unreachable Redis and a
  * database Redis does not have each say so, with an exit code of their own, and leave no crawl
- * folder, so the same command runs again; a second coordinator of the same crawl name is refused
+ * folder, so the same command runs again; the cluster options come from a --config file as well;
+ * a second coordinator of the same crawl name is refused
  * and leaves the first's keys alone; a worker of another tres version is refused; Ctrl-C stops a
  * coordinator whose Redis is gone.
  */
@@ -141,6 +142,51 @@ describe('starting a cluster crawl', () => {
       if (file.endsWith('.sqlite') || file.endsWith('.jsonl') || file.includes('sqlite-'))
         expect(readFileSync(join(out, file)).includes(PASSWORD)).toBe(false);
     }
+  }, 120_000);
+
+  it('takes the cluster URL, password file, name and shards from the --config file, and refuses a password in its URL', async () => {
+    const name = 'configured';
+    const out = join(base, name);
+    const config = join(base, 'cluster.yaml');
+    writeFileSync(
+      config,
+      `cluster: ${bareUrl}\nclusterPasswordFile: ${passwordFile}\nclusterName: ${name}\nclusterShards: 8\n`,
+    );
+    const worker = spawnCli(
+      [
+        'worker',
+        '--cluster',
+        '--cluster-name',
+        name,
+        '--id',
+        'wc',
+        '--warc-dir',
+        join(base, `${name}-warc`),
+        '--quiet',
+      ],
+      { TRES_REDIS_URL: redis.url },
+    );
+    const args = crawlArgs(out, name, []);
+    // The cluster options from the file only.
+    const own = args.slice(0, args.indexOf('--cluster-name'));
+    try {
+      const result = await runWith([...own, '--quiet', '--config', config], {});
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`pages fetched   ${BUDGET}`);
+    } finally {
+      worker.kill('SIGTERM');
+      await once(worker, 'close');
+    }
+    writeFileSync(config, `cluster: ${redis.url}\nclusterName: refused-config\n`);
+    const refused = await runWith(
+      [...crawlArgs(join(base, 'refused-config'), 'x', []).slice(0, own.length), '--config', config],
+      {},
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`cluster in ${config} redis://:***@`);
+    expect(refused.stderr).toContain('a password goes in a file of its own');
+    expect(refused.stderr).not.toContain(PASSWORD);
+    expect(existsSync(join(base, 'refused-config'))).toBe(false);
   }, 120_000);
 
   it('refuses a password typed into --cluster, a wrong password, an unreachable Redis and a database Redis does not have, each with its own line and exit code, leaving no crawl folder', async () => {

@@ -19,6 +19,11 @@ export interface ClusterUrlSource {
   passwordFile?: string;
   /** The environment (process.env in the CLI). */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where each was given, as messages name it (`cluster in crawl.yaml`).
+   * @default { cluster: '--cluster', passwordFile: '--cluster-password-file' }
+   */
+  where?: { cluster: string; passwordFile: string };
 }
 
 /**
@@ -27,6 +32,7 @@ export interface ClusterUrlSource {
  *   no URL anywhere, an unreadable or empty password file, a password given twice.
  */
 export function clusterUrlOf(source: ClusterUrlSource): string {
+  const where = source.where ?? { cluster: '--cluster', passwordFile: '--cluster-password-file' };
   let url: string;
   if (source.cluster === true) {
     const fromEnv = source.env[REDIS_URL_ENV];
@@ -46,9 +52,12 @@ export function clusterUrlOf(source: ClusterUrlSource): string {
       // Not a URL: the cluster options name the flag and the expected form.
     }
     if (password !== '') {
+      const why = where.cluster.startsWith('--')
+        ? 'a password on the command line is visible to every user of this machine (ps)'
+        : 'a password goes in a file of its own, not in the options';
       throw new ConfigError(
-        `--cluster ${redactUrl(url)}: a password on the command line is visible to every user of this machine (ps); put the whole URL in ${REDIS_URL_ENV} and give --cluster alone, or the password in --cluster-password-file`,
-        { context: { field: '--cluster' } },
+        `${where.cluster} ${redactUrl(url)}: ${why}; put the whole URL in ${REDIS_URL_ENV} and give --cluster alone, or the password in --cluster-password-file`,
+        { context: { field: where.cluster } },
       );
     }
   }
@@ -58,14 +67,14 @@ export function clusterUrlOf(source: ClusterUrlSource): string {
     password = (readFileSync(source.passwordFile, 'utf8').split(/\r?\n/)[0] ?? '').trim();
   } catch (error) {
     throw new ConfigError(
-      `--cluster-password-file ${source.passwordFile}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      { context: { field: '--cluster-password-file' } },
+      `${where.passwordFile} ${source.passwordFile}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      { context: { field: where.passwordFile } },
     );
   }
   if (password === '') {
     throw new ConfigError(
-      `--cluster-password-file ${source.passwordFile}: its first line is empty; write the Redis password there`,
-      { context: { field: '--cluster-password-file' } },
+      `${where.passwordFile} ${source.passwordFile}: its first line is empty; write the Redis password there`,
+      { context: { field: where.passwordFile } },
     );
   }
   let parsed: URL;
@@ -76,8 +85,8 @@ export function clusterUrlOf(source: ClusterUrlSource): string {
   }
   if (parsed.password !== '') {
     throw new ConfigError(
-      `--cluster-password-file: the URL in ${REDIS_URL_ENV} carries a password already; give one or the other`,
-      { context: { field: '--cluster-password-file' } },
+      `${where.passwordFile}: the URL in ${REDIS_URL_ENV} carries a password already; give one or the other`,
+      { context: { field: where.passwordFile } },
     );
   }
   parsed.password = encodeURIComponent(password);

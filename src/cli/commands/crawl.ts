@@ -122,7 +122,7 @@ export async function runCrawlCommand(
       : o.examplesSource !== undefined
         ? await coldStartJudge(o.examplesSource, o)
         : undefined;
-  const fetchRunner = await clusterRunner(typed);
+  const fetchRunner = await clusterRunner(plan.cluster);
   // The library's Crawler makes the strategy from its spec (typed or stored), the crawl's seed and topic.
   const crawler = new Crawler({
     ...o,
@@ -197,27 +197,34 @@ export async function runCrawlCommand(
   }
 }
 
-/** The cluster coordinator of `--cluster`, or undefined for a crawl in this process. */
-async function clusterRunner(typed: Record<string, unknown>): Promise<ClusterCoordinator | undefined> {
-  if (typed.cluster === undefined) {
-    if (typed.clusterPasswordFile !== undefined)
-      throw new ConfigError('--cluster-password-file needs --cluster', {
-        context: { field: '--cluster-password-file' },
+/**
+ * The cluster coordinator of `--cluster` (or `cluster` in the config file), or undefined for a
+ * crawl in this process.
+ */
+async function clusterRunner(
+  given: Record<string, { value: unknown; where: string }>,
+): Promise<ClusterCoordinator | undefined> {
+  const { cluster, clusterPasswordFile: passwordFile, clusterName, clusterShards } = given;
+  if (cluster === undefined) {
+    if (passwordFile !== undefined)
+      throw new ConfigError(`${passwordFile.where} needs --cluster`, {
+        context: { field: passwordFile.where },
       });
     return undefined;
   }
   // Loaded on demand: a crawl in this process needs no Redis client.
   const { ClusterCoordinator, clusterUrlOf } = await import('../../cluster/index.js');
   const url = clusterUrlOf({
-    cluster: typed.cluster === true ? true : String(typed.cluster),
-    ...(typed.clusterPasswordFile === undefined ? {} : { passwordFile: String(typed.clusterPasswordFile) }),
+    cluster: cluster.value === true ? true : String(cluster.value),
+    ...(passwordFile === undefined ? {} : { passwordFile: String(passwordFile.value) }),
     env: process.env,
+    where: { cluster: cluster.where, passwordFile: passwordFile?.where ?? '--cluster-password-file' },
   });
   const coordinator = new ClusterCoordinator({
     url,
-    flag: '--cluster',
-    ...(typed.clusterName === undefined ? {} : { name: String(typed.clusterName) }),
-    ...(typed.clusterShards === undefined ? {} : { shards: Number(typed.clusterShards) }),
+    flag: cluster.where,
+    ...(clusterName === undefined ? {} : { name: String(clusterName.value) }),
+    ...(clusterShards === undefined ? {} : { shards: Number(clusterShards.value) }),
     log: (line) => process.stderr.write(`tres: cluster: ${line}\n`),
   });
   return coordinator;
