@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
@@ -98,6 +98,19 @@ export interface CoordinatorOptions extends ClusterOptions {
  * (TRES_CLUSTER_UNREACHABLE): long enough for a restart, short enough not to look hung.
  */
 export const REDIS_DOWN_LEASES = 3;
+
+/** File in the crawl folder holding the crawl's cluster id (workers stop when it changes). */
+export const CRAWL_ID_FILE = 'cluster-crawl-id';
+
+/** The crawl id kept in `path`, or undefined (a crawl started before the file existed). */
+function keptCrawlId(path: string): string | undefined {
+  try {
+    const id = readFileSync(path, 'utf8').trim();
+    return /^[0-9a-f]{16}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Runs a crawl's fetches on cluster workers (see the file comment). */
 export class ClusterCoordinator implements FetchRunner {
@@ -233,7 +246,12 @@ export class ClusterCoordinator implements FetchRunner {
         );
       }
     }
-    this.crawlId = (o.isResume ? previous?.crawlId : undefined) ?? randomBytes(8).toString('hex');
+    // The crawl's id is kept in its folder too: a resume after Redis lost the crawl's keys keeps
+    // it, so that the workers still running for the crawl do not take it for another one.
+    const idFile = join(o.outDir, CRAWL_ID_FILE);
+    const kept = o.isResume ? keptCrawlId(idFile) : undefined;
+    this.crawlId = kept ?? (o.isResume ? previous?.crawlId : undefined) ?? randomBytes(8).toString('hex');
+    if (kept !== this.crawlId) writeFileSync(idFile, `${this.crawlId}\n`);
     this.epoch = await this.cmd.incr(k.epoch);
     config.epoch = this.epoch;
     config.crawlId = this.crawlId;
