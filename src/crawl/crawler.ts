@@ -21,16 +21,16 @@ import {
 } from '../common/index.js';
 import { CrawlStore, WARCINFO_CONFIG_FIELD } from '../store/index.js';
 import type { Strategy } from '../strategies/index.js';
-import type { Action, DiscoveredLink, SelectionContext } from '../types/index.js';
+import type { Action, SelectionContext } from '../types/index.js';
 import { CheckpointKeeper } from './checkpoint-keeper.js';
 import { CrawlBudgets } from './crawl-budgets.js';
 import {
   type CrawlerOptions,
   type FetchRunner,
-  linkContextWindowOf,
   type ResolvedCrawlerOptions,
   resolveCrawlerOptions,
 } from './crawl-options.js';
+import { openFetchRunner, resumeFromStore } from './crawl-resume.js';
 import { CrawlState } from './crawl-state.js';
 import type { CrawlerEvents, CrawlProgress, CrawlSummary, StopReason } from './events.js';
 import type { PageJudge } from './judge.js';
@@ -39,6 +39,7 @@ import { KeywordJudge } from './keyword-judge.js';
 import { LinkProcessor } from './link-processor.js';
 import { crawlUrlFilter, LocalFetcher } from './local-fetch.js';
 import { PageRecorder } from './page-recorder.js';
+import { ProgressMeter } from './progress-meter.js';
 import { type Question, QuestionDesk } from './question-desk.js';
 import { RetryQueue } from './retry-queue.js';
 import { SitemapFeed } from './sitemap-feed.js';
@@ -71,9 +72,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private wake: (() => void) | undefined;
   /** The last sleepUntilWoken ended by its timer (a macrotask: the event loop had its turn). */
   private wokeByTimer = false;
-  /** Attempts recorded before this run (a resume): speed counts this run's attempts only. */
-  private stepsBeforeRun = 0;
-  private lastProgressMs = 0;
+  private meter!: ProgressMeter;
   private isPausedFlag = false;
   private checkpoints!: CheckpointKeeper;
   private recorder!: PageRecorder;
@@ -180,13 +179,42 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       onWarning: (message) => this.emit('warning', message),
     });
     this.budgets = new CrawlBudgets(o, this.clock, this.state);
-    this.stepsBeforeRun = this.store.pageCount();
+    this.meter = new ProgressMeter({
+      clock: this.clock,
+      state: this.state,
+      retries: this.retries,
+      strategy: this.strategy,
+      startedMs: this.budgets.startedMs,
+      stepsBeforeRun: this.store.pageCount(),
+      intervalMs: o.progressIntervalMs,
+      // None of its own under a fetch runner.
+      pendingRobotsOrigins: () => (this.runner ? [] : this.fetcher.client.robots.pendingOrigins()),
+      onProgress: (progress) => this.emit('progress', progress),
+    });
     let status: 'finished' | 'interrupted' | 'failed' = 'failed';
     let summary: CrawlSummary;
     try {
-      if (o.fetchRunner) await this.openRunner(o.fetchRunner);
-      if (o.isResume) this.resumeFromStore(seedLinks);
-      else this.strategy.seed(seedLinks);
+      if (o.fetchRunner) {
+        this.runner = o.fetchRunner;
+        await openFetchRunner(o.fetchRunner, {
+          options: o,
+          strategy: this.strategy,
+          store: this.store,
+          recorder: this.recorder,
+        });
+      }
+      if (o.isResume) {
+        resumeFromStore(
+          {
+            store: this.store,
+            strategy: this.strategy,
+            checkpoints: this.checkpoints,
+            outDir: o.outDir,
+            describeConfig: () => this.describeConfig(),
+          },
+          seedLinks,
+        );
+      } else this.strategy.seed(seedLinks);
       this.startSitemaps(o.sitemaps);
       await this.loop();
       const reason = this.stopReason ?? 'frontier-empty';
@@ -319,32 +347,6 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.abort.abort(new Error('crawl aborted'));
   }
 
-  /**
-   * Rebuilds the strategy from the store: stored seeds not fetched yet (plus `extraSeeds` not
-   * stored yet, which are stored now), then every recorded fetch replayed in order.
-   * @throws ConfigError when the store holds neither seeds nor pages (a crawl killed while being
-   *   created) and no seeds were given.
-   */
-  private resumeFromStore(extraSeeds: DiscoveredLink[]): void {
-    this.store.addSeeds(extraSeeds);
-    const stored = this.store.seeds();
-    if (stored.length === 0 && this.store.pageCount() === 0) {
-      throw new ConfigError(
-        `${this.options.outDir} holds a crawl that never started (no seeds were stored): give the seeds again to resume it`,
-        { context: { file: this.options.outDir, field: 'seeds' } },
-      );
-    }
-    // The options of this run (a resume may change budgets) become the stored ones.
-    this.store.setMeta('config', this.describeConfig());
-    // What the strategy had learned comes back first (its tree routes the seeds and replayed
-    // links); the replay then rebuilds the frontier, learning only from pages after the checkpoint.
-    const learnedThrough = this.checkpoints.restore();
-    // Seeds added now are in `stored` too; those fetched before the kill come back by replay.
-    this.strategy.seed(stored.filter((l) => !this.store.isFetched(l.url)));
-    for (const outcome of this.store.replayOutcomes(learnedThrough)) this.strategy.observe(outcome);
-    this.checkpoints.replayedThrough(this.store.lastPageId);
-  }
-
   /** Reads the seed origins' sitemaps in the background (see SitemapFeed); off when `false`. */
   private startSitemaps(options: ResolvedCrawlerOptions['sitemaps']): void {
     if (options === false) return;
@@ -377,7 +379,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         await new Promise((resolve) => setImmediate(resolve));
         lastYieldMs = performance.now();
       }
-      this.maybeProgress(false);
+      this.meter.maybeEmit(false);
       if (this.stopReason === undefined) {
         const spent = this.budgets.spent();
         if (spent !== undefined) this.stop(spent);
@@ -411,7 +413,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       await this.sleepUntilWoken(running.size > 0 || this.isPausedFlag ? 1000 : 20);
       if (this.wokeByTimer) lastYieldMs = performance.now();
     }
-    this.maybeProgress(true);
+    this.meter.maybeEmit(true);
     if (this.fatal !== undefined) throw this.fatal;
   }
 
@@ -503,31 +505,6 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return this.runner ? this.runner.isHostReady(host) : this.fetcher.client.isHostReady(host);
   }
 
-  /** Opens the fetch runner and records what it fetched while no loop listened (before any replay). */
-  private async openRunner(runner: FetchRunner): Promise<void> {
-    this.runner = runner;
-    const arrived = await runner.open({
-      options: this.options,
-      needsLinkContext: this.options.withLinkContext || this.strategy.needsLinkContext === true,
-      linkContextWindow: linkContextWindowOf(this.options, this.strategy),
-      needsAnchorScores: this.strategy.needsAnchorScores === true,
-      isRecorded: (url) => this.store.isFetched(url),
-    });
-    for (const a of arrived) {
-      if (this.store.isFetched(a.action.url)) {
-        runner.recorded(a.action.url);
-        continue;
-      }
-      const links = a.outcome.links.filter(
-        (l) => !this.store.isFetched(l.url) && !this.store.isRedirectTarget(l.url),
-      );
-      a.record.outlinks = links;
-      // Recorded only: a resume's replay hands it to the strategy, a new crawl has none.
-      this.recorder.record(a.action, a.record, { ...a.outcome, links }, undefined, false);
-      runner.recorded(a.action.url);
-    }
-  }
-
   /** Keeps `action` aside until `error.retryAfterMs` has passed, counting no attempt. */
   private defer(action: Action, attempt: number, error: DeferUrlError): void {
     const delayMs = this.retries.defer(action, attempt, error);
@@ -549,41 +526,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     });
   }
 
-  private maybeProgress(force: boolean): void {
-    const now = this.clock.monotonicMs();
-    if (!force && now - this.lastProgressMs < this.options.progressIntervalMs) return;
-    this.lastProgressMs = now;
-    this.emit('progress', this.progress());
-  }
-
   /** Current numbers of the crawl (also sent as 'progress' events). */
   progress(): CrawlProgress {
-    const c = this.state.counters;
-    const elapsedMs = this.clock.monotonicMs() - (this.budgets?.startedMs ?? 0);
-    const stats = this.strategy?.stats() ?? { 'frontier/size': 0 };
-    return {
-      ...c,
-      harvestRate: c.steps === 0 ? 0 : c.relevant / c.steps,
-      inFlight: this.state.inFlightCount,
-      deferred: this.retries.deferredCount,
-      ...this.waitingHosts(),
-      // URLs waiting for a retry or for their robots.txt are out of the strategy's frontier, and
-      // back in it on a resume: counted here, the figure a crawl ends with is the one it resumes with.
-      frontierSize: stats['frontier/size'] + this.retries.size,
-      elapsedMs,
-      stepsThisRun: c.steps - this.stepsBeforeRun,
-      pagesPerSec: elapsedMs > 0 ? ((c.steps - this.stepsBeforeRun) * 1000) / elapsedMs : 0,
-      strategyStats: stats,
-    };
-  }
-
-  /** Hosts waiting for a retry, and for their robots.txt (deferred, or its fetch under way). */
-  private waitingHosts(): { retryHosts: number; robotsHosts: number } {
-    const { retry, deferred: robots } = this.retries.hosts();
-    // No client before run() has started, and none of its own under a fetch runner.
-    const client = this.runner ? undefined : this.fetcher?.client;
-    for (const origin of client?.robots.pendingOrigins() ?? []) robots.add(new URL(origin).host);
-    return { retryHosts: retry.size, robotsHosts: robots.size };
+    return this.meter.progress();
   }
 
   private summary(reason: StopReason): CrawlSummary {

@@ -1,0 +1,70 @@
+/**
+ * The crawl's figures as it runs (the `progress` events, the summary, `Crawler.progress()`):
+ * counters, harvest rate, fetches in flight, URLs and hosts waiting, frontier size and speed.
+ */
+import type { Clock } from '../common/index.js';
+import type { Strategy } from '../strategies/index.js';
+import type { CrawlState } from './crawl-state.js';
+import type { CrawlProgress } from './events.js';
+import type { RetryQueue } from './retry-queue.js';
+
+/** What {@link ProgressMeter} needs of the crawl. */
+export interface ProgressMeterOptions {
+  clock: Clock;
+  state: CrawlState;
+  retries: RetryQueue;
+  strategy: Strategy;
+  /** Monotonic ms the run started at. */
+  startedMs: number;
+  /** Attempts recorded before this run (a resume): speed counts this run's attempts only. */
+  stepsBeforeRun: number;
+  /** Minimum ms between two `progress` events (a forced one excepted). */
+  intervalMs: number;
+  /** Origins whose robots.txt this process is fetching now (none under a fetch runner). */
+  pendingRobotsOrigins: () => Iterable<string>;
+  onProgress: (progress: CrawlProgress) => void;
+}
+
+/** One run's figures. */
+export class ProgressMeter {
+  private lastProgressMs = 0;
+
+  constructor(private readonly o: ProgressMeterOptions) {}
+
+  /** Emits the figures when `intervalMs` has passed since the last emission, or when `force`. */
+  maybeEmit(force: boolean): void {
+    const now = this.o.clock.monotonicMs();
+    if (!force && now - this.lastProgressMs < this.o.intervalMs) return;
+    this.lastProgressMs = now;
+    this.o.onProgress(this.progress());
+  }
+
+  /** Current numbers of the crawl. */
+  progress(): CrawlProgress {
+    const { state, retries, stepsBeforeRun } = this.o;
+    const c = state.counters;
+    const elapsedMs = this.o.clock.monotonicMs() - this.o.startedMs;
+    const stats = this.o.strategy.stats();
+    return {
+      ...c,
+      harvestRate: c.steps === 0 ? 0 : c.relevant / c.steps,
+      inFlight: state.inFlightCount,
+      deferred: retries.deferredCount,
+      ...this.waitingHosts(),
+      // URLs waiting for a retry or for their robots.txt are out of the strategy's frontier, and
+      // back in it on a resume: counted here, the figure a crawl ends with is the one it resumes with.
+      frontierSize: stats['frontier/size'] + retries.size,
+      elapsedMs,
+      stepsThisRun: c.steps - stepsBeforeRun,
+      pagesPerSec: elapsedMs > 0 ? ((c.steps - stepsBeforeRun) * 1000) / elapsedMs : 0,
+      strategyStats: stats,
+    };
+  }
+
+  /** Hosts waiting for a retry, and for their robots.txt (deferred, or its fetch under way). */
+  private waitingHosts(): { retryHosts: number; robotsHosts: number } {
+    const { retry, deferred: robots } = this.o.retries.hosts();
+    for (const origin of this.o.pendingRobotsOrigins()) robots.add(new URL(origin).host);
+    return { retryHosts: retry.size, robotsHosts: robots.size };
+  }
+}
