@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cluster [--quick] [--out DIR]`: scale-out over Redis Streams (issue 26).
+ * `npm run bench -- cluster [--quick] [--out DIR]`: scale-out over Redis Streams.
  *
  * 1. Latency-bound rows: a generated web of 2,000+ hosts whose every response waits 200-400 ms,
  *    a minimum delay of 1 s per host, K fetches in flight per worker; pages/s with 1, 2, 4 and 8
