@@ -120,13 +120,6 @@ describe('a cluster crawl whose Redis fails', () => {
       counts.set(`${r.host}${r.path}`, (counts.get(`${r.host}${r.path}`) ?? 0) + 1);
     }
     const refetched = [...counts.values()].filter((n) => n > 1).length;
-    if (process.env.W51_DEBUG)
-      console.log(
-        site.log
-          .filter((r) => (counts.get(`${r.host}${r.path}`) ?? 0) > 1)
-          .map((r) => `${r.host}${r.path} ${r.startMs.toFixed(0)}-${r.endMs.toFixed(0)}`)
-          .join('\n'),
-      );
     expect(refetched).toBeLessThanOrEqual(inFlightAtFaults);
     const gap = closestGapMs(site.log.filter((r) => Number.isFinite(r.endMs))).gapMs;
     expect(gap).toBeGreaterThanOrEqual(MIN_DELAY_MS - GAP_TOLERANCE_MS);
@@ -152,13 +145,11 @@ describe('a cluster crawl whose Redis fails', () => {
     const c = coordinatorOf(redis.url, name);
     const running = c.crawler.run(seeds());
     await until(() => c.pagesAtMs.length >= 30);
-    if (process.env.W51_DEBUG) console.log('stop at', performance.now());
     await redis.stop();
     // Down for longer than a lease life: every lease has lapsed by the time it is back.
     await new Promise((r) => setTimeout(r, LEASE_TTL_MS + 500));
     redis = await startLocalRedis({ port });
     const upAtMs = now();
-    if (process.env.W51_DEBUG) console.log('up at', performance.now());
     try {
       const summary = await running;
       expect(summary.steps).toBe(BUDGET);
@@ -296,19 +287,6 @@ describe('a cluster crawl whose Redis fails', () => {
       await until(() => c.pagesAtMs.length >= 30);
       await admin.client('PAUSE', String(2 * LEASE_TTL_MS), 'ALL');
       const pausedAtMs = now();
-      if (process.env.W51_DEBUG) {
-        const t = setInterval(
-          () =>
-            console.log(
-              now().toFixed(0),
-              c.pagesAtMs.length,
-              c.said.map((x) => x.line).join(' | '),
-              workers.said.slice(-6).join(' | '),
-            ),
-          2000,
-        );
-        void running.finally(() => clearInterval(t));
-      }
       const summary = await running;
       const next = c.pagesAtMs.find((t) => t > pausedAtMs + 2 * LEASE_TTL_MS);
       console.log(

@@ -96,8 +96,9 @@ describe('a crawl that asks its user', () => {
     expect(report).toBeDefined();
     const done = (await report) as { isAccepted: boolean; userLabels: number; version: number };
     expect(done.userLabels).toBeGreaterThanOrEqual(8);
-    expect(crawler.judgeVersion).toBe(done.isAccepted ? 1 : 0);
     expect(done.isAccepted).toBe(true);
+    // A retraining started by the answers themselves may also have been accepted meanwhile.
+    expect(crawler.judgeVersion).toBeGreaterThanOrEqual(1);
     const labels = storedLabels(outDir);
     expect(labels.length).toBe(answers.length);
     expect(labels.every((l) => l.source === 'answer')).toBe(true);
