@@ -54,9 +54,9 @@ describe('imports between the packages', () => {
 
   it('the crawler imports nothing of the lab, and the test support only from its tests', () => {
     const leaving = importsLeaving(join(ROOT, 'src'), PACKAGES, []);
-    expect(show(leaving.filter((i) => !(TESTING_ENTRIES.includes(i.specifier) && isTestSupport(i.from))))).toEqual(
-      [],
-    );
+    expect(
+      show(leaving.filter((i) => !(TESTING_ENTRIES.includes(i.specifier) && isTestSupport(i.from)))),
+    ).toEqual([]);
   });
 
   it('the lab and the test support are private packages, never published', () => {

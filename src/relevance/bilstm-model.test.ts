@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { loadWordVectors } from '../text/index.js';
 import type { BiLstmModel } from './bilstm-model.js';
 import { pageExamples } from './features.js';
@@ -10,8 +9,7 @@ import { confusion, metricsOf } from './metrics.js';
 import { SPORT_SEEDS, twoTopicCorpus } from './test-fixtures.js';
 import { trainModel } from './training.js';
 
-const work = mkdtempSync(join(tmpdir(), 'tres-bilstm-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir('tres-bilstm-');
 
 // Tiny network, few epochs: the test shows learning and exact save/load, not accuracy.
 // A tenth held out (the default is a fifth): on 120 documents the six epochs need every example.

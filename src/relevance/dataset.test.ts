@@ -1,13 +1,12 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/index.js';
 import { loadDataset } from './dataset.js';
 import { looksLikeHtml } from './html-text.js';
 
-const work = mkdtempSync(join(tmpdir(), 'tres-data-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir('tres-data-');
 
 const EN = 'The league match ended with a late goal and the team celebrated with the fans in the stadium.';
 

@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from 'tres-testing/temp-dir';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../common/index.js';
 import { loadWordVectors } from '../text/index.js';
 import { loadModel } from './load-model.js';
@@ -10,8 +9,7 @@ import { SPORT_SEEDS, twoTopicCorpus } from './test-fixtures.js';
 import { trainModel } from './training.js';
 import type { ModelName } from './types.js';
 
-const work = mkdtempSync(join(tmpdir(), 'tres-linear-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir('tres-linear-');
 
 const train = twoTopicCorpus(30, 90, 'train');
 const test = twoTopicCorpus(20, 40, 'test');
