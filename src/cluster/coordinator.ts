@@ -500,6 +500,16 @@ export class ClusterCoordinator implements FetchRunner {
 
   // ---- Redis's health: the watch ---------------------------------------------------------------
 
+  /** Tells the operator once that Redis has not answered for a lease life or more. */
+  private sayDown(reason?: string): void {
+    if (this.hasSaidDown || this.isClosed || this.fault !== undefined) return;
+    this.hasSaidDown = true;
+    const downMs = this.clock.monotonicMs() - this.lastAnswerMs;
+    this.log(
+      `Redis at ${redactUrl(this.options.url)} has not answered for ${Math.round(downMs / 1000)} s${reason === undefined ? '' : ` (${reason})`}; waiting up to ${Math.round((REDIS_DOWN_LEASES * this.options.leaseTtlMs) / 1000)} s for it (Ctrl-C twice stops now)`,
+    );
+  }
+
   private scheduleWatch(): void {
     if (this.isClosed || this.fault !== undefined) return;
     this.watchTimer = setTimeout(
@@ -518,6 +528,12 @@ export class ClusterCoordinator implements FetchRunner {
    */
   private async watch(): Promise<void> {
     const ttl = this.options.leaseTtlMs;
+    // A command to a Redis that went away fails only after its timeout, which can be longer than
+    // a lease life: the operator is told of the silence when it reaches a lease life, not then.
+    const silence = setTimeout(
+      () => this.sayDown(),
+      Math.max(0, this.lastAnswerMs + ttl - this.clock.monotonicMs()),
+    );
     let held: number;
     try {
       held = Number(
@@ -537,13 +553,12 @@ export class ClusterCoordinator implements FetchRunner {
             { field: this.flag, cause: error },
           ),
         );
-      } else if (downMs >= ttl && !this.hasSaidDown) {
-        this.hasSaidDown = true;
-        this.log(
-          `Redis at ${redactUrl(this.options.url)} has not answered for ${Math.round(downMs / 1000)} s (${(error as Error).message}); waiting up to ${Math.round((REDIS_DOWN_LEASES * ttl) / 1000)} s for it (Ctrl-C twice stops now)`,
-        );
+      } else if (downMs >= ttl) {
+        this.sayDown((error as Error).message);
       }
       return;
+    } finally {
+      clearTimeout(silence);
     }
     this.lastAnswerMs = this.clock.monotonicMs();
     if (this.hasSaidDown) {
