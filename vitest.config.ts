@@ -16,7 +16,7 @@ export default mergeConfig(
       pool: 'forks',
       // One worker per core, not vitest's default of cores - 1 (a single worker on a 2-core
       // machine): many files spend their time waiting on child processes, loopback servers and the
-      // browser, so two workers on two cores finish sooner (issue 30, item 9; figures in
+      // browser, so two workers on two cores finish sooner (figures in
       // results/test-suite-time.md).
       maxWorkers: availableParallelism(),
       // The files of one worker share one module graph instead of importing the sources again for

@@ -1,5 +1,5 @@
 /**
- * Prints the import figures of issue 24: imports between rooms (folders directly under src/) and
+ * Prints the import figures: imports between rooms (folders directly under src/) and
  * how many bypass the target room's index.ts, the same between any two folders, and two-file
  * import cycles.  `npx vite-node scripts/count-imports.ts [-- [--list] [SRC_DIR]]`
  */

@@ -1,5 +1,5 @@
 /**
- * Codemod of issue 24: every import from one room (a folder directly under src/) into another
+ * Codemod: every import from one room (a folder directly under src/) into another
  * goes through that room's index.ts; then (a second pass, `--folders`, which the first starts by
  * itself) every import inside a room into a subfolder from outside that subfolder goes through
  * the subfolder's index.ts (sandbox/index.ts imports ./replay/index.js, not ./replay/site-router.js;

@@ -10,7 +10,7 @@ import {
   twoFileCycles,
 } from './import-graph.js';
 
-/** The figures scripts/count-imports.ts prints, held at zero (issue 24). */
+/** The figures scripts/count-imports.ts prints, held at zero. */
 const ROOT = join(import.meta.dirname, '..');
 const edges = importEdges(join(ROOT, 'src'));
 
