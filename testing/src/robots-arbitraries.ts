@@ -92,8 +92,8 @@ export const robotsPath: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 40, unit: 'binary' }).map((s) => `/${s}`),
 );
 
-/** A 200 response carrying `text`, as the fetcher gives it. */
-function ok(url: string, text: string): FetchResult {
+/** A 200 text/plain response carrying `text`, as the fetcher gives it. */
+export function textResponse(url: string, text: string): FetchResult {
   const body = Buffer.from(text);
   return {
     url,
@@ -122,6 +122,6 @@ function ok(url: string, text: string): FetchResult {
  * is `robots`. `url` should be an absolute http(s) URL (others throw SkipUrlError by contract).
  */
 export async function decideUnder(robots: string, url: string): Promise<RobotsDecision> {
-  const cache = new RobotsTxtCache(async (robotsUrl) => ok(robotsUrl, robots));
+  const cache = new RobotsTxtCache(async (robotsUrl) => textResponse(robotsUrl, robots));
   return cache.isAllowed(url);
 }

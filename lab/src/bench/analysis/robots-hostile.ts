@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Crawler } from 'tres-crawler';
-import { type FetchResult, RobotsTxtCache } from 'tres-crawler/internals';
+import { RobotsTxtCache } from 'tres-crawler/internals';
+import { textResponse } from 'tres-testing';
 
 const RULES = 120;
 
@@ -41,34 +42,10 @@ function hostileRobotsTxt(): string {
   return `${lines.join('\n')}\n`;
 }
 
-function ok(url: string, text: string): FetchResult {
-  const body = Buffer.from(text);
-  return {
-    url,
-    status: 200,
-    statusText: 'OK',
-    headers: {},
-    rawHeaders: [],
-    contentType: 'text/plain',
-    charset: 'utf-8',
-    body,
-    rawBody: body,
-    text,
-    location: undefined,
-    isTruncated: false,
-    remoteAddress: undefined,
-    requestHeaders: {},
-    httpVersion: '1.1',
-    fetchedAt: 0,
-    durationMs: 0,
-    bytesOnWire: body.length,
-  };
-}
-
 const longPath = (length: number, i: number) => `/${'a'.repeat(length)}y${i}`;
 
 async function timePerCheck(robots: string): Promise<void> {
-  const cache = new RobotsTxtCache(async (url) => ok(url, robots));
+  const cache = new RobotsTxtCache(async (url) => textResponse(url, robots));
   await cache.isAllowed('http://hostile.test/'); // fetch and parse once
   console.log(`robots.txt: ${(robots.length / 1000).toFixed(0)} KB, ${RULES} rules of ${STARS} '*'`);
   console.log('| path length | checks | ms per check (median) | ms per check (max) |');
