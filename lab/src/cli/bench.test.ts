@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { splitStrategySpecs } from 'tres-crawler/internals';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocweb } from '../docweb/index.js';
 import { type DocwebFixture, fixtureBuildOptions, makeDocwebFixture } from '../docweb/test-fixture.js';
 import { registerBenchCommand } from './bench.js';
+import { runLabCommand } from './test-run-command.js';
 
 let fx: DocwebFixture;
 
@@ -15,18 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => fx?.cleanup());
 
-async function run(args: string[]): Promise<string> {
-  const program = new Command('tres').exitOverride();
-  registerBenchCommand(program);
-  const out: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((s: string) => void out.push(s));
-  try {
-    await program.parseAsync(['node', 'tres', ...args]);
-  } finally {
-    log.mockRestore();
-  }
-  return out.join('\n');
-}
+const run = (args: string[]) => runLabCommand(registerBenchCommand, args);
 
 describe('npm run lab -- bench crawl', () => {
   it('benchmarks strategies on a DocWeb topic and writes the report, one line per finished run', async () => {

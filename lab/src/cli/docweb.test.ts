@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocweb } from '../docweb/index.js';
 import { type DocwebFixture, fixtureBuildOptions, makeDocwebFixture } from '../docweb/test-fixture.js';
 import { formatBuildSummary, registerDocwebCommand } from './docweb.js';
+import { runLabCommand } from './test-run-command.js';
 
 let fx: DocwebFixture;
 
@@ -15,18 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => fx?.cleanup());
 
-async function run(args: string[]): Promise<string> {
-  const program = new Command('tres').exitOverride();
-  registerDocwebCommand(program);
-  const out: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((s: string) => void out.push(s));
-  try {
-    await program.parseAsync(['node', 'tres', ...args]);
-  } finally {
-    log.mockRestore();
-  }
-  return out.join('\n');
-}
+const run = (args: string[]) => runLabCommand(registerDocwebCommand, args);
 
 describe('npm run lab -- docweb', () => {
   it('topic: prints relevant pages per site and rule and the seed check', async () => {
