@@ -105,7 +105,7 @@ describe('tres repair', () => {
     expect(refused.stderr).toContain(`tres repair ${dir}`);
 
     const repaired = await runMain(['repair', dir]);
-    expect(repaired.code).toBe(0);
+    expect(repaired.code, repaired.stderr).toBe(0);
     expect(repaired.stderr).toContain('crawl.sqlite was damaged');
     expect(repaired.stderr).toContain(`next: tres crawl --resume ${dir}`);
     expect(sha1(keptFile(dir))).toBe(damagedHash); // never deleted, never changed
@@ -137,7 +137,7 @@ describe('tres repair', () => {
       writeFileSync(path, bytes);
     });
     const repaired = await runMain(['repair', dir]);
-    expect(repaired.code).toBe(0);
+    expect(repaired.code, repaired.stderr).toBe(0);
     const summary = /\((\d+) rows read back from the old file, (\d+) rebuilt/.exec(repaired.stderr);
     expect(summary).not.toBeNull();
     const rebuilt = Number(summary![2]);
@@ -161,7 +161,7 @@ describe('tres repair', () => {
       writeFileSync(path, bytes);
     });
     const repaired = await runMain(['repair', dir]);
-    expect(repaired.code).toBe(0);
+    expect(repaired.code, repaired.stderr).toBe(0);
     expect(repaired.stderr).toContain('(file is not a database)');
     expect(repaired.stderr).toContain('configuration taken from the WARC');
     expect(readRows(dir).map((r) => [r.url, r.warc_end, r.jsonl_end])).toEqual(
