@@ -108,6 +108,9 @@ export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetric
     if (extra) Object.assign(out, extra.values());
     return out;
   };
+  // One scrape reads the crawl once: prom-client collects metric after metric with awaits in
+  // between, and a page recorded meanwhile must not count in one counter and not in another.
+  let scrape: { values: Record<string, number>; reasons: { reason: string; count: number }[] } | undefined;
   for (const [name, help] of Object.entries(CRAWL_COUNTERS)) {
     new Counter({
       name: prometheusCounterName(name),
@@ -115,7 +118,7 @@ export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetric
       registers: [registry],
       collect() {
         this.reset();
-        const v = monitor.progress === undefined ? 0 : (read()[name] ?? 0);
+        const v = monitor.progress === undefined ? 0 : ((scrape?.values ?? read())[name] ?? 0);
         if (Number.isFinite(v) && v > 0) this.inc(v);
       },
     });
@@ -127,7 +130,7 @@ export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetric
     registers: [registry],
     collect() {
       this.reset();
-      for (const r of monitor.failureReasons()) this.inc({ reason: r.reason }, r.count);
+      for (const r of scrape?.reasons ?? monitor.failureReasons()) this.inc({ reason: r.reason }, r.count);
     },
   });
   // Strategy counters are made and registered when their value first appears (each strategy
@@ -169,6 +172,7 @@ export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetric
   const originalMetrics = registry.metrics.bind(registry);
   registry.metrics = async () => {
     const values = read();
+    scrape = { values, reasons: monitor.failureReasons() };
     const names = new Set([...Object.keys(CRAWL_GAUGES), ...Object.keys(values)]);
     for (const name of names) {
       if (Object.hasOwn(CRAWL_COUNTERS, name)) continue;
@@ -185,7 +189,11 @@ export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetric
       if (!isShown && entry.isRegistered) registry.removeSingleMetric(prometheusName(name));
       entry.isRegistered = isShown;
     }
-    return originalMetrics();
+    try {
+      return await originalMetrics();
+    } finally {
+      scrape = undefined;
+    }
   };
   return registry;
 }
