@@ -272,6 +272,15 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     ...top('maxLinksPerPage', d.maxLinksPerPage),
   },
   {
+    key: 'maxFrontierUrls',
+    flags: '--max-frontier-urls <n>',
+    help: 'queued URLs kept in memory at most; past it, the links of new pages wait on disk in the crawl store until the frontier has room (none: no bound)',
+    defaultText: d.maxFrontierUrls === false ? 'none' : String(d.maxFrontierUrls),
+    kind: 'scalar',
+    check: wholeNumber(1, true),
+    ...top('maxFrontierUrls', d.maxFrontierUrls),
+  },
+  {
     key: 'checkpointEvery',
     flags: '--checkpoint-every <n>',
     help: 'store what the strategy has learned every n pages (and when the crawl stops), so --resume goes on from it; none: a resume learns again from the start',

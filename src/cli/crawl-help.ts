@@ -74,7 +74,10 @@ export const CRAWL_HELP_TOPICS: Readonly<Record<string, CrawlHelpTopic>> = {
       'maxLinksPerPage',
     ],
   },
-  budget: { title: 'how much and how fast', keys: ['maxPages', 'timeLimit', 'concurrency'] },
+  budget: {
+    title: 'how much and how fast',
+    keys: ['maxPages', 'timeLimit', 'concurrency', 'maxFrontierUrls'],
+  },
   judge: {
     title: 'what counts as relevant',
     keys: ['keywords', 'keywordsFile', 'keyphrases', 'examples', 'model', 'threshold'],

@@ -141,6 +141,14 @@ export interface CrawlerOptions {
    * and address guard (see {@link RenderOptions}). `false` renders nothing. @default false
    */
   render?: RenderOptions | false;
+  /**
+   * URLs the strategy's frontier holds in memory at most: past it, the links of the pages
+   * recorded from then on wait on disk (the crawl store keeps every page's links) and go to the
+   * strategy, valued as they arrive, when its frontier has fallen to half of this. Bounds the
+   * memory a crawl takes whatever the web offers (a strategy holds about 250 bytes per queued
+   * URL). Strategies without `queueLinks` are not bounded. `false`: no bound. @default 1_000_000
+   */
+  maxFrontierUrls?: number | false;
   /** Milliseconds between 'progress' events. @default 1000 */
   progressIntervalMs?: number;
   /**
@@ -223,6 +231,7 @@ export const DEFAULT_CRAWLER_OPTIONS: Omit<Resolved, 'outDir' | 'maxPagesPerDoma
   pdf: {},
   render: false,
   progressIntervalMs: 1000,
+  maxFrontierUrls: 1_000_000,
   checkpointEveryPages: 500,
   maxQuestions: 50,
 };
@@ -282,6 +291,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
   positiveInt(merged.maxConcurrency, 'maxConcurrency', false);
   positiveInt(merged.progressIntervalMs, 'progressIntervalMs', false);
   positiveInt(merged.checkpointEveryPages, 'checkpointEveryPages', true);
+  positiveInt(merged.maxFrontierUrls, 'maxFrontierUrls', true);
   integerAtLeast(merged.maxDepth, 'maxDepth', 0, true);
   integerAtLeast(merged.maxTextChars, 'maxTextChars', 0, true);
   integerAtLeast(merged.maxLinksPerPage, 'maxLinksPerPage', 0, true);

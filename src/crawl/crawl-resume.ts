@@ -3,11 +3,12 @@
  * while no loop listened, and, on a resume, rebuilds the strategy (checkpoint, seeds, replay).
  */
 import { ConfigError } from '../common/index.js';
-import type { CrawlStore } from '../store/index.js';
+import { type CrawlStore, toReplayOutcome } from '../store/index.js';
 import type { Strategy } from '../strategies/index.js';
 import type { DiscoveredLink } from '../types/index.js';
 import type { CheckpointKeeper } from './checkpoint-keeper.js';
 import { type FetchRunner, linkContextWindowOf, type ResolvedCrawlerOptions } from './crawl-options.js';
+import type { FrontierSpill } from './frontier-spill.js';
 import type { PageRecorder } from './page-recorder.js';
 
 /**
@@ -22,6 +23,7 @@ export function resumeFromStore(
     store: CrawlStore;
     strategy: Strategy;
     checkpoints: CheckpointKeeper;
+    spill: FrontierSpill;
     outDir: string;
     describeConfig: () => Record<string, unknown>;
   },
@@ -43,7 +45,19 @@ export function resumeFromStore(
   const learnedThrough = checkpoints.restore();
   // Seeds added now are in `stored` too; those fetched before the kill come back by replay.
   strategy.seed(stored.filter((l) => !store.isFetched(l.url)));
-  for (const outcome of store.replayOutcomes(learnedThrough)) strategy.observe(outcome);
+  // The replay goes through the frontier's bound as the live crawl did: the links of pages past it
+  // stay in the store until the frontier has room for them.
+  const { spill } = o;
+  for (const page of store.replay()) {
+    const outcome = toReplayOutcome(page);
+    // The pages a restored checkpoint reflects (see Strategy.restore).
+    if (page.id <= learnedThrough) outcome.isLearned = true;
+    if (spill.shouldHold(outcome.links.length)) {
+      spill.held(page.id, outcome.links.length);
+      strategy.observe({ ...outcome, links: [], areLinksHeld: true });
+    } else strategy.observe(outcome);
+    spill.refill();
+  }
   checkpoints.replayedThrough(store.lastPageId);
 }
 

@@ -33,6 +33,7 @@ import {
 import { openFetchRunner, resumeFromStore } from './crawl-resume.js';
 import { CrawlState } from './crawl-state.js';
 import type { CrawlerEvents, CrawlProgress, CrawlSummary, StopReason } from './events.js';
+import { FrontierSpill } from './frontier-spill.js';
 import type { PageJudge } from './judge.js';
 import { JudgeSlot } from './judge-slot.js';
 import { KeywordJudge } from './keyword-judge.js';
@@ -64,6 +65,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private store!: CrawlStore;
   private fetcher!: LocalFetcher;
   private links!: LinkProcessor;
+  private spill!: FrontierSpill;
   /** Fetches run elsewhere (a cluster); undefined: in this process. */
   private runner: FetchRunner | undefined;
   private readonly abort = new AbortController();
@@ -146,6 +148,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       outDir: o.outDir,
       onEvent: (event) => this.emit('checkpoint', event),
     });
+    this.spill = new FrontierSpill({
+      store: this.store,
+      strategy: this.strategy,
+      isKnown: (url) => this.state.isFetchedOrInFlight(url),
+      maxFrontierUrls: o.maxFrontierUrls,
+    });
     if (o.ask !== false && o.maxQuestions !== false && o.maxQuestions > 0) {
       this.questionDesk = new QuestionDesk({
         store: this.store,
@@ -164,6 +172,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       strategy: this.strategy,
       state: this.state,
       checkpoints: this.checkpoints,
+      spill: this.spill,
       questionDesk: this.questionDesk,
       withLinkContext: o.withLinkContext,
       onPage: (event) => this.emit('page', event),
@@ -184,6 +193,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       state: this.state,
       retries: this.retries,
       strategy: this.strategy,
+      spill: this.spill,
       startedMs: this.budgets.startedMs,
       stepsBeforeRun: this.store.pageCount(),
       intervalMs: o.progressIntervalMs,
@@ -209,6 +219,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
             store: this.store,
             strategy: this.strategy,
             checkpoints: this.checkpoints,
+            spill: this.spill,
             outDir: o.outDir,
             describeConfig: () => this.describeConfig(),
           },
@@ -405,7 +416,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       if (running.size === 0 && !this.isPausedFlag && this.retries.retryCount === 0) {
         // Deferred URLs wait for their origin while there is budget for them; at the end of the
         // budget they are dropped unrecorded (a resume finds them in the frontier again).
-        const isEmpty = this.strategy.stats()['frontier/size'] === 0 && this.retries.size === 0;
+        const isEmpty =
+          this.strategy.stats()['frontier/size'] === 0 && this.retries.size === 0 && !this.spill.isHolding;
         // Sitemaps still being read may add URLs to an empty frontier.
         if ((isEmpty && this.sitemaps?.isReading !== true) || !this.hasBudgetFor(0)) break;
       }
@@ -430,6 +442,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   }
 
   private takeFromStrategy(): { action: Action; attempt: number } | undefined {
+    this.spill.refill();
     const action = this.strategy.next(this.selection());
     return action ? { action, attempt: 0 } : undefined;
   }

@@ -10,6 +10,7 @@ import type { Action } from '../types/index.js';
 import type { CheckpointKeeper } from './checkpoint-keeper.js';
 import type { CrawlState } from './crawl-state.js';
 import type { PageEvent } from './events.js';
+import type { FrontierSpill } from './frontier-spill.js';
 import type { ProcessedFetch } from './process-fetch.js';
 import type { QuestionDesk } from './question-desk.js';
 
@@ -23,6 +24,8 @@ export interface PageRecorderOptions {
   strategy: Strategy;
   state: CrawlState;
   checkpoints: CheckpointKeeper;
+  /** Holds a page's links back from the strategy while its frontier is over the crawl's bound. */
+  spill: FrontierSpill;
   /** The crawl's questions to its user; undefined when it asks none. */
   questionDesk: QuestionDesk | undefined;
   /** Links keep their whole context (the crawl's `withLinkContext`): none is dropped. */
@@ -60,9 +63,11 @@ export class PageRecorder {
       if (match.isExact) record.outlinks = [];
       outcome = { ...outcome, reward: 0, isDuplicate: true, links: match.isExact ? [] : outcome.links };
     }
+    // Links held back keep their contexts too: the strategy reads them when they are handed over.
+    const isHeld = shouldObserve && this.o.spill.shouldHold(outcome.links.length);
     // A page recorded without being observed (one a runner fetched while no loop listened) keeps
     // its contexts: the strategy has not reached the state it will replay it in.
-    if (shouldObserve && !this.o.withLinkContext) strategy.dropUnreadContexts?.(outcome);
+    if (shouldObserve && !isHeld && !this.o.withLinkContext) strategy.dropUnreadContexts?.(outcome);
     try {
       store.recordPage(record, warc);
     } catch (error) {
@@ -100,7 +105,10 @@ export class PageRecorder {
       outcome,
       outcome.isPage ? strategy.linkProbability?.(action) : undefined,
     );
-    strategy.observe(outcome);
+    if (isHeld) {
+      this.o.spill.held(store.lastPageId, outcome.links.length);
+      strategy.observe({ ...outcome, links: [], areLinksHeld: true });
+    } else strategy.observe(outcome);
     this.o.checkpoints.saveIfDue();
   }
 

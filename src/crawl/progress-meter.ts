@@ -6,6 +6,7 @@ import type { Clock } from '../common/index.js';
 import type { Strategy } from '../strategies/index.js';
 import type { CrawlState } from './crawl-state.js';
 import type { CrawlProgress } from './events.js';
+import type { FrontierSpill } from './frontier-spill.js';
 import type { RetryQueue } from './retry-queue.js';
 
 /** What {@link ProgressMeter} needs of the crawl. */
@@ -14,6 +15,8 @@ export interface ProgressMeterOptions {
   state: CrawlState;
   retries: RetryQueue;
   strategy: Strategy;
+  /** Links held back from the strategy, counted in the frontier. */
+  spill: FrontierSpill;
   /** Monotonic ms the run started at. */
   startedMs: number;
   /** Attempts recorded before this run (a resume): speed counts this run's attempts only. */
@@ -44,7 +47,13 @@ export class ProgressMeter {
     const { state, retries, stepsBeforeRun } = this.o;
     const c = state.counters;
     const elapsedMs = this.o.clock.monotonicMs() - this.o.startedMs;
-    const stats = this.o.strategy.stats();
+    const spill = this.o.spill;
+    const strategyStats = this.o.strategy.stats();
+    // The spill's figures once it has held something: a crawl under its bound reports the strategy's alone.
+    const stats =
+      spill.stats()['frontier/held_pages_total'] === 0
+        ? strategyStats
+        : { ...strategyStats, ...spill.stats() };
     return {
       ...c,
       harvestRate: c.steps === 0 ? 0 : c.relevant / c.steps,
@@ -53,7 +62,8 @@ export class ProgressMeter {
       ...this.waitingHosts(),
       // URLs waiting for a retry or for their robots.txt are out of the strategy's frontier, and
       // back in it on a resume: counted here, the figure a crawl ends with is the one it resumes with.
-      frontierSize: stats['frontier/size'] + retries.size,
+      // So are links held back from the strategy (as found: some may be fetched or queued since).
+      frontierSize: stats['frontier/size'] + retries.size + spill.heldLinks,
       elapsedMs,
       stepsThisRun: c.steps - stepsBeforeRun,
       pagesPerSec: elapsedMs > 0 ? ((c.steps - stepsBeforeRun) * 1000) / elapsedMs : 0,

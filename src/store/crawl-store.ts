@@ -64,6 +64,7 @@ export class CrawlStore {
   private readonly duplicates: DuplicateIndex;
   private isClosed = false;
   private readonly insertPage: Database.Statement;
+  private outcomesFromStatement: Database.Statement<[number, number], PageRow> | undefined;
 
   private constructor(
     /** The crawl folder. */
@@ -386,6 +387,21 @@ export class CrawlStore {
       if (page.id <= learnedThrough) outcome.isLearned = true;
       yield outcome;
     }
+  }
+
+  /**
+   * The recorded fetches with ids from `fromId`, at most `limit`, in fetch order, each as the
+   * outcome the strategy observed (marked `isReplay`, as {@link CrawlStore.replayOutcomes} gives
+   * it): the crawl loop reads here the links it held back from the strategy (crawl/frontier-spill.ts).
+   */
+  outcomesFrom(fromId: number, limit: number): Array<{ id: number; outcome: Outcome }> {
+    this.assertOpen();
+    this.outcomesFromStatement ??= this.db.prepare<[number, number], PageRow>(
+      'SELECT * FROM pages WHERE id >= ? ORDER BY id LIMIT ?',
+    );
+    return this.outcomesFromStatement
+      .all(fromId, limit)
+      .map((row) => ({ id: row.id, outcome: toReplayOutcome(rowToPage(row)) }));
   }
 
   /** Id of the last recorded fetch (0: none). */

@@ -71,6 +71,11 @@ export class QueueStrategy implements Strategy {
       this.queuedKey.set(url, Number.NEGATIVE_INFINITY);
       this.frontier.removeUrl(url);
     }
+    this.queueLinks(outcome);
+  }
+
+  /** Queues `outcome`'s links with its page as their parent (the links part of `observe`). */
+  queueLinks(outcome: Outcome): void {
     if (outcome.links.length === 0) return;
     const parent = this.parents.push(outcome.action.url) - 1;
     for (const link of outcome.links) this.enqueue(link, parent, outcome.probability);

@@ -51,6 +51,16 @@ export interface Strategy {
   /** The transition: learns from a finished action and adds its new links to the frontier. */
   observe(outcome: Outcome): void;
   /**
+   * Adds the links of a page `observe` has already had without them to the frontier, valued as
+   * `observe` would value them now; the page is neither learned from nor counted again. The
+   * crawl loop holds a page's links back while the frontier is over the crawl's bound
+   * (`maxFrontierUrls`) and hands them over here once it has room (crawl/frontier-spill.ts).
+   * `outcome` is the page as the store gives it back (as a resume's replay: no action data, no
+   * text), with only the links to add: none fetched, in flight or waiting for a retry; some may
+   * be queued already. Absent: the loop never holds links back, whatever the bound.
+   */
+  queueLinks?(outcome: Outcome): void;
+  /**
    * Called with a page's outcome just before the loop records it and calls `observe` with it,
    * when link contexts are kept for the strategy alone (not `withLinkContext`): deletes the
    * `context` of each link whose context that `observe` will not read (a link it passes over),

@@ -101,6 +101,11 @@ export interface Outcome {
   isLearned?: boolean;
   /** True when the page copies a page fetched before (reward 0; no links for an exact copy). */
   isDuplicate?: boolean;
+  /**
+   * True when the loop holds the page's links back, its frontier being over the crawl's bound:
+   * `links` is empty now, and `Strategy.queueLinks` brings them later with this page's outcome.
+   */
+  areLinksHeld?: boolean;
 }
 
 /** What the loop lets the strategy choose from right now. */

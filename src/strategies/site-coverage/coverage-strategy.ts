@@ -240,6 +240,31 @@ export class CoverageStrategy implements Strategy {
     if (share !== false)
       this.lambda =
         share * this.yields.relevantPerCoveredSite(this.config.newSiteValue / share, SITE_SHARE_PRIOR_SITES);
+    this.queueLinksOf(outcome, site);
+    const every = this.config.rescoreEveryPages;
+    if (every === false) return;
+    // A replay values the links it queues with the restored model; rescoring them as it goes is
+    // work the first live step's rescoring does again (at 20,000 pages, a third of the replay's
+    // time).
+    if (outcome.isReplay) {
+      this.isRescoreDue = true;
+      return;
+    }
+    this.pagesSinceRescore++;
+    if (this.pagesSinceRescore >= Math.max(every, this.frontier.size / RESCORE_SHARE)) this.rescore();
+  }
+
+  /**
+   * Queues the links of a page observed without them (see `Strategy.queueLinks`): valued with
+   * the model, site yields and hub estimates as they are now.
+   */
+  queueLinks(outcome: Outcome): void {
+    this.queueLinksOf(outcome, this.yields.siteId(siteOf(outcome.action.host)));
+  }
+
+  /** The links part of `observe`: `outcome`'s links found on a page of site id `site`. */
+  private queueLinksOf(outcome: Outcome, site: number): void {
+    const { action } = outcome;
     if (outcome.links.length > 0) {
       const parent = this.yields.addParent(site);
       this.parentUrls.push(action.url);
@@ -266,17 +291,6 @@ export class CoverageStrategy implements Strategy {
         );
       }
     }
-    const every = this.config.rescoreEveryPages;
-    if (every === false) return;
-    // A replay values the links it queues with the restored model; rescoring them as it goes is
-    // work the first live step's rescoring does again (at 20,000 pages, a third of the replay's
-    // time).
-    if (outcome.isReplay) {
-      this.isRescoreDue = true;
-      return;
-    }
-    this.pagesSinceRescore++;
-    if (this.pagesSinceRescore >= Math.max(every, this.frontier.size / RESCORE_SHARE)) this.rescore();
   }
 
   /**

@@ -114,6 +114,11 @@ export class TresStrategy implements Strategy {
   private readonly scratch: Float32Array;
   /** Path states of replayed pages while resuming (cleared at the first live page). */
   private readonly replayPaths = new Map<string, PathState>();
+  /**
+   * The path state each page observed with its links held back (`areLinksHeld`) passes to them,
+   * until `queueLinks` brings them.
+   */
+  private readonly heldPaths = new Map<string, PathState>();
   private readonly laps: PhaseLaps;
   private steps = 0;
   /** True once the loop said a domain limit is set (`limitSiteBonus` applies). */
@@ -337,14 +342,31 @@ export class TresStrategy implements Strategy {
     if (isExperience) this.tree?.addExperience(x, agentReward);
     this.laps.lap('experience');
     const childState = this.childState(linkState, outcome);
+    if (outcome.areLinksHeld) this.heldPaths.set(action.url, childState);
+    const candidates = this.addSamples(action.url, childState, outcome.links);
+    this.laps.lap('outlinks');
+    return candidates;
+  }
+
+  /**
+   * Queues the links of a page observed with its links held back (see `Strategy.queueLinks`):
+   * samples with the path state the page passed on and the domain features as they are now. They
+   * join no waiting transition's candidates: those were completed without them.
+   */
+  queueLinks(outcome: Outcome): void {
+    const url = outcome.action.url;
+    const path = this.heldPaths.get(url) ?? this.replayPaths.get(url) ?? SEED_LINK_STATE;
+    this.heldPaths.delete(url);
+    this.addSamples(url, path, outcome.links);
+  }
+
+  /** Adds a sample per link found on page `url`, whose outlinks get path state `childState`. Returns their ids. */
+  private addSamples(url: string, childState: PathState, links: readonly DiscoveredLink[]): number[] {
     const candidates: number[] = [];
-    if (outcome.links.length === 0) {
-      this.laps.lap('outlinks');
-      return candidates;
-    }
-    const parent = this.parents.push({ url: action.url, path: childState }) - 1;
+    if (links.length === 0) return candidates;
+    const parent = this.parents.push({ url, path: childState }) - 1;
     const toEncode = { url: '', domain: '', anchorText: '', anchorProbability: 0 };
-    for (const link of outcome.links) {
+    for (const link of links) {
       toEncode.url = link.url;
       toEncode.domain = link.domain;
       toEncode.anchorText = link.anchorText;
@@ -352,7 +374,6 @@ export class TresStrategy implements Strategy {
       this.features.encodeInto(this.scratch, 0, childState, toEncode, this.domains);
       candidates.push(this.frontier.add(link, parent, this.scratch));
     }
-    this.laps.lap('outlinks');
     return candidates;
   }
 
