@@ -3,7 +3,8 @@
  * keeps idle connections for 60 s) under `ulimit -n 1024`, with most of those descriptors taken
  * before node starts, and the descriptors left taken too once the crawl runs (a preload module opens /dev/null
  * until the system refuses), so that the crawl is out of them: it says so in one line, goes on,
- * and stops promptly on Ctrl-C.
+ * and stops promptly on Ctrl-C. Its frontier in memory stays under `--max-frontier-urls` however
+ * many URLs the farm offers.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -20,6 +21,8 @@ import { TRES_BIN } from '../test-cli.js';
  * the rest up to 1023 are held open by bash.
  */
 const FREE_DESCRIPTORS = 200;
+/** The bound on the frontier in memory of the crawl to its budget: the farm offers 300 URLs a page. */
+const MAX_FRONTIER_URLS = 3000;
 
 /**
  * Preload of the exhausted crawl: once its pages.jsonl exists (modules loaded, store open),
@@ -62,6 +65,7 @@ describe('tres crawl on a link farm under ulimit -n 1024', () => {
     out: string,
     maxPages: number,
     shouldExhaust = false,
+    extra: string[] = [],
   ): { child: ChildProcess; stderr: () => string; stdout: () => string } {
     const args = [
       TRES_BIN,
@@ -82,6 +86,7 @@ describe('tres crawl on a link farm under ulimit -n 1024', () => {
       '--min-delay-ms',
       '0',
       '--quiet',
+      ...extra,
     ].map((a) => `'${a}'`);
     const preload = shouldExhaust ? `'--import=${exhaustFile}'` : '';
     const script = `ulimit -n 1024; for i in $(seq ${FREE_DESCRIPTORS} 1023); do eval "exec $i</dev/null"; done; exec '${process.execPath}' ${preload} ${args.join(' ')}`;
@@ -97,9 +102,12 @@ describe('tres crawl on a link farm under ulimit -n 1024', () => {
     return { child, stderr: () => stderr, stdout: () => stdout };
   }
 
-  it('goes on to its budget out of descriptors, saying so in one line', async () => {
+  it('goes on to its budget out of descriptors, saying so in one line, its frontier in memory bounded', async () => {
     const out = join(base, 'exhausted');
-    const { child, stderr, stdout } = crawl(out, 150, true);
+    const { child, stderr, stdout } = crawl(out, 150, true, [
+      '--max-frontier-urls',
+      String(MAX_FRONTIER_URLS),
+    ]);
     const [code] = await once(child, 'close');
     expect(stdout()).toContain('crawl finished');
     expect(code).toBe(0);
@@ -112,9 +120,16 @@ describe('tres crawl on a link farm under ulimit -n 1024', () => {
     );
     const db = new Database(join(out, 'crawl.sqlite'), { readonly: true });
     const pages = (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE status = 200').get() as { n: number }).n;
+    const end = JSON.parse(
+      (db.prepare("SELECT value FROM meta WHERE key = 'endProgress'").get() as { value: string }).value,
+    ) as { frontierSize: number; strategyStats: Record<string, number> };
     db.close();
     // Every page is on a new host: far more connections than the descriptors left.
     expect(pages).toBeGreaterThanOrEqual(100);
+    // 300 new URLs a page, far more than the bound: most wait in the store, counted in the frontier.
+    expect(end.frontierSize).toBeGreaterThan(10 * MAX_FRONTIER_URLS);
+    expect(end.strategyStats['frontier/size']).toBeLessThanOrEqual(MAX_FRONTIER_URLS + 300);
+    expect(end.strategyStats['frontier/held_pages_total']).toBeGreaterThan(100);
   }, 150_000);
 
   it('stops promptly on Ctrl-C while descriptors are exhausted', async () => {
