@@ -8,6 +8,7 @@
 
 export { oneLineErrors, runProgram } from './cli/index.js';
 export { ClusterCoordinator, connectRedis } from './cluster/index.js';
+export { FrontierSpill } from './crawl/index.js';
 export { growableBytes, SampleTable, StringIds } from './frontier/index.js';
 export { parseHtml, parseMetaRefreshUrl } from './html/index.js';
 export {

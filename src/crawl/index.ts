@@ -9,6 +9,7 @@ export {
 export { Crawler, END_PROGRESS_META } from './crawler.js';
 export { type DomainLimit, domainLimitAt, formatDomainLimit, parseDomainLimit } from './domain-limit.js';
 export type * from './events.js';
+export { FrontierSpill, type FrontierSpillOptions, type HeldPages } from './frontier-spill.js';
 export type { AnchorToJudge, PageJudge, PageToJudge } from './judge.js';
 export { KeywordJudge, type KeywordJudgeOptions } from './keyword-judge.js';
 export { LinkProcessor } from './link-processor.js';

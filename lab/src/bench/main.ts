@@ -138,6 +138,8 @@ Flags:
   --strategies a,b      memory: the strategies to measure (default: all)
   --time-limit S        memory: seconds per strategy (default 180)
   --links-per-page N    memory: outlinks per page (default 50)
+  --max-frontier-urls N memory: bound the frontier in memory; links past it wait in a crawl store
+  --checkpoints a,b     memory: frontier sizes to measure (default 100000,500000,1000000)
   --workers a,b         cluster: worker counts of the rows (default 1,2,4,8)
   --pages-per-worker N  cluster: pages per worker per row (default 150)
   --ceiling-pages N     cluster: pages of each coordinator-ceiling run (default 1500)
@@ -158,6 +160,8 @@ const VALUE_FLAGS = [
   '--time-limit',
   '--out',
   '--links-per-page',
+  '--max-frontier-urls',
+  '--checkpoints',
   '--pages-per-worker',
   '--ceiling-pages',
   '--workers',
@@ -209,6 +213,20 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const outArg = takeValue(args, '--out', 'a folder: npm run bench -- engine --out DIR');
+  // memory: `--max-frontier-urls N` bounds the frontier in memory (links past it wait in a crawl
+  // store); `--checkpoints a,b` sets the frontier sizes measured.
+  const boundArg = takeValue(args, '--max-frontier-urls', 'an integer >= 1');
+  const maxFrontierUrls = boundArg === undefined ? undefined : Number(boundArg);
+  if (maxFrontierUrls !== undefined && !(Number.isInteger(maxFrontierUrls) && maxFrontierUrls >= 1)) {
+    console.error(`--max-frontier-urls needs an integer >= 1, got ${boundArg}`);
+    process.exit(2);
+  }
+  const checkpointsArg = takeValue(args, '--checkpoints', 'frontier sizes such as 1000000,10000000');
+  const memoryCheckpoints = checkpointsArg?.split(',').map(Number);
+  if (memoryCheckpoints !== undefined && !memoryCheckpoints.every((n) => Number.isInteger(n) && n >= 1)) {
+    console.error(`--checkpoints needs frontier sizes >= 1 such as 1000000,10000000, got ${checkpointsArg}`);
+    process.exit(2);
+  }
   // memory: `--links-per-page N` (default 50) grows the frontier in fewer steps, so that a
   // strategy whose every step scores its whole frontier (synchronous) reaches 1M in time.
   const linksArg = takeValue(args, '--links-per-page', 'an integer >= 1');
@@ -314,7 +332,9 @@ async function main(): Promise<void> {
         ...(isQuick ? { checkpoints: [2_000, 10_000], timeLimitSec: 60 } : {}),
         ...(timeLimitSec !== undefined ? { timeLimitSec } : {}),
         ...(linksPerPage !== undefined ? { linksPerPage } : {}),
-        resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
+        ...(maxFrontierUrls !== undefined ? { maxFrontierUrls } : {}),
+        ...(memoryCheckpoints !== undefined ? { checkpoints: memoryCheckpoints } : {}),
+        resultsDir: outArg ?? (isQuick ? join(resultsDir, 'quick') : resultsDir),
       });
     }
     if (part === 'decision') {

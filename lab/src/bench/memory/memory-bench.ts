@@ -8,7 +8,8 @@
  * samples, and the same for RSS (which keeps the heap's high-water mark, garbage included).
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strategyNames } from 'tres-crawler';
@@ -29,6 +30,12 @@ export interface MemoryBenchOptions {
   resultsDir: string;
   /** Run seed. @default '1' */
   seed: string;
+  /**
+   * The crawl loop's bound on the frontier in memory: pages are recorded in a crawl store and the
+   * links past the bound wait there (the frontier counts them). `false`: the strategy alone, no
+   * store. @default false
+   */
+  maxFrontierUrls: number | false;
 }
 
 export const DEFAULT_MEMORY_BENCH_OPTIONS: Omit<MemoryBenchOptions, 'resultsDir' | 'strategies'> = {
@@ -37,6 +44,7 @@ export const DEFAULT_MEMORY_BENCH_OPTIONS: Omit<MemoryBenchOptions, 'resultsDir'
   hostCount: 2000,
   timeLimitSec: 180,
   seed: '1',
+  maxFrontierUrls: false,
 };
 
 /** One checkpoint of one strategy, as the worker prints it. */
@@ -49,6 +57,10 @@ export interface MemoryPoint {
   rssBytes: number;
   baseHeapBytes: number;
   baseRssBytes: number;
+  /** With a bound: URLs in the strategy's frontier (the rest wait in the store). */
+  inMemory?: number;
+  /** With a bound: bytes of the crawl database (crawl.sqlite and its WAL). */
+  diskBytes?: number;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -108,6 +120,25 @@ export function memoryTable(points: MemoryPoint[], strategies: string[], checkpo
   return lines.join('\n');
 }
 
+/**
+ * With a bound on the frontier in memory: per strategy and checkpoint, the URLs in memory and the
+ * crawl database's bytes per frontier URL (it holds the pages' rows, their outlinks among them).
+ */
+export function spillTable(points: MemoryPoint[], strategies: string[], checkpoints: number[]): string {
+  const head = checkpoints.map((c) => `${c / 1000}k: in memory / disk B per URL`).join(' | ');
+  const lines = [`| strategy | ${head} |`, `|---|${checkpoints.map(() => '---:').join('|')}|`];
+  for (const s of strategies) {
+    const mine = points.filter((p) => p.strategy === s);
+    const cells = checkpoints.map((c, i) => {
+      const p = mine[i];
+      if (!p || p.frontierSize < c || p.diskBytes === undefined) return 'not reached';
+      return `${p.inMemory} / ${(p.diskBytes / p.frontierSize).toFixed(0)}`;
+    });
+    lines.push(`| ${s} | ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
 /** Runs the memory benchmark, prints the table, writes results/memory.{json,md}. */
 export async function runMemoryBench(o: MemoryBenchOptions): Promise<void> {
   const env = benchEnv();
@@ -115,25 +146,31 @@ export async function runMemoryBench(o: MemoryBenchOptions): Promise<void> {
   const points: MemoryPoint[] = [];
   for (const strategy of strategies) {
     console.log(`memory bench: ${strategy} ...`);
+    const storeDir = o.maxFrontierUrls === false ? undefined : mkdtempSync(join(tmpdir(), 'tres-memory-'));
     const mine = await runWorker({
       strategy,
+      maxFrontierUrls: o.maxFrontierUrls,
+      ...(storeDir ? { storeDir } : {}),
       checkpoints: o.checkpoints,
       linksPerPage: o.linksPerPage,
       hostCount: o.hostCount,
       timeLimitSec: o.timeLimitSec,
       seed: o.seed,
     });
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
     for (const p of mine)
       console.log(
-        `  ${p.frontierSize} samples after ${p.steps} steps (${p.seconds.toFixed(0)} s): ${perUrl(p.heapBytes, p.baseHeapBytes, p.frontierSize).toFixed(0)} B/URL heap, ${perUrl(p.rssBytes, p.baseRssBytes, p.frontierSize).toFixed(0)} B/URL RSS`,
+        `  ${p.frontierSize} samples after ${p.steps} steps (${p.seconds.toFixed(0)} s): ${perUrl(p.heapBytes, p.baseHeapBytes, p.frontierSize).toFixed(0)} B/URL heap, ${perUrl(p.rssBytes, p.baseRssBytes, p.frontierSize).toFixed(0)} B/URL RSS${p.diskBytes === undefined ? '' : `, ${p.inMemory} in memory, ${(p.diskBytes / p.frontierSize).toFixed(0)} B/URL on disk`}`,
       );
     points.push(...mine);
   }
-  const table = memoryTable(points, strategies, o.checkpoints);
+  const table =
+    memoryTable(points, strategies, o.checkpoints) +
+    (o.maxFrontierUrls === false ? '' : `\n\n${spillTable(points, strategies, o.checkpoints)}`);
   console.log(`\n${table}\n`);
   const md = `# Memory benchmark: bytes per frontier URL
 
-Each strategy in its own child process (\`node --expose-gc\`), driven through the Strategy interface by a generated link stream without HTTP or store: ${o.linksPerPage} outlinks per fetched page, 80% on the page's host, ${o.hostCount} hosts, URLs made by \`normalizeUrl\` as the crawl loop makes them (a fresh string per link), anchor scores and link context when the strategy asks for them; seed ${o.seed}. At each frontier size (the strategy's \`frontier/size\`: samples, stale ones included where a frontier drops them lazily) two GCs, then bytes per URL = (heap used + external + the frontier's growable columns, which V8 counts in neither - the same before seeding) / frontier size, and the same for RSS (which keeps the heap's high-water mark). Each run stops after ${o.timeLimitSec} s.
+Each strategy in its own child process (\`node --expose-gc\`), driven through the Strategy interface by a generated link stream without HTTP or store: ${o.linksPerPage} outlinks per fetched page, 80% on the page's host, ${o.hostCount} hosts, URLs made by \`normalizeUrl\` as the crawl loop makes them (a fresh string per link), anchor scores and link context when the strategy asks for them; seed ${o.seed}. At each frontier size (the strategy's \`frontier/size\`: samples, stale ones included where a frontier drops them lazily) two GCs, then bytes per URL = (heap used + external + the frontier's growable columns, which V8 counts in neither - the same before seeding) / frontier size, and the same for RSS (which keeps the heap's high-water mark). Each run stops after ${o.timeLimitSec} s.${o.maxFrontierUrls === false ? '' : ` With a bound of ${o.maxFrontierUrls} URLs on the frontier in memory (the crawl loop's FrontierSpill): every page is recorded in a crawl store (no WARC), the links past the bound wait there, and the frontier size is the strategy's URLs plus those links; the second table gives the URLs in memory and the crawl database's bytes per frontier URL.`}
 
 ${table}
 

@@ -4,6 +4,12 @@
  * checkpoint's number of samples. At each checkpoint it collects garbage twice and prints one
  * JSON line: { strategy, frontierSize, steps, seconds, heapBytes, rssBytes, baseHeapBytes, baseRssBytes }.
  *
+ * With `maxFrontierUrls` (and `storeDir`) the pages are recorded in a real crawl store, and the
+ * crawl loop's bound on the frontier in memory (FrontierSpill) stands between them and the
+ * strategy: links past the bound wait in the store. The frontier is then the strategy's URLs
+ * plus the held links, and each line adds `inMemory` (the strategy's) and `diskBytes` (the
+ * crawl database's files).
+ *
  * The links are made as the crawl loop makes them: `normalizeUrl` (a fresh, flat URL string per
  * link), `hostOf` and `registrableDomain`, so a strategy that keeps a link's strings keeps what
  * it would keep in a crawl. Per page: `linksPerPage` outlinks, 80% on the page's own host (the
@@ -11,9 +17,18 @@
  * are new and some repeat; anchor texts of 3 words, half of them topical.
  */
 
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DiscoveredLink, Outcome, Strategy } from 'tres-crawler';
-import { createRng, createStrategy, type SelectionContext } from 'tres-crawler';
-import { growableBytes, hostOf, KeywordSet, normalizeUrl, registrableDomain } from 'tres-crawler/internals';
+import { CrawlStore, createRng, createStrategy, type SelectionContext } from 'tres-crawler';
+import {
+  FrontierSpill,
+  growableBytes,
+  hostOf,
+  KeywordSet,
+  normalizeUrl,
+  registrableDomain,
+} from 'tres-crawler/internals';
 
 interface WorkerArgs {
   strategy: string;
@@ -22,6 +37,18 @@ interface WorkerArgs {
   hostCount: number;
   timeLimitSec: number;
   seed: string;
+  /** The crawl loop's bound on the frontier in memory; false: none, and no store. */
+  maxFrontierUrls: number | false;
+  /** Folder of the crawl store when `maxFrontierUrls` is set. */
+  storeDir?: string;
+}
+
+/** Bytes of the crawl database in `dir` (crawl.sqlite and its WAL), where held links wait. */
+function databaseBytes(dir: string): number {
+  let total = 0;
+  for (const name of readdirSync(dir))
+    if (name.startsWith('crawl.sqlite')) total += statSync(join(dir, name)).size;
+  return total;
 }
 
 const TOPIC = ['telescope', 'astronomy', 'galaxy', 'orbit', 'planet', 'nebula'];
@@ -84,12 +111,26 @@ async function main(): Promise<void> {
     isFetched: (url) => fetched.has(url),
     step: 0,
   };
+  const store =
+    args.maxFrontierUrls === false
+      ? undefined
+      : CrawlStore.open(args.storeDir as string, { mode: 'create', warc: false, seeds });
+  const spill =
+    store === undefined
+      ? undefined
+      : new FrontierSpill({
+          store,
+          strategy,
+          isKnown: (url) => fetched.has(url),
+          maxFrontierUrls: args.maxFrontierUrls,
+        });
   const base = await collect();
   strategy.seed(seeds);
   const start = performance.now();
   const pending = [...args.checkpoints].sort((a, b) => a - b);
   let steps = 0;
   while (pending.length > 0) {
+    spill?.refill();
     const action = strategy.next(ctx);
     if (!action) throw new Error(`${args.strategy}: empty frontier at step ${steps}`);
     fetched.add(action.url);
@@ -110,10 +151,18 @@ async function main(): Promise<void> {
       title: 'page title',
       links,
     };
-    strategy.observe(outcome);
+    if (store && spill) {
+      const isHeld = spill.shouldHold(links.length);
+      store.recordPage({ ...action, status: 200, reward, probability: outcome.probability, outlinks: links });
+      if (isHeld) {
+        spill.held(store.lastPageId, links.length);
+        strategy.observe({ ...outcome, links: [], areLinksHeld: true });
+      } else strategy.observe(outcome);
+    } else strategy.observe(outcome);
     steps++;
     ctx.step = steps;
-    const size = strategy.stats()['frontier/size'];
+    const inMemory = strategy.stats()['frontier/size'];
+    const size = inMemory + (spill?.heldLinks ?? 0);
     const seconds = (performance.now() - start) / 1000;
     if (size >= (pending[0] as number)) {
       pending.shift();
@@ -127,11 +176,13 @@ async function main(): Promise<void> {
         rssBytes: m.rss,
         baseHeapBytes: base.heapUsed + base.external + base.growable,
         baseRssBytes: base.rss,
+        ...(store ? { inMemory, diskBytes: databaseBytes(args.storeDir as string) } : {}),
       };
       process.stdout.write(`${JSON.stringify(line)}\n`);
     }
     if (seconds > args.timeLimitSec) break;
   }
+  store?.close({ status: 'finished' });
 }
 
 main().catch((error) => {
