@@ -5,6 +5,7 @@
  * (CrawlState.wait) until it is taken again.
  */
 import type { Clock, DeferUrlError, Rng } from '../common/index.js';
+import { BinaryHeap } from '../frontier/index.js';
 import { retryDelayMs } from '../net/index.js';
 import type { Action } from '../types/index.js';
 import type { CrawlState } from './crawl-state.js';
@@ -18,7 +19,13 @@ interface PendingRetry {
    * robots.txt is unreachable), so it holds no page budget and counts no attempt.
    */
   isDeferred: boolean;
+  /** Order in which it was put aside: among those due, the first put aside is taken first. */
+  seq: number;
 }
+
+/** Earlier due time first; of two due at once, the one put aside first. */
+const dueFirst = (a: PendingRetry, b: PendingRetry): boolean =>
+  a.notBeforeMs < b.notBeforeMs || (a.notBeforeMs === b.notBeforeMs && a.seq < b.seq);
 
 /** What {@link RetryQueue} needs of the crawl. */
 export interface RetryQueueOptions {
@@ -32,9 +39,20 @@ export interface RetryQueueOptions {
   rng: Rng;
 }
 
-/** URLs waiting for a retry or for their origin, in the order they were put aside. */
+/**
+ * URLs waiting for a retry or for their origin. {@link RetryQueue.take} gives the first put aside
+ * of those due (on a free host), in time independent of how many wait: the ones not due yet sit
+ * in a heap by due time, those due in a list in the order they were put aside. A crawl can hold
+ * tens of thousands of deferred URLs (links to hosts whose robots.txt is unreachable wait up to
+ * an hour), and the loop asks for a retry before every fetch it starts.
+ */
 export class RetryQueue {
-  private readonly pending: PendingRetry[] = [];
+  /** Not due yet, by due time. */
+  private readonly waiting = new BinaryHeap<PendingRetry>(dueFirst);
+  /** Due (their time has come), in the order they were put aside (ascending `seq`). */
+  private readonly due: PendingRetry[] = [];
+  private nextSeq = 0;
+  private deferred = 0;
 
   constructor(private readonly o: RetryQueueOptions) {}
 
@@ -50,8 +68,7 @@ export class RetryQueue {
     });
     if (delay === false || delay > this.o.maxRetryDelayMs) return false;
     const notBeforeMs = this.o.clock.monotonicMs() + delay;
-    this.pending.push({ action, attempt: attempt + 1, notBeforeMs, isDeferred: false });
-    this.o.state.wait(action.url);
+    this.put({ action, attempt: attempt + 1, notBeforeMs, isDeferred: false, seq: 0 });
     return delay;
   }
 
@@ -61,13 +78,13 @@ export class RetryQueue {
    */
   defer(action: Action, attempt: number, error: DeferUrlError): number {
     const delayMs = Math.max(1, error.retryAfterMs ?? 1000);
-    this.pending.push({
+    this.put({
       action,
       attempt,
       notBeforeMs: this.o.clock.monotonicMs() + delayMs,
       isDeferred: true,
+      seq: 0,
     });
-    this.o.state.wait(action.url);
     return delayMs;
   }
 
@@ -80,35 +97,71 @@ export class RetryQueue {
     isHostFree: (host: string) => boolean,
   ): { action: Action; attempt: number } | undefined {
     const now = this.o.clock.monotonicMs();
-    const i = this.pending.findIndex(
-      (r) => r.notBeforeMs <= now && (hasBudget || !r.isDeferred) && isHostFree(r.action.host),
-    );
-    if (i < 0) return undefined;
-    const [retry] = this.pending.splice(i, 1);
-    if (retry) this.o.state.unwait(retry.action.url);
-    return retry;
+    for (
+      let next = this.waiting.peek();
+      next !== undefined && next.notBeforeMs <= now;
+      next = this.waiting.peek()
+    ) {
+      this.waiting.pop();
+      this.insertDue(next);
+    }
+    const due = this.due;
+    for (let i = 0; i < due.length; i++) {
+      const r = due[i] as PendingRetry;
+      if ((hasBudget || !r.isDeferred) && isHostFree(r.action.host)) {
+        due.splice(i, 1);
+        if (r.isDeferred) this.deferred--;
+        this.o.state.unwait(r.action.url);
+        return r;
+      }
+    }
+    return undefined;
   }
 
   /** Retries waiting (they hold their share of the page budget). */
   get retryCount(): number {
-    return this.pending.reduce((n, r) => n + (r.isDeferred ? 0 : 1), 0);
+    return this.size - this.deferred;
   }
 
   /** Deferred URLs waiting (they hold no budget). */
   get deferredCount(): number {
-    return this.pending.reduce((n, r) => n + (r.isDeferred ? 1 : 0), 0);
+    return this.deferred;
   }
 
   /** URLs waiting, retried or deferred. */
   get size(): number {
-    return this.pending.length;
+    return this.waiting.size + this.due.length;
   }
 
   /** Hosts of the retries waiting, and of the deferred URLs. */
   hosts(): { retry: Set<string>; deferred: Set<string> } {
     const retry = new Set<string>();
     const deferred = new Set<string>();
-    for (const r of this.pending) (r.isDeferred ? deferred : retry).add(r.action.host);
+    for (const r of this.waiting.values()) (r.isDeferred ? deferred : retry).add(r.action.host);
+    for (const r of this.due) (r.isDeferred ? deferred : retry).add(r.action.host);
     return { retry, deferred };
+  }
+
+  private put(r: PendingRetry): void {
+    r.seq = this.nextSeq++;
+    if (r.isDeferred) this.deferred++;
+    this.waiting.push(r);
+    this.o.state.wait(r.action.url);
+  }
+
+  /** Into the due list at its place by `seq` (usually the end: most come due in the order put aside). */
+  private insertDue(r: PendingRetry): void {
+    const due = this.due;
+    let lo = due.length;
+    if (lo > 0 && (due[lo - 1] as PendingRetry).seq > r.seq) {
+      lo = 0;
+      let hi = due.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((due[mid] as PendingRetry).seq < r.seq) lo = mid + 1;
+        else hi = mid;
+      }
+    }
+    due.splice(lo, 0, r);
   }
 }
