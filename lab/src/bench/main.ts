@@ -129,7 +129,9 @@ Parts:
   long       RSS, heap, CPU ms/page and pages/s every --sample-every pages of one long crawl per
              strategy (--strategies, default coverage; --max-pages N, default 100000; --web-pages
              N --web-hosts H, default 1000000 and 4000; --profile-at 10000,90000: CPU profiles of
-             --profile-pages pages from there; --resume-pages N: time a resume of N more pages)
+             --profile-pages pages from there; --resume-pages N: time a resume of N more pages;
+             --work-dir DIR: keep the crawl stores there, and only resume a store already there;
+             --unknown-host reset|misdirected: the answer to the web's dead hosts, default reset)
 
 Flags:
   --quick               a small budget, results in OUT/quick/
@@ -177,6 +179,8 @@ const VALUE_FLAGS = [
   '--profile-at',
   '--profile-pages',
   '--resume-pages',
+  '--work-dir',
+  '--unknown-host',
 ];
 
 async function main(): Promise<void> {
@@ -285,6 +289,12 @@ async function main(): Promise<void> {
   const longWebHosts = longNumber('--web-hosts');
   const longProfilePages = longNumber('--profile-pages');
   const longResumePages = longNumber('--resume-pages');
+  const longWorkDir = takeValue(args, '--work-dir', 'a folder');
+  const longUnknownHost = takeValue(args, '--unknown-host', 'reset or misdirected');
+  if (longUnknownHost !== undefined && longUnknownHost !== 'reset' && longUnknownHost !== 'misdirected') {
+    console.error(`--unknown-host needs reset or misdirected, got ${longUnknownHost}`);
+    process.exit(2);
+  }
   const profileAtArg = takeValue(args, '--profile-at', 'page counts such as 10000,90000');
   const longProfileAt = profileAtArg === undefined ? [] : profileAtArg.split(',').map(Number);
   if (!longProfileAt.every((n) => Number.isInteger(n) && n >= 0)) {
@@ -434,6 +444,8 @@ async function main(): Promise<void> {
         ...(longProfilePages !== undefined ? { profilePages: longProfilePages } : {}),
         ...(longResumePages !== undefined ? { resumePages: longResumePages } : {}),
         profileAt: longProfileAt,
+        ...(longWorkDir !== undefined ? { workDir: longWorkDir } : {}),
+        ...(longUnknownHost !== undefined ? { unknownHost: longUnknownHost } : {}),
         resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,
       });
     }

@@ -10,7 +10,7 @@
  * per measure.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,10 +39,23 @@ export interface LongBenchOptions {
   profilePages: number;
   /** After the crawl, resume it for this many more pages and time it; false for no resume. @default false */
   resumePages: number | false;
+  /**
+   * How the server answers a host it does not serve (the generated web's dead-host links):
+   * `reset` closes the connection, as `tres sandbox serve` does by default (robots.txt is then
+   * unreachable and the crawler defers those URLs), `misdirected` answers 421 (a plain failure).
+   * @default 'reset'
+   */
+  unknownHost: 'reset' | 'misdirected';
   /** Seed of the web and of the crawls. @default 'long-bench' */
   seed: string;
   /** Where long.json, long.md and the plots go. */
   resultsDir: string;
+  /**
+   * Folder of the crawl stores (one subfolder per strategy), kept after the run; a strategy whose
+   * store is already there is not crawled again but only resumed (with `resumePages`), so a large
+   * crawl can be resumed and timed again. @default a temporary folder, removed after the run
+   */
+  workDir?: string;
 }
 
 export const DEFAULT_LONG_BENCH_OPTIONS: Omit<LongBenchOptions, 'resultsDir'> = {
@@ -55,6 +68,7 @@ export const DEFAULT_LONG_BENCH_OPTIONS: Omit<LongBenchOptions, 'resultsDir'> = 
   profileAt: [],
   profilePages: 5000,
   resumePages: false,
+  unknownHost: 'reset',
   seed: 'long-bench',
 };
 
@@ -70,6 +84,18 @@ interface LongDone {
   frontierSize: number;
   stopReason: string;
 }
+
+/** The first crawl's figures when only a stored crawl was resumed. */
+const NOT_CRAWLED: LongDone = {
+  steps: 0,
+  seconds: 0,
+  maxRssBytes: 0,
+  relevant: 0,
+  relevantDomains: 0,
+  harvestRate: 0,
+  frontierSize: 0,
+  stopReason: 'stored',
+};
 
 /** One crawl of one strategy. */
 interface LongRun {
@@ -130,12 +156,12 @@ function runChild(
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
 function sampleRow(strategy: string, s: LongSample): string {
-  return `| ${strategy} | ${s.steps} | ${s.seconds.toFixed(0)} | ${mib(s.rssBytes)} | ${mib(s.heapUsedBytes)} | ${s.cpuMsPerPage.toFixed(2)} | ${s.pagesPerSec.toFixed(0)} | ${s.frontierSize} | ${(100 * s.harvestRate).toFixed(1)} | ${s.relevantDomains} |`;
+  return `| ${strategy} | ${s.steps} | ${s.seconds.toFixed(0)} | ${mib(s.rssBytes)} | ${mib(s.heapUsedBytes)} | ${s.cpuMsPerPage.toFixed(2)} | ${s.pagesPerSec.toFixed(0)} | ${s.frontierSize} | ${s.deferred ?? '-'} | ${(100 * s.harvestRate).toFixed(1)} | ${s.relevantDomains} |`;
 }
 
 const SAMPLE_HEADER = [
-  '| strategy | pages | s | RSS MiB | heap MiB | CPU ms/page (window) | pages/s (window) | frontier | harvest % | relevant sites |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| strategy | pages | s | RSS MiB | heap MiB | CPU ms/page (window) | pages/s (window) | frontier | deferred | harvest % | relevant sites |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
 
 /** CPU ms a page of the samples whose window ends in (from, to]: their weighted mean. */
@@ -190,16 +216,17 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
   const o = options;
   const sandbox = await serveSandbox({
     web: { seed: o.seed, pageCount: o.webPages, hostCount: o.webHosts },
-    server: { unknownHost: 'misdirected' },
+    server: { unknownHost: o.unknownHost },
   });
   const web = sandbox.web;
   if (!web) throw new Error('no web');
   const env = benchEnv();
-  const work = mkdtempSync(join(tmpdir(), 'tres-long-bench-'));
+  const work = o.workDir ?? mkdtempSync(join(tmpdir(), 'tres-long-bench-'));
+  mkdirSync(work, { recursive: true });
   const profileDir = join(o.resultsDir, 'long-profiles');
   if (o.profileAt.length > 0) mkdirSync(profileDir, { recursive: true });
   console.log(
-    `long bench: web of ${web.pageCount} pages on ${web.hosts.length} hosts, ${o.maxPages} pages per crawl, K = ${o.concurrency}, a sample every ${o.sampleEvery} pages`,
+    `long bench: web of ${web.pageCount} pages on ${web.hosts.length} hosts (unknown hosts: ${o.unknownHost}), ${o.maxPages} pages per crawl, K = ${o.concurrency}, a sample every ${o.sampleEvery} pages`,
   );
   const runs: LongRun[] = [];
   try {
@@ -219,15 +246,28 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
         shouldWriteWarc: true,
         seed: o.seed,
       };
-      const first = await runChild(
-        { ...common, profileAt: o.profileAt, profilePages: o.profilePages, profileDir },
-        (s) => console.log(sampleRow(strategy, s)),
-      );
+      const isStored = o.workDir !== undefined && existsSync(join(outDir, 'crawl.sqlite'));
+      if (isStored && o.resumePages === false) {
+        throw new Error(
+          `${outDir} already holds a crawl: give --resume-pages N to resume it, or another --work-dir`,
+        );
+      }
+      const first = isStored
+        ? { samples: [], profiles: [], done: { ...NOT_CRAWLED, steps: o.maxPages } }
+        : await runChild(
+            { ...common, profileAt: o.profileAt, profilePages: o.profilePages, profileDir },
+            (s) => console.log(sampleRow(strategy, s)),
+          );
       const run: LongRun = { strategy, ...first };
       if (o.resumePages !== false) {
         console.log(`resuming ${strategy} for ${o.resumePages} more pages ...`);
         const resumed = await runChild(
-          { ...common, maxPages: o.maxPages + o.resumePages, resume: true },
+          {
+            ...common,
+            maxPages: o.maxPages + o.resumePages,
+            resume: true,
+            ...(isStored ? { profileAt: o.profileAt, profilePages: o.profilePages, profileDir } : {}),
+          },
           (s) => console.log(sampleRow(`${strategy} (resumed)`, s)),
         );
         run.resume = { done: resumed.done, samples: resumed.samples };
@@ -235,7 +275,7 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
           `  resume: first page after ${resumed.done.firstPageSeconds?.toFixed(1)} s, peak RSS ${mib(resumed.done.maxRssBytes)} MiB`,
         );
       }
-      rmSync(outDir, { recursive: true, force: true });
+      if (o.workDir === undefined) rmSync(outDir, { recursive: true, force: true });
       runs.push(run);
       console.log(
         `  done: ${first.done.steps} pages in ${first.done.seconds.toFixed(0)} s, peak RSS ${mib(first.done.maxRssBytes)} MiB, frontier ${first.done.frontierSize}`,
@@ -245,7 +285,7 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
     }
   } finally {
     await sandbox.close();
-    rmSync(work, { recursive: true, force: true });
+    if (o.workDir === undefined) rmSync(work, { recursive: true, force: true });
   }
   writeReport(o, runs, env);
   return runs;
@@ -310,7 +350,7 @@ function writeReport(o: LongBenchOptions, runs: LongRun[], env: ReturnType<typeo
     ...summary,
   ].join('\n');
   console.log(`\n${summaryTable}`);
-  const md = `# Long crawl\n\nGenerated web: ${o.webPages} pages on ${o.webHosts} hosts (seed ${o.seed}), served on loopback by this process; each crawl in its own child process, K = ${o.concurrency}, no politeness delay, WARC on, keyword judge. A sample every ${o.sampleEvery} pages; CPU ms a page is the crawler process's user + system time over the window (steady under other load; pages/s is not).\n\n${summaryTable}\n\n${SAMPLE_HEADER.join('\n')}\n${runs.flatMap((r) => [...r.samples.map((s) => sampleRow(r.strategy, s)), ...(r.resume?.samples ?? []).map((s) => sampleRow(`${r.strategy} (resumed)`, s))]).join('\n')}\n\n${runs.map(profileTable).filter(Boolean).join('\n')}\n\n${plots.map((p) => `![${p.title}](${p.file})`).join('\n')}\n\nCommand: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.\n`;
+  const md = `# Long crawl\n\nGenerated web: ${o.webPages} pages on ${o.webHosts} hosts (seed ${o.seed}), served on loopback by this process (hosts it does not serve: ${o.unknownHost}); each crawl in its own child process, K = ${o.concurrency}, no politeness delay, WARC on, keyword judge. A sample every ${o.sampleEvery} pages; CPU ms a page is the crawler process's user + system time over the window (steady under other load; pages/s is not).\n\n${summaryTable}\n\n${SAMPLE_HEADER.join('\n')}\n${runs.flatMap((r) => [...r.samples.map((s) => sampleRow(r.strategy, s)), ...(r.resume?.samples ?? []).map((s) => sampleRow(`${r.strategy} (resumed)`, s))]).join('\n')}\n\n${runs.map(profileTable).filter(Boolean).join('\n')}\n\n${plots.map((p) => `![${p.title}](${p.file})`).join('\n')}\n\nCommand: \`${env.command}\` at commit ${env.commit}, ${env.node}, ${env.cores} x ${env.cpu}, ${env.date}.\n`;
   const paths = writeResults(o.resultsDir, 'long', { env, options: o, runs }, md);
   console.log(`results: ${paths.json}, ${paths.md}`);
 }

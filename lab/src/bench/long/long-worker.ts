@@ -60,6 +60,10 @@ export interface LongSample {
   relevant: number;
   harvestRate: number;
   relevantDomains: number;
+  /** URLs set aside until their origin's robots.txt can be read (`CrawlProgress.deferred`). */
+  deferred?: number;
+  /** The strategy's own figures at the sample (`Strategy.stats()`). */
+  strategyStats?: Record<string, number>;
 }
 
 async function main(): Promise<void> {
@@ -108,6 +112,8 @@ async function main(): Promise<void> {
       relevant: progress.relevant,
       harvestRate: progress.harvestRate,
       relevantDomains: progress.relevantDomains,
+      deferred: progress.deferred,
+      strategyStats: progress.strategyStats,
     };
     process.stdout.write(`${JSON.stringify({ sample })}\n`);
     windowStart = now;
