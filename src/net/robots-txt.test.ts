@@ -161,6 +161,41 @@ describe('RobotsTxtCache', () => {
     expect(await robots.isAllowed('http://f.test/a')).toEqual({ isAllowed: true, isUnavailable: false });
   });
 
+  it('keeps a read robots.txt cached while more origins than maxCachedOrigins fail to answer', async () => {
+    const clock = new FakeClock();
+    // Every origin but live.test resets the connection (a web's dead hosts).
+    const calls: string[] = [];
+    const robots = new RobotsTxtCache(
+      async (url) => {
+        calls.push(url);
+        if (url === 'http://live.test/robots.txt') return response(url, 200, 'User-agent: *\nDisallow: /x');
+        throw new RetryLaterError('TRES_CONNECTION_RESET', 'reset');
+      },
+      { maxCachedOrigins: 3 },
+      { clock },
+    );
+    expect((await robots.isAllowed('http://live.test/a')).isAllowed).toBe(true);
+    for (let i = 0; i < 10; i++) await robots.isAllowed(`http://dead-${i}.test/`);
+    expect((await robots.isAllowed('http://live.test/x')).isAllowed).toBe(false);
+    expect(calls.filter((u) => u === 'http://live.test/robots.txt')).toHaveLength(1);
+  });
+
+  it('keeps each unreachable origin’s streak among more failing origins than maxCachedOrigins', async () => {
+    const clock = new FakeClock();
+    const robots = new RobotsTxtCache(
+      async () => {
+        throw new RetryLaterError('TRES_CONNECTION_RESET', 'reset');
+      },
+      { errorTtlMs: 1000, maxCachedOrigins: 3 },
+      { clock },
+    );
+    const origins = Array.from({ length: 10 }, (_, i) => `http://dead-${i}.test/`);
+    for (const url of origins) expect((await robots.isAllowed(url)).retryAfterMs).toBe(1000);
+    await clock.advance(1000);
+    // The second failure in a row of each: the wait doubles, for every one of them.
+    for (const url of origins) expect((await robots.isAllowed(url)).retryAfterMs).toBe(2000);
+  });
+
   it('caches rules for cacheTtlMs and shares one fetch among concurrent lookups', async () => {
     const clock = new FakeClock();
     const { fetch, calls } = fakeFetch({

@@ -42,8 +42,18 @@ export interface RobotsTxtOptions {
   maxRobotsBytes?: number;
   /** Redirect hops followed when fetching robots.txt. @default 5 */
   maxRobotsRedirects?: number;
-  /** Origins kept in the cache; the least recently fetched is dropped first. @default 10_000 */
+  /**
+   * Origins whose robots.txt was read (rules, or none: allow all) kept in the cache; the least
+   * recently fetched is dropped first. @default 10_000
+   */
   maxCachedOrigins?: number;
+  /**
+   * Origins whose robots.txt could not be read (unreachable, or failed) kept apart from those
+   * read, so that failing origins never push a read one out, and an origin keeps its streak of
+   * failures (the wait between tries doubles, and it is given up after `maxUnreachableMs`) while
+   * many others fail too; the least recently fetched is dropped first. @default 100_000
+   */
+  maxFailedOrigins?: number;
 }
 
 /** Defaults of {@link RobotsTxtOptions}. */
@@ -57,6 +67,7 @@ export const DEFAULT_ROBOTS_TXT_OPTIONS: Readonly<Required<RobotsTxtOptions>> = 
   maxRobotsBytes: 512_000,
   maxRobotsRedirects: 5,
   maxCachedOrigins: 10_000,
+  maxFailedOrigins: 100_000,
 });
 
 /** How robots.txt fetches are made: one hop, no redirects followed (a Fetcher's `fetch`). */
@@ -97,6 +108,7 @@ function validate(o: Required<RobotsTxtOptions>): void {
   checkNumber(c, 'maxRobotsBytes', o.maxRobotsBytes, 1, true);
   checkNumber(c, 'maxRobotsRedirects', o.maxRobotsRedirects, 0, true);
   checkNumber(c, 'maxCachedOrigins', o.maxCachedOrigins, 1, true);
+  checkNumber(c, 'maxFailedOrigins', o.maxFailedOrigins, 1, true);
 }
 
 /** Per-origin robots.txt cache. */
@@ -104,7 +116,10 @@ export class RobotsTxtCache {
   /** The options in effect (defaults filled in). */
   readonly options: Readonly<Required<RobotsTxtOptions>>;
   private readonly clock: Clock;
+  /** Origins whose robots.txt was read ('rules', 'allow-all'), in the order fetched. */
   private readonly entries = new Map<string, Entry>();
+  /** Origins whose robots.txt could not be read ('unreachable', 'failed'), in the order fetched. */
+  private readonly failed = new Map<string, Entry>();
   private readonly inFlight = new Map<string, Promise<Entry>>();
 
   /** @throws ConfigError naming the first bad option. */
@@ -121,7 +136,7 @@ export class RobotsTxtCache {
 
   /** Number of origins cached. */
   get size(): number {
-    return this.entries.size;
+    return this.entries.size + this.failed.size;
   }
 
   /**
@@ -168,6 +183,7 @@ export class RobotsTxtCache {
   /** Forgets every cached origin. */
   clear(): void {
     this.entries.clear();
+    this.failed.clear();
   }
 
   /** Origins whose robots.txt is being fetched now (a crawl's pages of them wait for it). */
@@ -176,7 +192,7 @@ export class RobotsTxtCache {
   }
 
   private async entryFor(origin: string): Promise<Entry> {
-    const cached = this.entries.get(origin);
+    const cached = this.entries.get(origin) ?? this.failed.get(origin);
     if (cached && cached.expiresAtMs > this.clock.monotonicMs()) return cached;
     let pending = this.inFlight.get(origin);
     if (!pending) {
@@ -188,14 +204,17 @@ export class RobotsTxtCache {
 
   private async load(origin: string): Promise<Entry> {
     const robotsUrl = `${origin}/robots.txt`;
-    const previous = this.entries.get(origin);
+    const previous = this.entries.get(origin) ?? this.failed.get(origin);
     let entry = await this.download(robotsUrl);
     if (entry.kind === 'unreachable') entry = this.unreachable(robotsUrl, previous);
     this.entries.delete(origin);
-    this.entries.set(origin, entry);
-    if (this.entries.size > this.options.maxCachedOrigins) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+    this.failed.delete(origin);
+    const isRead = entry.kind === 'rules' || entry.kind === 'allow-all';
+    const cache = isRead ? this.entries : this.failed;
+    cache.set(origin, entry);
+    if (cache.size > (isRead ? this.options.maxCachedOrigins : this.options.maxFailedOrigins)) {
+      const oldest = cache.keys().next().value;
+      if (oldest !== undefined) cache.delete(oldest);
     }
     return entry;
   }
