@@ -156,12 +156,12 @@ function runChild(
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
 function sampleRow(strategy: string, s: LongSample): string {
-  return `| ${strategy} | ${s.steps} | ${s.seconds.toFixed(0)} | ${mib(s.rssBytes)} | ${mib(s.heapUsedBytes)} | ${s.cpuMsPerPage.toFixed(2)} | ${s.pagesPerSec.toFixed(0)} | ${s.frontierSize} | ${s.deferred ?? '-'} | ${(100 * s.harvestRate).toFixed(1)} | ${s.relevantDomains} |`;
+  return `| ${strategy} | ${s.steps} | ${s.seconds.toFixed(0)} | ${mib(s.rssBytes)} | ${mib(s.heapUsedBytes)} | ${s.cpuMsPerPage.toFixed(2)} | ${s.pagesPerSec.toFixed(0)} | ${s.frontierSize} | ${s.deferred ?? '-'} | ${s.robotsRequestsPerPage?.toFixed(3) ?? '-'} | ${(100 * s.harvestRate).toFixed(1)} | ${s.relevantDomains} |`;
 }
 
 const SAMPLE_HEADER = [
-  '| strategy | pages | s | RSS MiB | heap MiB | CPU ms/page (window) | pages/s (window) | frontier | deferred | harvest % | relevant sites |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| strategy | pages | s | RSS MiB | heap MiB | CPU ms/page (window) | pages/s (window) | frontier | deferred | robots.txt requests/page (window) | harvest % | relevant sites |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
 
 /** CPU ms a page of the samples whose window ends in (from, to]: their weighted mean. */
@@ -214,10 +214,25 @@ function profileTable(run: LongRun): string {
 /** Runs the long-crawl benchmark; prints and writes its results. */
 export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]> {
   const o = options;
+  // robots.txt requests the server answered: a crawl asks each origin once a day unless its
+  // robots.txt cache drops it (or the origin does not answer).
+  let robotsRequests = 0;
   const sandbox = await serveSandbox({
     web: { seed: o.seed, pageCount: o.webPages, hostCount: o.webHosts },
-    server: { unknownHost: o.unknownHost },
+    server: {
+      unknownHost: o.unknownHost,
+      onRequest: (req) => {
+        if (req.url === '/robots.txt') robotsRequests++;
+      },
+    },
   });
+  let window = { robots: 0, steps: 0 };
+  /** Puts the server's robots.txt requests a page over the sample's window into the sample. */
+  const withServerFigures = (s: LongSample): LongSample => {
+    s.robotsRequestsPerPage = (robotsRequests - window.robots) / Math.max(1, s.steps - window.steps);
+    window = { robots: robotsRequests, steps: s.steps };
+    return s;
+  };
   const web = sandbox.web;
   if (!web) throw new Error('no web');
   const env = benchEnv();
@@ -232,6 +247,7 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
   try {
     for (const strategy of o.strategies) {
       console.log(`\n${strategy}:\n${SAMPLE_HEADER.join('\n')}`);
+      window = { robots: robotsRequests, steps: 0 };
       const outDir = join(work, strategy.replace(/\W+/g, '-'));
       const common: LongWorkerArgs = {
         // One rule for every host: the web's thousands of host rules would overflow the child's argv.
@@ -256,11 +272,12 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
         ? { samples: [], profiles: [], done: { ...NOT_CRAWLED, steps: o.maxPages } }
         : await runChild(
             { ...common, profileAt: o.profileAt, profilePages: o.profilePages, profileDir },
-            (s) => console.log(sampleRow(strategy, s)),
+            (s) => console.log(sampleRow(strategy, withServerFigures(s))),
           );
       const run: LongRun = { strategy, ...first };
       if (o.resumePages !== false) {
         console.log(`resuming ${strategy} for ${o.resumePages} more pages ...`);
+        window = { robots: robotsRequests, steps: first.done.steps };
         const resumed = await runChild(
           {
             ...common,
@@ -268,7 +285,7 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
             resume: true,
             ...(isStored ? { profileAt: o.profileAt, profilePages: o.profilePages, profileDir } : {}),
           },
-          (s) => console.log(sampleRow(`${strategy} (resumed)`, s)),
+          (s) => console.log(sampleRow(`${strategy} (resumed)`, withServerFigures(s))),
         );
         run.resume = { done: resumed.done, samples: resumed.samples };
         console.log(

@@ -62,6 +62,8 @@ export interface LongSample {
   relevantDomains: number;
   /** URLs set aside until their origin's robots.txt can be read (`CrawlProgress.deferred`). */
   deferred?: number;
+  /** robots.txt requests the benchmark's server answered a page over the window (set by the parent). */
+  robotsRequestsPerPage?: number;
   /** The strategy's own figures at the sample (`Strategy.stats()`). */
   strategyStats?: Record<string, number>;
 }
