@@ -9,7 +9,7 @@
  */
 import type { Clock, Rng } from '../common/index.js';
 import { ConfigError } from '../common/index.js';
-import type { CrawlStore, PageLabel, StoredQuestion } from '../store/index.js';
+import type { CrawlStore, PageLabel, QuestionKind, StoredQuestion } from '../store/index.js';
 import type { Action, Outcome } from '../types/index.js';
 import { QuestionSelector, termVector } from './question-selector.js';
 
@@ -27,6 +27,8 @@ export interface Question {
   probability: number;
   /** Why this page was chosen, in words. */
   why: string;
+  /** Chosen for what its answer would teach the judge, or drawn at random to check it. */
+  kind: QuestionKind;
   /** When it was asked, in ms since the epoch. */
   askedAt: number;
   /** When it expires unanswered, in ms since the epoch; undefined: never. */
@@ -66,6 +68,12 @@ export interface QuestionOptions {
   minInformativeness?: number;
   /** Characters of the page's text shown with the question. @default 600 */
   excerptChars?: number;
+  /**
+   * Share of the questions asked about a page drawn uniformly among those crawled, not chosen for
+   * what it teaches: their answers are the sample relevance feedback checks a retrained judge on
+   * (see question-selector.ts). @default 0.5
+   */
+  randomShare?: number;
 }
 
 /** Defaults of {@link QuestionOptions}. */
@@ -76,6 +84,7 @@ export const DEFAULT_QUESTION_OPTIONS: Required<QuestionOptions> = {
   maxSimilarity: 0.6,
   minInformativeness: 0.2,
   excerptChars: 600,
+  randomShare: 0.5,
 };
 
 /** Candidates kept per window. */
@@ -102,6 +111,7 @@ export function resolveQuestionOptions(options: QuestionOptions = {}): Required<
     throw bad('maxSimilarity', 'in (0, 1]', o.maxSimilarity);
   if (!(o.minInformativeness >= 0 && o.minInformativeness <= 1))
     throw bad('minInformativeness', 'in [0, 1]', o.minInformativeness);
+  if (!(o.randomShare >= 0 && o.randomShare <= 1)) throw bad('randomShare', 'in [0, 1]', o.randomShare);
   return o;
 }
 
@@ -136,6 +146,7 @@ export class QuestionDesk {
         maxSimilarity: o.maxSimilarity,
         minInformativeness: o.minInformativeness,
         poolSize: POOL_SIZE,
+        randomShare: o.randomShare,
       },
       ctx.rng,
     );
@@ -143,7 +154,7 @@ export class QuestionDesk {
     // questions had an asker that is gone: they expire now.
     for (const q of ctx.store.questions()) {
       this.asked++;
-      this.selector.markAsked(q.domain, termVector(q.title, q.text));
+      this.selector.markAsked(q.domain, termVector(q.title, q.text), q.kind);
       if (q.status === 'open') ctx.store.settleQuestion(q.id, 'expired');
     }
   }
@@ -192,9 +203,10 @@ export class QuestionDesk {
       probability: chosen.probability,
       why: chosen.why,
       askedAt: now,
+      kind: chosen.kind,
     });
     this.asked++;
-    this.selector.markAsked(chosen.domain, chosen.vector);
+    this.selector.markAsked(chosen.domain, chosen.vector, chosen.kind);
     const question = this.toQuestion(stored);
     this.open.set(question.id, question);
     this.ctx.onQuestion(question);
@@ -264,6 +276,7 @@ export class QuestionDesk {
       excerpt: text.length > n ? `${text.slice(0, n)}…` : text,
       probability: q.probability,
       why: q.why,
+      kind: q.kind,
       askedAt: q.askedAt,
       ...(ttl === false ? {} : { expiresAt: q.askedAt + ttl }),
     };

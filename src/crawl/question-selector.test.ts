@@ -9,7 +9,14 @@ import {
   uncertainty,
 } from './question-selector.js';
 
-const options = { threshold: 0.5, everyPages: 3, maxSimilarity: 0.6, minInformativeness: 0.2, poolSize: 4 };
+const options = {
+  threshold: 0.5,
+  everyPages: 3,
+  maxSimilarity: 0.6,
+  minInformativeness: 0.2,
+  poolSize: 4,
+  randomShare: 0,
+};
 const page = (n: number, domain: string, probability: number, text: string): QuestionCandidate => ({
   pageId: n,
   url: `http://${domain}/${n}`,
@@ -106,5 +113,40 @@ describe('QuestionSelector', () => {
     expect(Array.from({ length: 20 }, (_, i) => again(`s${i}`))).toEqual(
       Array.from({ length: 20 }, (_, i) => again(`s${i}`)),
     );
+  });
+
+  it('with randomShare 0.5 every second question is a page drawn uniformly from its window, sure or not, asked site or not', () => {
+    const s = new QuestionSelector({ ...options, everyPages: 4, randomShare: 0.5 }, createRng('kinds'));
+    s.markAsked('old.test', termVector('', 'zebra'));
+    const kinds: string[] = [];
+    const drawn = new Map<number, number>();
+    // A word of its own for each window (the tokenizer keeps letters only), so no page is a near copy.
+    const word = (n: number) =>
+      n.toString(26).replace(/./g, (d) => String.fromCharCode(97 + Number.parseInt(d, 26)));
+    for (let w = 0; w < 400; w++) {
+      let chosen: ReturnType<QuestionSelector['offer']>;
+      // Four pages a window: two too sure to be informative, one from a site asked about.
+      const base = w * 4;
+      for (const [i, p] of [
+        page(base + 1, `u${w}.test`, 0.5, `uncertain q${word(w)}`),
+        page(base + 2, `s${w}.test`, 0.99, `sure q${word(w)}`),
+        page(base + 3, `t${w}.test`, 0.01, `surenot q${word(w)}`),
+        page(base + 4, 'old.test', 0.5, `askedsite q${word(w)}`),
+      ].entries()) {
+        chosen = s.offer(p, true);
+        if (i < 3) expect(chosen).toBeUndefined();
+      }
+      kinds.push(chosen!.kind);
+      if (chosen!.kind === 'random') {
+        const slot = chosen!.pageId - base;
+        drawn.set(slot, (drawn.get(slot) ?? 0) + 1);
+        expect(chosen!.why).toContain('drawn at random among the last 4 pages');
+      } else expect(chosen!.pageId).toBe(base + 1);
+      s.markAsked(chosen!.domain, chosen!.vector, chosen!.kind);
+    }
+    // old.test's question (informative) counts: the first of this run is random.
+    expect(kinds.slice(0, 4)).toEqual(['random', 'informative', 'random', 'informative']);
+    // 200 random questions over 4 slots: each near 50 (a binomial spread of about 6).
+    for (const slot of [1, 2, 3, 4]) expect(drawn.get(slot) ?? 0).toBeGreaterThan(25);
   });
 });

@@ -11,8 +11,16 @@
  * probability proportional to its score from a seeded stream: among candidates nearly as good,
  * the judge's own bias (say, all near-threshold pages from one kind of site) does not decide
  * every question.
+ *
+ * A share of the questions (`randomShare`) is not chosen for what it teaches but drawn uniformly
+ * among the window's pages (a reservoir of one, from its own seeded stream), whatever their site:
+ * informative questions are mostly pages near the threshold, so their answers say little about
+ * how often a judge is right on the crawl's pages, and a retrained judge that looks better on them
+ * can be worse on the crawl. The random questions' answers are the unbiased sample that relevance
+ * feedback accepts or refuses a retrained judge on.
  */
 import type { Rng } from '../common/index.js';
+import type { QuestionKind } from '../store/index.js';
 import { tokenize } from '../text/index.js';
 
 /** A sparse term vector: word -> weight, of unit length (empty for a page without words). */
@@ -99,6 +107,7 @@ export interface ScoredCandidate extends QuestionCandidate {
   vector: TermVector;
   /** Why it was chosen, in words, for the person who answers. */
   why: string;
+  kind: QuestionKind;
 }
 
 /** Options of {@link QuestionSelector}. */
@@ -113,6 +122,8 @@ export interface QuestionSelectorOptions {
   minInformativeness: number;
   /** Candidates kept per window (the best, one per site). */
   poolSize: number;
+  /** Share of the questions drawn uniformly among the window's pages instead (see the file comment). */
+  randomShare: number;
 }
 
 /** Picks the pages to ask about, one per window of pages (see the file comment). */
@@ -121,17 +132,31 @@ export class QuestionSelector {
   private readonly known: TermVector[] = [];
   private pool: ScoredCandidate[] = [];
   private pagesInWindow = 0;
+  /** One page drawn uniformly among the window's candidates so far, and how many there were. */
+  private reservoir: QuestionCandidate | undefined;
+  private candidatesInWindow = 0;
+  private readonly reservoirRng: Rng;
+  private readonly askedByKind = { informative: 0, random: 0 };
 
   constructor(
     private readonly o: QuestionSelectorOptions,
     private readonly rng: Rng,
-  ) {}
+  ) {
+    this.reservoirRng = rng.fork('random-questions');
+  }
 
   /** A page asked about (now or by an earlier run): its site is not asked again, its words are known. */
-  markAsked(domain: string, vector: TermVector): void {
+  markAsked(domain: string, vector: TermVector, kind: QuestionKind = 'informative'): void {
     this.askedDomains.add(domain);
     this.known.push(vector);
     this.pool = this.pool.filter((c) => c.domain !== domain);
+    this.askedByKind[kind]++;
+  }
+
+  /** The kind the next question will be: random while they are under `randomShare` of all questions. */
+  nextKind(): QuestionKind {
+    const { informative, random } = this.askedByKind;
+    return random + 1 <= this.o.randomShare * (informative + random + 1) ? 'random' : 'informative';
   }
 
   /** True once a page of `domain` was asked about. */
@@ -161,6 +186,7 @@ export class QuestionSelector {
       disagreement: d,
       similarity,
       vector,
+      kind: 'informative',
       why: this.why(c, u, d, similarity),
     };
   }
@@ -172,13 +198,41 @@ export class QuestionSelector {
    */
   offer(c: QuestionCandidate | undefined, canAsk: boolean): ScoredCandidate | undefined {
     this.pagesInWindow++;
+    if (c !== undefined && this.o.randomShare > 0) {
+      this.candidatesInWindow++;
+      if (this.reservoirRng.next() * this.candidatesInWindow < 1) this.reservoir = c;
+    }
     const scored = c === undefined ? undefined : this.score(c);
     if (scored) this.keep(scored);
-    if (!canAsk || this.pagesInWindow < this.o.everyPages || this.pool.length === 0) return undefined;
-    const chosen = this.draw();
+    if (!canAsk || this.pagesInWindow < this.o.everyPages) return undefined;
+    const chosen =
+      this.nextKind() === 'random' ? this.randomQuestion() : this.pool.length > 0 ? this.draw() : undefined;
+    if (chosen === undefined) return undefined;
     this.pool = [];
     this.pagesInWindow = 0;
+    this.reservoir = undefined;
+    this.candidatesInWindow = 0;
     return chosen;
+  }
+
+  /** The window's uniformly drawn page as a question, or undefined when the window had none. */
+  private randomQuestion(): ScoredCandidate | undefined {
+    const c = this.reservoir;
+    if (c === undefined) return undefined;
+    const u = uncertainty(c.probability, this.o.threshold);
+    const vector = termVector(c.title, c.text);
+    let similarity = 0;
+    for (const k of this.known) similarity = Math.max(similarity, cosine(vector, k));
+    return {
+      ...c,
+      score: 0,
+      uncertainty: u,
+      disagreement: 0,
+      similarity,
+      vector,
+      kind: 'random',
+      why: `drawn at random among the last ${this.candidatesInWindow} pages crawled, to measure how often the judge is right (it gives ${c.probability.toFixed(2)}, threshold ${this.o.threshold})`,
+    };
   }
 
   /** Keeps the best `poolSize` candidates, one per site. */

@@ -16,7 +16,7 @@ export { decodeOutlinks, encodeOutlinks } from './outlinks-codec.js';
 export { indexOutlinks } from './outlinks-table.js';
 export { type ListedPage, listedPageOf, type PageQuery } from './page-query.js';
 export { readPageText, readWarcResponse, responseHtml } from './page-text.js';
-export type { QuestionStatus, StoredQuestion } from './questions.js';
+export type { QuestionKind, QuestionStatus, StoredQuestion } from './questions.js';
 export { CrawlReader, type FailureReason, type ReadPage, withCrawlReader } from './read-crawl.js';
 export { JsonlPages, type PageSource } from './read-jsonl.js';
 export {

@@ -10,6 +10,14 @@ import type Database from 'better-sqlite3';
 /** What became of a question. */
 export type QuestionStatus = 'open' | 'answered' | 'skipped' | 'expired';
 
+/**
+ * Why a page was asked about: `informative`, chosen for what its label would teach the judge
+ * (uncertain, from a new site, unlike pages asked before); `random`, drawn uniformly among the
+ * pages the crawl recorded, so that its answers measure how often a judge is right on the
+ * crawl's own pages (informative answers are a biased sample of them).
+ */
+export type QuestionKind = 'informative' | 'random';
+
 /** A question as stored. */
 export interface StoredQuestion {
   /** From 1, in the order asked. */
@@ -31,6 +39,7 @@ export interface StoredQuestion {
   status: QuestionStatus;
   /** ms since the epoch; undefined while open. */
   settledAt?: number;
+  kind: QuestionKind;
 }
 
 interface QuestionRow {
@@ -45,6 +54,7 @@ interface QuestionRow {
   asked_at: number;
   status: string;
   settled_at: number | null;
+  kind: string | null;
 }
 
 const toQuestion = (r: QuestionRow): StoredQuestion => ({
@@ -58,6 +68,7 @@ const toQuestion = (r: QuestionRow): StoredQuestion => ({
   why: r.why,
   askedAt: r.asked_at,
   status: r.status as QuestionStatus,
+  kind: r.kind === 'random' ? 'random' : 'informative',
   ...(r.settled_at === null ? {} : { settledAt: r.settled_at }),
 });
 
@@ -68,10 +79,10 @@ export function insertQuestion(
 ): StoredQuestion {
   const info = db
     .prepare(
-      `INSERT INTO questions (page_id, url, domain, title, text, probability, why, asked_at, status)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open')`,
+      `INSERT INTO questions (page_id, url, domain, title, text, probability, why, asked_at, status, kind)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?)`,
     )
-    .run(q.pageId, q.url, q.domain, q.title, q.text, q.probability, q.why, q.askedAt);
+    .run(q.pageId, q.url, q.domain, q.title, q.text, q.probability, q.why, q.askedAt, q.kind);
   return { ...q, id: Number(info.lastInsertRowid), status: 'open' };
 }
 

@@ -68,7 +68,8 @@ CREATE TABLE IF NOT EXISTS questions ( -- questions the crawl asked about its pa
   why TEXT NOT NULL, -- why this page was chosen, in words
   asked_at INTEGER NOT NULL, -- ms since the epoch
   status TEXT NOT NULL, -- 'open', 'answered', 'skipped' or 'expired'
-  settled_at INTEGER -- ms since the epoch; NULL while open
+  settled_at INTEGER, -- ms since the epoch; NULL while open
+  kind TEXT -- 'informative' (chosen to teach the judge; NULL too) or 'random' (drawn uniformly, to check it)
 ) STRICT;
 CREATE TABLE IF NOT EXISTS checkpoints ( -- what the strategy had learned; one row, the latest
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -140,10 +141,14 @@ const ADDED_PAGE_COLUMNS: ReadonlyArray<[string, string]> = [
 /** Columns added to `labels` after store version 1 was released (nullable, as above). */
 const ADDED_LABEL_COLUMNS: ReadonlyArray<[string, string]> = [['source', 'TEXT']];
 
+/** Columns added to `questions` after it was released (nullable, as above). */
+const ADDED_QUESTION_COLUMNS: ReadonlyArray<[string, string]> = [['kind', 'TEXT']];
+
 function addMissingColumns(db: Database.Database): void {
   for (const [table, columns] of [
     ['pages', ADDED_PAGE_COLUMNS],
     ['labels', ADDED_LABEL_COLUMNS],
+    ['questions', ADDED_QUESTION_COLUMNS],
   ] as const) {
     const have = new Set(
       (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),

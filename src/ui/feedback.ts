@@ -262,6 +262,7 @@ export class RelevanceFeedback {
             label: l.isRelevant ? 1 : 0,
             isUserLabel: true,
             recordedProbability: q.probability,
+            isRandomQuestion: q.kind === 'random',
           } as const)
         : this.jobPage(l.pageId, l.isRelevant ? 1 : 0, true);
       if (page) pages.push(page);

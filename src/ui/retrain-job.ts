@@ -4,6 +4,14 @@
  * plus the labels, check it by stratified k-fold cross-validation over the user's labels against
  * the judge in use, and save it only if it is not worse (macro F1 on the held-out labels).
  *
+ * Which held-out labels decide: when the crawl asked questions about pages drawn at random
+ * (question-selector.ts), only their answers, a uniform sample of the crawl's pages. The other
+ * answers are pages the judge was unsure of, mostly irrelevant ones near the threshold: a model
+ * trained on them beats the judge there easily and can still call more of the crawl's pages
+ * relevant wrongly. Until the random answers hold 2 of each class the retrained model waits.
+ * Labels given in the dashboard alone (no random questions) decide all together, as before any
+ * better sample exists.
+ *
  * Training set: a model crawl (`tres crawl --model DIR`) uses the documents `tres train` read
  * (their paths are in DIR/training.json, field `dataset`). A keyword-judged crawl has none: its
  * training set is the keyword judge's most confident pages of the crawl (pseudo-labels, as many
@@ -44,6 +52,8 @@ export interface JobPage {
   isUserLabel: boolean;
   /** Probability the page was recorded with (the judge of its fetch). */
   recordedProbability: number;
+  /** True for the answer to a question about a page drawn at random among the crawl's pages. */
+  isRandomQuestion?: boolean;
 }
 
 /** Everything the worker needs; plain data (structured-clone safe). */
@@ -86,6 +96,13 @@ export interface FeedbackScore {
 export interface RetrainResult {
   /** True if the new model was saved to `outDir` (not worse than the current judge). */
   isAccepted: boolean;
+  /**
+   * The labels `before` and `after` are measured on: `random`, the answers to questions about
+   * pages drawn at random; `all`, every user label (no random questions were asked).
+   */
+  checkedOn: 'random' | 'all';
+  /** Why a model no worse was still not accepted, in words. */
+  refusedBecause?: string;
   /** The current judge on the held-out labels of each fold. */
   before: FeedbackScore;
   /** The retrained model on the same held-out labels. */
@@ -144,9 +161,20 @@ export async function runRetrainJob(job: RetrainJob): Promise<RetrainResult> {
     });
     trained.model.dispose();
   }
-  const before = metricsOf(confusion(labels, beforeP, job.threshold));
-  const after = metricsOf(confusion(labels, afterP, job.threshold));
-  const isAccepted = after.macroF1 >= before.macroF1;
+  const randomAt = userPages.flatMap((p, i) => (p.isRandomQuestion ? [i] : []));
+  const checkedOn = randomAt.length > 0 ? 'random' : 'all';
+  const checkAt = checkedOn === 'random' ? randomAt : userPages.map((_, i) => i);
+  const checkLabels = Int8Array.from(checkAt, (i) => labels[i] as number);
+  const scoredAt = (p: Float32Array) => Float32Array.from(checkAt, (i) => p[i] as number);
+  const before = metricsOf(confusion(checkLabels, scoredAt(beforeP), job.threshold));
+  const after = metricsOf(confusion(checkLabels, scoredAt(afterP), job.threshold));
+  const randomRelevant = checkLabels.reduce((n, l) => n + l, 0);
+  const randomIrrelevant = checkLabels.length - randomRelevant;
+  const refusedBecause =
+    checkedOn === 'random' && (randomRelevant < 2 || randomIrrelevant < 2)
+      ? `the answers to random questions hold ${randomRelevant} relevant and ${randomIrrelevant} irrelevant pages; a retrained judge is checked on 2 of each at least`
+      : undefined;
+  const isAccepted = refusedBecause === undefined && after.macroF1 >= before.macroF1;
   if (isAccepted) {
     const train = [...base];
     for (const d of user) for (let c = 0; c < job.labelWeight; c++) train.push(d);
@@ -160,6 +188,8 @@ export async function runRetrainJob(job: RetrainJob): Promise<RetrainResult> {
   }
   return {
     isAccepted,
+    checkedOn,
+    ...(refusedBecause ? { refusedBecause } : {}),
     before,
     after,
     folds: k,

@@ -311,12 +311,20 @@
               td('failed'),
             ])
           : row([
-              td(`${new Date(h.finishedAt).toLocaleTimeString()} (${h.userLabels} labels, ${h.folds} folds)`),
+              td(
+                `${new Date(h.finishedAt).toLocaleTimeString()} (${h.userLabels} labels, ${h.folds} folds; ` +
+                  `${h.checkedOn === 'random' ? 'checked on the answers about random pages' : 'checked on every label'})`,
+              ),
               td(num(h.before.macroF1, 3), 'num'),
               td(num(h.after.macroF1, 3), 'num'),
               td(num(h.before.precision, 3), 'num'),
               td(num(h.after.precision, 3), 'num'),
-              td(h.isAccepted ? `swapped in: v${h.version}` : 'kept the current judge', 'result'),
+              td(
+                h.isAccepted
+                  ? `swapped in: v${h.version}`
+                  : `kept the current judge${h.refusedBecause ? `: ${h.refusedBecause}` : ''}`,
+                'result',
+              ),
             ]),
       ),
     );
