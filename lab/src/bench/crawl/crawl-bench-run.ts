@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PageEvent, PageJudge, Strategy, WebClientOptions } from 'tres-crawler';
-import { Crawler, createRng, createStrategy } from 'tres-crawler';
+import { Crawler, CrawlStore, createRng, createStrategy } from 'tres-crawler';
 import type { UrlFilterOptions } from 'tres-crawler/internals';
 import {
   KeywordSet,
@@ -82,7 +82,14 @@ export interface RunResult {
   linksOutOfWeb?: number;
   curve: CurvePoint[];
   /** Questions the simulated user answered, and how many of them "relevant" (`--judge user:...,answers=M`). */
-  answers?: { answered: number; relevant: number };
+  answers?: {
+    answered: number;
+    relevant: number;
+    /** Steps at which a retrained judge was swapped in. */
+    swapsAt?: number[];
+    /** Each retraining by relevance feedback: answers, what decided, macro F1 before and after, taken or not. */
+    retrains?: { labels: number; checkedOn: string; before: number; after: number; isAccepted: boolean }[];
+  };
   /** `resumeMs`: from the resumed Crawler's start to its first page (restore, replay, one fetch). */
   timing: { elapsedMs: number; pagesPerSec: number; resumeMs?: number };
 }
@@ -271,12 +278,19 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     }
   };
   crawler.on('page', onPage);
-  const answers = { answered: 0, relevant: 0 };
-  if (asks)
+  const answers: NonNullable<RunResult['answers']> = { answered: 0, relevant: 0 };
+  let judgeVersion = 0;
+  if (asks) {
     crawler.on('answer', (e) => {
       answers.answered++;
       if (e.isRelevant) answers.relevant++;
     });
+    crawler.on('page', (e) => {
+      if (crawler.judgeVersion === judgeVersion) return;
+      judgeVersion = crawler.judgeVersion;
+      answers.swapsAt = [...(answers.swapsAt ?? []), e.step];
+    });
+  }
   let resumeMs: number | undefined;
   try {
     let summary = await crawler.run([seedUrl]);
@@ -289,6 +303,33 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
         onPage(e);
       });
       summary = await crawler.run();
+    }
+    if (asks && spec.isRetrainedOnAnswers) {
+      // The crawl has closed its store: its meta `feedback` keeps every retraining's report.
+      const store = CrawlStore.open(outDir, { mode: 'resume' });
+      const meta = store.getMeta<{ history: Record<string, unknown>[] }>('feedback');
+      store.close();
+      const history = (meta?.history ?? []) as {
+        error?: string;
+        userLabels: number;
+        checkedOn: string;
+        before: { macroF1: number };
+        after: { macroF1: number };
+        isAccepted: boolean;
+      }[];
+      answers.retrains = history.flatMap((h) =>
+        h.error !== undefined
+          ? []
+          : [
+              {
+                labels: h.userLabels,
+                checkedOn: h.checkedOn,
+                before: round2(h.before.macroF1),
+                after: round2(h.after.macroF1),
+                isAccepted: h.isAccepted,
+              },
+            ],
+      );
     }
     // A run that stopped early (frontier empty) still ends its curve at its last step.
     if (lastStep > 0 && curve[curve.length - 1]?.step !== lastStep) addPoint(lastStep);
