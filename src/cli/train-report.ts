@@ -4,7 +4,7 @@
  * `--no-refit`), and a warning when they are poor or a class is too small to trust them. A
  * model that misses most relevant pages should say so before a crawl, not after it.
  */
-import type { HeldOutResult } from '../relevance/index.js';
+import { type HeldOutResult, wilsonInterval } from '../relevance/index.js';
 
 /** Thresholds of the warnings, as fractions and document counts. */
 export const TRAIN_WARNINGS = {
@@ -15,6 +15,11 @@ export const TRAIN_WARNINGS = {
 } as const;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** A share and its 95% interval, with the counts it comes from. */
+const share = (what: string, successes: number, trials: number, of: string) => {
+  const [low, high] = wilsonInterval(successes, trials);
+  return `${what} ${(low * 100).toFixed(0)}-${(high * 100).toFixed(0)}% (${successes} of ${trials} ${of})`;
+};
 
 /**
  * The lines printed after training: the held-out figures (or why there are none), then warnings.
@@ -36,6 +41,11 @@ export function formatTrainReport(
     lines.push(
       `held-out test: ${heldOut.documents} documents the model never saw (${heldOut.relevant} relevant, ${heldOut.documents - heldOut.relevant} irrelevant)`,
       `  precision ${pct(m.precision)}  recall ${pct(m.recall)}  F1 ${pct(heldOut.relevantF1)}  macro F1 ${pct(m.macroF1)}  accuracy ${pct(m.accuracy)}`,
+    );
+    // How much so few held-out documents can say: the range the true figures lie in, 19 times in 20.
+    const c = heldOut.confusion;
+    lines.push(
+      `  95% intervals: ${share('precision', c.tp, c.tp + c.fp, 'it called relevant')}, ${share('recall', c.tp, c.tp + c.fn, 'relevant found')}`,
     );
     if (savedOn > heldOut.trainedOn)
       lines.push(

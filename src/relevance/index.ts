@@ -59,6 +59,7 @@ export {
   logLoss,
   metricsOf,
   rocAuc,
+  wilsonInterval,
 } from './metrics.js';
 export { NaiveBayesModel } from './naive-bayes.js';
 export { fitPlatt, type PlattScaling, plattProbability } from './platt.js';

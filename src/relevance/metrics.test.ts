@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../common/index.js';
-import { confusion, logLoss, metricsOf, rocAuc } from './metrics.js';
+import { confusion, logLoss, metricsOf, rocAuc, wilsonInterval } from './metrics.js';
 import { fitPlatt, plattProbability } from './platt.js';
 import { classWeights, stratifiedFolds, stratifiedSplit } from './split.js';
 
@@ -67,5 +67,20 @@ describe('rocAuc', () => {
     expect(rocAuc([1, 0, 1, 0], [2, 2, 3, 1])).toBe(0.875); // pairs: 1, 0.5 (tie), 1, 1
     expect(rocAuc([1, 0], [0, 1])).toBe(0);
     expect(rocAuc([1, 1], [0, 1])).toBeNaN();
+  });
+});
+
+describe('wilsonInterval', () => {
+  it('matches hand-computed 95% intervals and stays in [0, 1]', () => {
+    // 1 of 2: centre (0.5 + 0.9604) / 2.9208 = 0.5, half 0.6711 * sqrt(0.125 + 0.2401) = 0.4055.
+    const [low, high] = wilsonInterval(1, 2);
+    expect(low).toBeCloseTo(0.0945, 3);
+    expect(high).toBeCloseTo(0.9055, 3);
+    const [l8, h8] = wilsonInterval(8, 10);
+    expect(l8).toBeCloseTo(0.4902, 3);
+    expect(h8).toBeCloseTo(0.9433, 3);
+    expect(wilsonInterval(0, 0)).toEqual([0, 1]);
+    expect(wilsonInterval(0, 5)[0]).toBe(0);
+    expect(wilsonInterval(5, 5)[1]).toBe(1);
   });
 });

@@ -106,3 +106,16 @@ export function rocAuc(labels: ArrayLike<number>, scores: ArrayLike<number>): nu
   if (positives === 0 || negatives === 0) return Number.NaN;
   return (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives);
 }
+
+/**
+ * Wilson score interval of a proportion of `successes` in `trials` at about 95% confidence
+ * (z = 1.96): what a share measured on few examples can say. [0, 1] when there are no trials.
+ */
+export function wilsonInterval(successes: number, trials: number, z = 1.96): [number, number] {
+  if (trials <= 0) return [0, 1];
+  const p = successes / trials;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * trials)) / (1 + z2 / trials);
+  const half = (z / (1 + z2 / trials)) * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials));
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}

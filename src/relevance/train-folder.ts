@@ -10,7 +10,7 @@ import { loadWordVectors } from '../text/index.js';
 import { type RelevanceConfigInput, resolveRelevanceConfig } from './config.js';
 import { type DatasetSource, loadDataset } from './dataset.js';
 import { pageExamples, topicToJson } from './features.js';
-import { type ClassificationMetrics, confusion, metricsOf } from './metrics.js';
+import { type ClassificationMetrics, type Confusion, confusion, metricsOf } from './metrics.js';
 import type { TrainingProgress } from './progress.js';
 import { stratifiedSplit } from './split.js';
 import { ensureTfBackend, type TfBackendName } from './tf-backend.js';
@@ -66,6 +66,8 @@ export interface HeldOutResult {
   relevant: number;
   /** Precision, recall, macro F1 and accuracy at the config's threshold. */
   metrics: ClassificationMetrics;
+  /** The counts behind them. */
+  confusion: Confusion;
   /** F1 of the relevant class. */
   relevantF1: number;
   /** Documents the measured model was trained on (the saved one is trained on all when refit). */
@@ -148,6 +150,7 @@ export async function trainToFolder(o: TrainToFolderOptions): Promise<TrainToFol
       documents: test.length,
       relevant: test.filter((d) => d.label === 1).length,
       metrics: metricsOf(c),
+      confusion: c,
       relevantF1: 2 * c.tp + c.fp + c.fn === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp + c.fn),
       trainedOn: trainDocs.length,
     };

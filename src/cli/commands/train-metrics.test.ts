@@ -107,6 +107,10 @@ describe('tres train reports the quality of the model it measures, and saves one
     const small = await runMain(['train', '--labels', tiny, '--model', 'nb', '--out', join(work, 'm3')]);
     expect(small.code).toBe(0);
     expect(small.stderr).toContain('tres: warning: only 5 relevant documents: the figures above are rough');
+    // One relevant document held out: recall is 0 or 1 of 1, and the interval says how little that says.
+    expect(small.stdout).toMatch(
+      /95% intervals: precision \d+-\d+% \(\d+ of \d+ it called relevant\), recall (0-79|21-100)% \([01] of 1 relevant found\)/,
+    );
     const all = await runMain([
       'train',
       '--labels',
