@@ -59,8 +59,9 @@ export class QueuedLinks {
   }
 
   /**
-   * Queues `url` (or replaces its data) with its live sample's `serial` and `parent` page index;
-   * returns its id. Its sample id is the caller's to set ({@link QueuedLinks.setSample}).
+   * Queues `url` (or replaces its data) with its live sample's `serial` (never one used before)
+   * and `parent` page index; returns its id. Its sample id is the caller's to set
+   * ({@link QueuedLinks.setSample}).
    */
   set(url: string, serial: number, parent: number, data: QueuedLinkData): number {
     const u = this.urls.intern(url);
@@ -141,18 +142,19 @@ export class QueuedLinks {
    * Gives the live sample of every queued URL in `frontier` the key `keyOf(u)`, and drops the
    * stale samples, in place (`IndexedPriorityFrontier.rekey`: the draws that follow are those of
    * a frontier rebuilt from the live samples). A URL's sample is live if it still holds the URL's
-   * serial (a sample dropped lazily gives its id to another URL's sample, with another serial).
-   * `keyOf` is called in URL id order.
+   * serial (a sample dropped lazily gives its id to another URL's sample, with another serial:
+   * callers number their samples and never reuse a serial). `keyOf` is called in URL id order.
    */
   rekeyLive(frontier: IndexedPriorityFrontier, keyOf: (u: number) => number): void {
     const t = frontier.table;
     if (this.keyScratch.length < t.key.length) this.keyScratch = new Float64Array(t.key.length);
     const keys = this.keyScratch.fill(Number.NaN); // by sample id; NaN: not a queued URL's live sample
     for (let u = 0; u < this.idCount; u++) {
-      const url = this.url(u);
-      if (url === undefined) continue;
+      if (this.url(u) === undefined) continue;
       const id = this.sample(u);
-      if (!t.has(id) || t.parent(id) !== this.serial(u) || t.url(id) !== url) continue;
+      // A serial is never reused, so a sample holding the URL's serial is its live one: its URL
+      // needs no check (a read at a random place per queued URL, a sixth of a rescoring's time).
+      if (!t.has(id) || t.parent(id) !== this.serial(u)) continue;
       keys[id] = keyOf(u);
     }
     frontier.rekey((id) => {
