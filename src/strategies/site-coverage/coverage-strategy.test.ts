@@ -111,6 +111,24 @@ describe('coverage', () => {
       }
     }
   });
+  it("after dropUnreadContexts, observe queues no link to the page's own URL or the URL it redirected to", () => {
+    const s = new CoverageStrategy();
+    const ctx = loop();
+    s.seed([link('http://a.test/'), link('http://b.test/')]);
+    const action = s.next(ctx) as Action;
+    const page: Outcome = {
+      ...outcome(action, 1, [link(action.url), link(`${action.url}moved`), link('http://c.test/')]),
+      finalUrl: `${action.url}moved`,
+    };
+    // Screened before observe marks the page's URLs fetched: those two were not fetched then.
+    s.dropUnreadContexts(page);
+    s.observe(page);
+    const rest: string[] = [];
+    for (let a = s.next(ctx); a; a = s.next(ctx)) rest.push(a.url);
+    const otherSeed = action.url === 'http://a.test/' ? 'http://b.test/' : 'http://a.test/';
+    expect(rest.sort()).toEqual([otherSeed, 'http://c.test/']);
+  });
+
   it('rescores once after a replay, at the first step, not while replaying', () => {
     const s = new CoverageStrategy({ overrides: { rescoreEveryPages: 2 } });
     const ctx = loop();

@@ -91,6 +91,12 @@ const RESCORE_SHARE = 50;
  * results/coverage-strategy/hub-default.md, section 2).
  */
 const HUB_PRIOR_PAGES = 20;
+/** A found link's URL was fetched (see `CoverageStrategy.screen`). */
+const FETCHED = -3;
+/** A found link's URL is queued and keeps its queued link (`isRefoundScreened`). */
+const KEPT = -2;
+/** A found link's URL is not queued. */
+const NOT_QUEUED = -1;
 /** Pseudo-sites of `siteShareValue`'s prior (relevant pages per relevant site = newSiteValue / siteShareValue). */
 const SITE_SHARE_PRIOR_SITES = 5;
 
@@ -151,6 +157,12 @@ export class CoverageStrategy implements Strategy {
    */
   private parentLogits = new Float64Array(1024);
   private readonly fetched = new Set<string>();
+  /**
+   * The outcome `dropUnreadContexts` last screened, until `observe` takes its links, and the
+   * verdict on each of its links (`screen`).
+   */
+  private screenedOutcome: Outcome | undefined;
+  private screened = new Int32Array(64);
   private pagesSinceRescore = 0;
   /** A replay has queued links since the last rescoring: the next step rescores first. */
   private isRescoreDue = false;
@@ -270,14 +282,23 @@ export class CoverageStrategy implements Strategy {
       this.parentUrls.push(action.url);
       if (parent >= this.parentLogits.length) this.parentLogits = grownArray(this.parentLogits, parent * 2);
       this.parentLogits[parent] = logit(outcome.probability);
-      for (const link of outcome.links) {
-        if (this.fetched.has(link.url)) continue;
-        const existing = this.queued.idOf(link.url);
-        const anchorProbability = Math.fround(link.anchorProbability ?? 0.5); // as anchorOfQueued keeps it
-        if (existing !== undefined && this.isKeptAsQueued(existing, outcome.probability, anchorProbability)) {
+      // The verdicts `dropUnreadContexts` took on this outcome's links, when it did: only a link to
+      // the page's own URLs, marked fetched since, is looked at again.
+      const screened = this.screenedOutcome === outcome ? this.screened : undefined;
+      const links = outcome.links;
+      for (let i = 0; i < links.length; i++) {
+        const link = links[i] as DiscoveredLink;
+        const verdict =
+          screened !== undefined && link.url !== action.url && link.url !== outcome.finalUrl
+            ? (screened[i] as number)
+            : this.screen(link, outcome.probability);
+        if (verdict === FETCHED) continue;
+        if (verdict === KEPT) {
           this.keptAsQueued++;
           continue;
         }
+        const existing = verdict === NOT_QUEUED ? undefined : verdict;
+        const anchorProbability = Math.fround(link.anchorProbability ?? 0.5); // as anchorOfQueued keeps it
         this.enqueue(
           link,
           {
@@ -291,25 +312,40 @@ export class CoverageStrategy implements Strategy {
         );
       }
     }
+    this.screenedOutcome = undefined;
   }
 
   /**
    * Drops the contexts of the links `observe` will pass over: those fetched and, with
-   * `isRefoundScreened`, those it will keep as queued (see the file comment). The state the test reads is
-   * `observe`'s when it reaches the link: a page's links are distinct URLs, and what `observe`
-   * does before its loop (the page's own URLs marked fetched) leaves the others' tests as they were.
+   * `isRefoundScreened`, those it will keep as queued (see the file comment), and keeps the
+   * verdict on every link for `observe`. The state the test reads is `observe`'s when it reaches
+   * the link: a page's links are distinct URLs, and what `observe` does before its loop (the
+   * page's own URLs marked fetched) leaves the others' tests as they were (a link to one of those
+   * URLs `observe` screens again).
    */
   dropUnreadContexts(outcome: Outcome): void {
-    for (const link of outcome.links) {
-      if (link.context === undefined) continue;
-      const u = this.queued.idOf(link.url);
-      if (
-        this.fetched.has(link.url) ||
-        (u !== undefined &&
-          this.isKeptAsQueued(u, outcome.probability, Math.fround(link.anchorProbability ?? 0.5)))
-      )
-        link.context = undefined;
+    const links = outcome.links;
+    if (this.screened.length < links.length) this.screened = new Int32Array(links.length * 2);
+    for (let i = 0; i < links.length; i++) {
+      const link = links[i] as DiscoveredLink;
+      const verdict = this.screen(link, outcome.probability);
+      this.screened[i] = verdict;
+      if (verdict === FETCHED || verdict === KEPT) link.context = undefined;
     }
+    // `observe` takes the verdicts instead of looking every link up again.
+    this.screenedOutcome = outcome;
+  }
+
+  /**
+   * What `observe` does with `link`, found on a page of P(relevant) `parentProbability`:
+   * {@link FETCHED} or {@link KEPT} (passed over), {@link NOT_QUEUED}, or the id of its queued URL
+   * (valued again).
+   */
+  private screen(link: DiscoveredLink, parentProbability: number): number {
+    if (this.fetched.has(link.url)) return FETCHED;
+    const u = this.queued.idOf(link.url);
+    if (u === undefined) return NOT_QUEUED;
+    return this.isKeptAsQueued(u, parentProbability, Math.fround(link.anchorProbability ?? 0.5)) ? KEPT : u;
   }
 
   /**
