@@ -83,7 +83,7 @@ describe('a crawl whose frontier is over its memory bound', () => {
     expect(fetchedUrls(join(base, 'bfs-tiny'))).toEqual(fetchedUrls(join(base, 'bfs-free')));
   });
 
-  for (const strategy of ['best-first', 'coverage', 'tres']) {
+  for (const strategy of ['best-first', 'coverage', 'tres', 'ache', 'apprentice']) {
     it(`${strategy} with a tiny bound crawls the same whole web as with none`, async () => {
       // These value each link as it is handed over, so the order differs; crawled to the end,
       // both fetch every page reachable from the seeds, each once.

@@ -143,9 +143,19 @@ export class AcheStrategy implements Strategy {
     // A page the restored checkpoint reflects is in its examples and model already.
     const isLearned = outcome.isLearned === true;
     if (data !== undefined && !data.isSeed && !isLearned) this.examples.add(data.ids, reward > 0);
-    const tier = this.config.isHardFocus && reward <= 0 ? 1 : 0;
+    this.queueLinks(outcome);
+    if (this.config.isLearning && !isLearned && this.pages % this.config.learnEveryPages === 0)
+      this.retrain();
+  }
+
+  /**
+   * Queues `outcome`'s links (the links part of `observe`; see `Strategy.queueLinks`), in the
+   * hard-focus tier of their page's reward, scored by the classifier as it is now.
+   */
+  queueLinks(outcome: Outcome): void {
+    const tier = this.config.isHardFocus && outcome.reward <= 0 ? 1 : 0;
     const parent = this.parentUrls.length;
-    if (outcome.links.length > 0) this.parentUrls.push(action.url);
+    if (outcome.links.length > 0) this.parentUrls.push(outcome.action.url);
     for (const link of outcome.links) {
       if (this.fetched.has(link.url)) continue;
       this.enqueue(link, parent, {
@@ -155,8 +165,6 @@ export class AcheStrategy implements Strategy {
         isSeed: false,
       });
     }
-    if (this.config.isLearning && !isLearned && this.pages % this.config.learnEveryPages === 0)
-      this.retrain();
   }
 
   /**

@@ -143,11 +143,19 @@ export class ApprenticeStrategy implements Strategy {
       this.samples.delete(url);
       this.done.add(url);
     }
+    this.queueLinks(outcome);
+    if (!isLearned && ++this.pagesInBatch >= this.config.batchPages) this.endBatch();
+  }
+
+  /**
+   * Queues `outcome`'s links (the links part of `observe`; see `Strategy.queueLinks`), scored by
+   * the model as it is now.
+   */
+  queueLinks(outcome: Outcome): void {
     const isSourceRelevant = outcome.reward >= 1;
     const parent = this.parentUrls.length;
-    if (outcome.links.length > 0) this.parentUrls.push(action.url);
+    if (outcome.links.length > 0) this.parentUrls.push(outcome.action.url);
     for (const link of outcome.links) this.discover(link, parent, outcome.probability, isSourceRelevant);
-    if (!isLearned && ++this.pagesInBatch >= this.config.batchPages) this.endBatch();
   }
 
   /**
