@@ -98,12 +98,14 @@ export class PageRecorder {
       ...(match ? { duplicateOf: store.urlOf(match.id) ?? '' } : {}),
     });
     if (!shouldObserve) return;
-    // Asked about before `observe`: the strategy's link model still holds what it expected.
-    this.o.questionDesk?.afterPage(
+    // Asked about before `observe`: the strategy's link model still holds what it expected (read
+    // only while a question may still be asked).
+    const desk = this.o.questionDesk;
+    desk?.afterPage(
       store.lastPageId,
       action,
       outcome,
-      outcome.isPage ? strategy.linkProbability?.(action) : undefined,
+      outcome.isPage && desk.hasQuestionsLeft ? strategy.linkProbability?.(action) : undefined,
     );
     if (isHeld) {
       this.o.spill.held(store.lastPageId, outcome.links.length);
