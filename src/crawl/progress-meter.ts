@@ -73,8 +73,12 @@ export class ProgressMeter {
 
   /** Hosts waiting for a retry, and for their robots.txt (deferred, or its fetch under way). */
   private waitingHosts(): { retryHosts: number; robotsHosts: number } {
-    const { retry, deferred: robots } = this.o.retries.hosts();
-    for (const origin of this.o.pendingRobotsOrigins()) robots.add(new URL(origin).host);
-    return { retryHosts: retry.size, robotsHosts: robots.size };
+    const { retries } = this.o;
+    const fetching = new Set<string>();
+    for (const origin of this.o.pendingRobotsOrigins()) {
+      const host = new URL(origin).host;
+      if (!retries.hasDeferred(host)) fetching.add(host);
+    }
+    return { retryHosts: retries.retryHostCount, robotsHosts: retries.deferredHostCount + fetching.size };
   }
 }

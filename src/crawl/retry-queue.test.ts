@@ -64,7 +64,7 @@ describe('RetryQueue', () => {
     expect([queue.retryCount, queue.deferredCount, queue.size]).toEqual([0, 0, 0]);
   });
 
-  it('gives what a plain list in put-aside order gives, over a seeded run of puts, takes and waits', async () => {
+  it('gives what a plain list in put-aside order gives, with its counts of URLs and hosts, over a seeded run of puts, takes and waits', async () => {
     const { clock, queue } = setUp();
     const rng = createRng('retry-queue-model');
     // The model: every URL put aside in a list; take = the first due one the predicates accept.
@@ -97,6 +97,9 @@ describe('RetryQueue', () => {
       }
       expect(queue.size).toBe(model.length);
       expect(queue.deferredCount).toBe(model.filter((r) => r.isDeferred).length);
+      const hostsOf = (isDeferred: boolean) =>
+        new Set(model.filter((r) => r.isDeferred === isDeferred).map((r) => r.host)).size;
+      expect([queue.retryHostCount, queue.deferredHostCount]).toEqual([hostsOf(false), hostsOf(true)]);
     }
     expect(n).toBeGreaterThan(2000);
   });

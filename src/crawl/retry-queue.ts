@@ -53,6 +53,9 @@ export class RetryQueue {
   private readonly due: PendingRetry[] = [];
   private nextSeq = 0;
   private deferred = 0;
+  /** URLs waiting by host, retried and deferred apart: the progress figures read them each second. */
+  private readonly retryHosts = new Map<string, number>();
+  private readonly deferredHosts = new Map<string, number>();
 
   constructor(private readonly o: RetryQueueOptions) {}
 
@@ -111,6 +114,7 @@ export class RetryQueue {
       if ((hasBudget || !r.isDeferred) && isHostFree(r.action.host)) {
         due.splice(i, 1);
         if (r.isDeferred) this.deferred--;
+        bump(r.isDeferred ? this.deferredHosts : this.retryHosts, r.action.host, -1);
         this.o.state.unwait(r.action.url);
         return r;
       }
@@ -133,18 +137,25 @@ export class RetryQueue {
     return this.waiting.size + this.due.length;
   }
 
-  /** Hosts of the retries waiting, and of the deferred URLs. */
-  hosts(): { retry: Set<string>; deferred: Set<string> } {
-    const retry = new Set<string>();
-    const deferred = new Set<string>();
-    for (const r of this.waiting.values()) (r.isDeferred ? deferred : retry).add(r.action.host);
-    for (const r of this.due) (r.isDeferred ? deferred : retry).add(r.action.host);
-    return { retry, deferred };
+  /** Number of hosts with a retry waiting. */
+  get retryHostCount(): number {
+    return this.retryHosts.size;
+  }
+
+  /** Number of hosts with a deferred URL waiting. */
+  get deferredHostCount(): number {
+    return this.deferredHosts.size;
+  }
+
+  /** True when a deferred URL of `host` is waiting. */
+  hasDeferred(host: string): boolean {
+    return this.deferredHosts.has(host);
   }
 
   private put(r: PendingRetry): void {
     r.seq = this.nextSeq++;
     if (r.isDeferred) this.deferred++;
+    bump(r.isDeferred ? this.deferredHosts : this.retryHosts, r.action.host, 1);
     this.waiting.push(r);
     this.o.state.wait(r.action.url);
   }
@@ -164,4 +175,10 @@ export class RetryQueue {
     }
     due.splice(lo, 0, r);
   }
+}
+
+function bump(counts: Map<string, number>, host: string, delta: number): void {
+  const n = (counts.get(host) ?? 0) + delta;
+  if (n === 0) counts.delete(host);
+  else counts.set(host, n);
 }
