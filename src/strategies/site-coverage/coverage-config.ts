@@ -104,6 +104,15 @@ export interface CoverageConfig {
    * found again is valued again. @default true (results/coverage-strategy/refound.md)
    */
   isRefoundScreened: boolean;
+  /**
+   * A fetch's gain is the judge's P(relevant) instead of its verdict: the link model learns toward
+   * the probability, a site's relevant pages are the sum of its pages' probabilities, and a site
+   * stays uncovered with the probability that none of its pages is relevant (the product of
+   * 1 - P). A page just over the threshold then counts for about half of one, not one: with a
+   * judge that calls off-topic pages barely relevant (the keyword judge), the crawl stops chasing
+   * them. false: 1 at or above the threshold, else 0. @default false
+   */
+  isProbabilityGain: boolean;
   /** AdaGrad step size of the link model. @default 0.05 */
   learningRate: number;
   /**
@@ -164,6 +173,7 @@ export const COVERAGE_SETTINGS = {
     true,
     'a URL found again is valued again only from a more relevant page or a better-scored anchor',
   ),
+  isProbabilityGain: booleanSetting(false, "a fetch's gain is the judge's P(relevant), not its verdict"),
   learningRate: numberSetting(0.05, 'AdaGrad step size of the link model', { min: 0, isMinOpen: true }),
   rescoreEveryPages: numberOrOffSetting(250, 'pages between rescorings of the whole frontier (at least)', {
     min: 1,

@@ -327,6 +327,20 @@ describe('coverage', () => {
     expect(() => resolveCoverageConfig({ siteShareValue: 0 })).toThrow(/siteShareValue/);
   });
 
+  it("with isProbabilityGain, counts a page's probability as its gain and a site as covered with the chance that one of its pages is relevant", () => {
+    const s = new CoverageStrategy({ overrides: { siteShareValue: 0.5, isProbabilityGain: true } });
+    // Every page judged relevant at P 0.9 (see outcome()): relevant pages 5 x 0.9; covered sites
+    // hub.test 0.9, b.test 0.9, a.test (3 pages) 1 - 0.1^3 = 0.999.
+    crawl(s, () => true);
+    expect(s.stats()['coverage/lambda']).toBeCloseTo((0.5 * (4.5 + 5 * 6)) / (2.799 + 5), 12);
+    // A duplicate gains nothing, whatever its probability.
+    const d = new CoverageStrategy({ overrides: { siteShareValue: 0.5, isProbabilityGain: true } });
+    d.seed([{ ...link('http://hub.test/'), depth: 0 }]);
+    const a = d.next(loop()) as Action;
+    d.observe({ ...outcome(a, 0), probability: 0.9, isDuplicate: true });
+    expect(d.stats()['coverage/lambda']).toBeCloseTo((0.5 * (0 + 5 * 6)) / (0 + 5), 12);
+  });
+
   it('rejects settings out of range, naming them', () => {
     expect(() => resolveCoverageConfig({ newSiteValue: -1 })).toThrow(ConfigError);
     expect(() => resolveCoverageConfig({ learningRate: 0 })).toThrow(/learningRate/);

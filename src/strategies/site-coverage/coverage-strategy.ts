@@ -11,7 +11,9 @@
  * first relevant page of a site: a coverage objective with diminishing returns per site (a
  * site's first relevant page is worth 1 + lambda, every later one 1). p = P(target judged
  * relevant) comes from one online logistic model (./online-link-model.ts), trained on every
- * fetched link's outcome as the crawler's judge saw it (not the truth), on:
+ * fetched link's outcome as the crawler's judge saw it (not the truth; with `isProbabilityGain`
+ * the judge's probability rather than its verdict, and a site's coverage the chance that one of
+ * its pages is relevant), on:
  *
  * - the link's URL, anchor and context words (ACHE's link features);
  * - the logit of the parent page's P(relevant) (weight 1 at the start: best-first);
@@ -227,7 +229,7 @@ export class CoverageStrategy implements Strategy {
   }
 
   observe(outcome: Outcome): void {
-    const { action, reward } = outcome;
+    const { action } = outcome;
     // On replay the action carries no data: the URL's queued entry (rebuilt so far) has it.
     const queuedId = this.queued.idOf(action.url);
     const data: CoverageData | undefined =
@@ -239,8 +241,7 @@ export class CoverageStrategy implements Strategy {
       this.fetched.add(outcome.finalUrl);
       this.queued.delete(outcome.finalUrl);
     }
-    // The fetch's gain: judged relevant (1) or not (0).
-    const gain = reward > 0 ? 1 : 0;
+    const gain = this.gainOf(outcome);
     const site = this.yields.siteId(siteOf(action.host));
     // The model learns from the features as they were when the link was chosen (before this outcome).
     if (data !== undefined && !data.isSeed && this.config.isLinkLearning && outcome.isLearned !== true) {
@@ -264,6 +265,15 @@ export class CoverageStrategy implements Strategy {
     }
     this.pagesSinceRescore++;
     if (this.pagesSinceRescore >= Math.max(every, this.frontier.size / RESCORE_SHARE)) this.rescore();
+  }
+
+  /**
+   * A fetch's gain: judged relevant (1) or not (0); with `isProbabilityGain`, the judge's
+   * probability of a new page (a duplicate or a failure gains nothing).
+   */
+  private gainOf(outcome: Outcome): number {
+    if (!this.config.isProbabilityGain) return outcome.reward > 0 ? 1 : 0;
+    return outcome.isPage && outcome.isDuplicate !== true ? outcome.probability : 0;
   }
 
   /**
