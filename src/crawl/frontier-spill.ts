@@ -109,8 +109,9 @@ export class FrontierSpill {
       for (const { id, outcome } of rows) {
         this.firstHeld = id + 1;
         this.heldLinkCount -= outcome.links.length;
-        const links = outcome.links.filter((l) => !isKnown(l.url));
-        if (links.length > 0) strategy.queueLinks?.({ ...outcome, links });
+        // Every held page is handed over, none of its links left or not: the strategy lets go of
+        // what it kept for the page's links (TRES: their path state).
+        strategy.queueLinks?.({ ...outcome, links: outcome.links.filter((l) => !isKnown(l.url)) });
         if (this.frontierSize() >= this.limit) break;
       }
       if (rows.length === 0 || this.firstHeld > store.lastPageId) {

@@ -57,7 +57,9 @@ export interface Strategy {
    * (`maxFrontierUrls`) and hands them over here once it has room (crawl/frontier-spill.ts).
    * `outcome` is the page as the store gives it back (as a resume's replay: no action data, no
    * text), with only the links to add: none fetched, in flight or waiting for a retry; some may
-   * be queued already. Absent: the loop never holds links back, whatever the bound.
+   * be queued already; none at all when every one is known by then (the call still comes, once
+   * for each page observed with `areLinksHeld`, so the strategy may let go of what it kept for
+   * the page). Absent: the loop never holds links back, whatever the bound.
    */
   queueLinks?(outcome: Outcome): void;
   /**
