@@ -144,7 +144,7 @@ export interface CrawlerOptions {
   /**
    * URLs the strategy's frontier holds in memory at most: past it, the links of the pages
    * recorded from then on wait on disk (the crawl store keeps every page's links) and go to the
-   * strategy, valued as they arrive, when its frontier has fallen to half of this. Bounds the
+   * strategy, valued as they arrive, whenever its frontier is under this. Bounds the
    * memory a crawl takes whatever the web offers (a strategy holds about 250 bytes per queued
    * URL). Strategies without `queueLinks` are not bounded. `false`: no bound. @default 1_000_000
    */

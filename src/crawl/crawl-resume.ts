@@ -53,7 +53,7 @@ export function resumeFromStore(
     // The pages a restored checkpoint reflects (see Strategy.restore).
     if (page.id <= learnedThrough) outcome.isLearned = true;
     if (spill.shouldHold(outcome.links.length)) {
-      spill.held(page.id, outcome.links.length);
+      spill.held(page.id, outcome.links.length, outcome.probability);
       strategy.observe({ ...outcome, links: [], areLinksHeld: true });
     } else strategy.observe(outcome);
     spill.refill();

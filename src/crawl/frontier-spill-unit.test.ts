@@ -41,13 +41,13 @@ function recordPage(store: CrawlStore, spill: FrontierSpill, strategy: Strategy,
     links,
   };
   if (isHeld) {
-    spill.held(store.lastPageId, links.length);
+    spill.held(store.lastPageId, links.length, outcome.probability);
     strategy.observe({ ...outcome, links: [], areLinksHeld: true });
   } else strategy.observe(outcome);
 }
 
 describe('FrontierSpill', () => {
-  it('holds links past the bound, hands them back in fetch order at half the bound, once per page, known URLs left out', () => {
+  it('holds links past the bound and hands them back in fetch order while the frontier is under it, once per page, known URLs left out', () => {
     const store = CrawlStore.open(tempDir(), { mode: 'create', warc: false });
     const strategy = listStrategy();
     const known = new Set<string>();
@@ -64,13 +64,17 @@ describe('FrontierSpill', () => {
     // Pages 3 and 7 are failures without links.
     expect(spill.heldLinks).toBe(4 * 4);
     spill.refill();
-    expect(strategy.calls).toHaveLength(0); // 8 > 10 / 2: no hand-over yet
+    // 8 < 10: page 2's links, and the frontier is at the bound.
+    expect(strategy.calls.map((o) => o.action.url)).toEqual([testRecord(2).url]);
+    expect(strategy.queued).toHaveLength(12);
 
-    strategy.queued.splice(0, 4); // four fetched
+    strategy.queued.splice(0, strategy.queued.length); // all fetched
     known.add(testRecord(4, 4).outlinks?.[0]?.url as string); // found and fetched meanwhile
     spill.refill();
-    // From page 2 on, in fetch order, until the frontier is at the bound again: 4 + 4 + 0 + 3.
-    expect(strategy.calls.map((o) => o.action.url)).toEqual([2, 3, 4].map((i) => testRecord(i).url));
+    // In fetch order until the bound: 0 + 3 + 4 + 4 links.
+    expect(strategy.calls.map((o) => o.action.url).slice(1)).toEqual(
+      [3, 4, 5, 6].map((i) => testRecord(i).url),
+    );
     expect(strategy.queued).toHaveLength(11);
     // Page 4's link known by then is left out.
     expect(strategy.calls[2]?.links.map((l) => l.url)).toEqual(
@@ -80,13 +84,31 @@ describe('FrontierSpill', () => {
     );
     strategy.queued.splice(0, strategy.queued.length);
     spill.refill();
-    // The rest; page 7, a failure without links, is handed over too (the strategy may let go of
-    // what it kept for the page).
-    expect(strategy.calls.map((o) => o.action.url).slice(3)).toEqual([5, 6, 7].map((i) => testRecord(i).url));
+    // Page 7, a failure without links, is handed over too (the strategy may let go of what it
+    // kept for the page).
+    expect(strategy.calls).toHaveLength(6);
     expect(strategy.calls[5]?.links).toEqual([]);
     expect(spill.isHolding).toBe(false);
     expect(spill.heldLinks).toBe(0);
     expect(spill.stats()['frontier/held_pages_total']).toBe(6);
+    store.close({ status: 'finished' });
+  });
+
+  it('hands held pages back most probably relevant first, ties in fetch order, for a strategy that asks so', () => {
+    const store = CrawlStore.open(tempDir(), { mode: 'create', warc: false });
+    const strategy = { ...listStrategy(), heldLinksOrder: 'probability' as const };
+    const spill = new FrontierSpill({ store, strategy, isKnown: () => false, maxFrontierUrls: 3 });
+    for (let i = 0; i < 8; i++) recordPage(store, spill, strategy, i);
+    expect(strategy.queued).toHaveLength(0); // page 0's four links are past 3 already
+    while (spill.isHolding) {
+      strategy.queued.splice(0, strategy.queued.length);
+      spill.refill();
+    }
+    // P(relevant): 0.875 for pages 0, 3 and 6 (3 is a failure: 0), 0.125 for the others but the
+    // failures 3 and 7.
+    expect(strategy.calls.map((o) => o.action.url)).toEqual(
+      [0, 6, 1, 2, 4, 5, 3, 7].map((i) => testRecord(i).url),
+    );
     store.close({ status: 'finished' });
   });
 

@@ -65,7 +65,7 @@ describe('a crawl whose frontier is over its memory bound', () => {
   it('bfs with a tiny bound holds links on disk and fetches the same pages in the same order as with none', async () => {
     // bfs fetches in the order links were found. Held links are handed back page by page in the
     // order the pages were recorded, after every link handed over before them, and before the
-    // frontier runs dry (it is refilled at half the bound); with one fetch at a time the order of
+    // frontier runs dry (it is refilled whenever under the bound); with one fetch at a time the order of
     // fetches is then the unbounded crawl's exactly.
     const free = await watch(new Crawler(options(join(base, 'bfs-free'))), seeds());
     const bounded = await watch(

@@ -2,35 +2,39 @@
  * The crawl's bound on the frontier held in memory (`maxFrontierUrls`). Past it, the links of
  * each page recorded from then on are held back from the strategy: `observe` gets the page
  * without its links (it learns and counts the page at once), and the links stay on disk, where
- * the crawl store keeps every page's outlinks anyway. When the strategy's frontier falls to half
- * the bound, the held pages' links go to it again, page by page in fetch order
- * (`Strategy.queueLinks`), until it is full again: the strategy values each link as it arrives,
- * with what it has learned by then.
+ * the crawl store keeps every page's outlinks anyway. Whenever the strategy's frontier is under
+ * the bound, held pages' links go to it again, a page at a time (`Strategy.queueLinks`), until
+ * it is at the bound: the strategy values each link as it arrives, with what it has learned by
+ * then.
  *
- * What is held is always the pages after the last one whose links reached the strategy, so its
- * whole state is one page id: nothing per held URL is in memory, and nothing beyond the pages'
- * rows is on disk. Pages are handed over in the order they were recorded, so a first-in first-out
- * strategy (bfs) fetches in the same order as with no bound while its frontier never runs dry.
- * A resume's replay goes through the same gate, so a resumed crawl holds back the same kind of
- * frontier it stopped with, rebuilt from the stored pages alone.
+ * In memory a held page is its id, its place in the order and its link count; nothing per held
+ * URL, and nothing beyond the pages' rows on disk. Pages are handed over in the order the
+ * strategy asks for (`Strategy.heldLinksOrder`): in fetch order, so that a first-in first-out
+ * strategy (bfs) fetches in the same order as with no bound while its frontier never runs dry;
+ * or the page judged most probably relevant first, for a strategy that values a link by its
+ * page's relevance. A resume's replay goes through the same gate, so a resumed crawl holds back
+ * the same kind of frontier it stopped with, rebuilt from the stored pages alone.
  *
  * No URL is queued twice nor fetched twice: links handed over are first checked against the
  * store and the fetches in flight or waiting (`isKnown`); a URL queued already is the strategy's
  * to merge, as when two pages link it. Seeds (and URLs added as seeds while crawling, sitemaps'
  * included) go to the strategy directly. A strategy without `queueLinks` is never held back from.
  */
+import { BinaryHeap } from '../frontier/index.js';
 import type { Strategy } from '../strategies/index.js';
 import type { Outcome } from '../types/index.js';
 
-/** Pages read from the store per query while handing held links over. */
-const REFILL_CHUNK_PAGES = 32;
+/** A held page: its id, its place in the hand-over order, the links it was recorded with. */
+interface HeldPage {
+  id: number;
+  key: number;
+  links: number;
+}
 
 /** What {@link FrontierSpill} reads of the crawl store. */
 export interface HeldPages {
   /** Outcomes of the recorded fetches with ids from `fromId`, at most `limit`, in fetch order. */
   outcomesFrom(fromId: number, limit: number): Array<{ id: number; outcome: Outcome }>;
-  /** Id of the last recorded fetch (0: none). */
-  readonly lastPageId: number;
 }
 
 export interface FrontierSpillOptions {
@@ -44,8 +48,11 @@ export interface FrontierSpillOptions {
 
 /** Holds links back from the strategy while its frontier is over the crawl's bound (see the file comment). */
 export class FrontierSpill {
-  /** Id of the first page whose links are held; undefined while none is. */
-  private firstHeld: number | undefined;
+  /** The held pages, the next to hand over on top. */
+  private readonly pages = new BinaryHeap<HeldPage>(
+    (a, b) => a.key < b.key || (a.key === b.key && a.id < b.id),
+  );
+  private readonly isByProbability: boolean;
   private heldLinkCount = 0;
   private spilledPages = 0;
   private refills = 0;
@@ -54,6 +61,7 @@ export class FrontierSpill {
   constructor(private readonly o: FrontierSpillOptions) {
     this.limit =
       o.maxFrontierUrls === false || o.strategy.queueLinks === undefined ? undefined : o.maxFrontierUrls;
+    this.isByProbability = o.strategy.heldLinksOrder === 'probability';
   }
 
   /**
@@ -66,7 +74,7 @@ export class FrontierSpill {
 
   /** True while some recorded page's links are held back. */
   get isHolding(): boolean {
-    return this.firstHeld !== undefined;
+    return this.pages.size > 0;
   }
 
   /** Figures for the progress line and benchmarks: held links, pages held in all, hand-overs. */
@@ -84,41 +92,39 @@ export class FrontierSpill {
    */
   shouldHold(linkCount: number): boolean {
     if (this.limit === undefined) return false;
-    if (this.firstHeld !== undefined) return true;
+    if (this.pages.size > 0) return true;
     return linkCount > 0 && this.frontierSize() + linkCount > this.limit;
   }
 
-  /** Recorded page `pageId`, whose links (`linkCount`) {@link shouldHold} held back. */
-  held(pageId: number, linkCount: number): void {
-    this.firstHeld ??= pageId;
+  /**
+   * Recorded page `pageId`, judged relevant with `probability`, whose links (`linkCount`)
+   * {@link shouldHold} held back.
+   */
+  held(pageId: number, linkCount: number, probability: number): void {
+    this.pages.push({ id: pageId, key: this.isByProbability ? -probability : 0, links: linkCount });
     this.heldLinkCount += linkCount;
     this.spilledPages++;
   }
 
   /**
-   * Hands held pages' links to the strategy when its frontier has fallen to half the bound, until
-   * it is at the bound again or nothing is held.
+   * Hands held pages' links to the strategy, the next page first (see `Strategy.heldLinksOrder`),
+   * while its frontier is under the bound and some are held.
    */
   refill(): void {
-    if (this.firstHeld === undefined || this.limit === undefined) return;
-    if (this.frontierSize() > this.limit / 2) return;
+    if (this.limit === undefined || this.pages.size === 0 || this.frontierSize() >= this.limit) return;
     this.refills++;
     const { store, strategy, isKnown } = this.o;
-    while (this.firstHeld !== undefined && this.frontierSize() < this.limit) {
-      const rows = store.outcomesFrom(this.firstHeld, REFILL_CHUNK_PAGES);
-      for (const { id, outcome } of rows) {
-        this.firstHeld = id + 1;
-        this.heldLinkCount -= outcome.links.length;
-        // Every held page is handed over, none of its links left or not: the strategy lets go of
-        // what it kept for the page's links (TRES: their path state).
-        strategy.queueLinks?.({ ...outcome, links: outcome.links.filter((l) => !isKnown(l.url)) });
-        if (this.frontierSize() >= this.limit) break;
-      }
-      if (rows.length === 0 || this.firstHeld > store.lastPageId) {
-        this.firstHeld = undefined;
-        this.heldLinkCount = 0;
-      }
+    while (this.pages.size > 0 && this.frontierSize() < this.limit) {
+      const page = this.pages.pop() as HeldPage;
+      this.heldLinkCount -= page.links;
+      const [row] = store.outcomesFrom(page.id, 1);
+      if (row === undefined || row.id !== page.id) continue;
+      const { outcome } = row;
+      // Every held page is handed over, none of its links left or not: the strategy lets go of
+      // what it kept for the page's links (TRES: their path state).
+      strategy.queueLinks?.({ ...outcome, links: outcome.links.filter((l) => !isKnown(l.url)) });
     }
+    if (this.pages.size === 0) this.heldLinkCount = 0;
   }
 
   private frontierSize(): number {

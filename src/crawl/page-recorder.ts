@@ -108,7 +108,7 @@ export class PageRecorder {
       outcome.isPage && desk.hasQuestionsLeft ? strategy.linkProbability?.(action) : undefined,
     );
     if (isHeld) {
-      this.o.spill.held(store.lastPageId, outcome.links.length);
+      this.o.spill.held(store.lastPageId, outcome.links.length, outcome.probability);
       strategy.observe({ ...outcome, links: [], areLinksHeld: true });
     } else strategy.observe(outcome);
     this.o.checkpoints.saveIfDue();

@@ -26,6 +26,8 @@ export interface QueueStrategyOptions {
 /** A strategy that is just an ordering of the frontier. */
 export class QueueStrategy implements Strategy {
   readonly name: string;
+  /** Held links come back best page first for best-first, in fetch order for the others. */
+  readonly heldLinksOrder: 'fetched' | 'probability';
   /** `random`: a random bag; `bfs` and `best-first`: a priority frontier; both of ids. */
   private readonly frontier: IndexedFrontier;
   private readonly queue: IndexedPriorityFrontier | undefined;
@@ -39,6 +41,7 @@ export class QueueStrategy implements Strategy {
 
   constructor(private readonly options: QueueStrategyOptions) {
     this.name = options.order;
+    this.heldLinksOrder = options.order === 'best-first' ? 'probability' : 'fetched';
     if (options.order === 'random') this.frontier = new IndexedRandomFrontier(options.rng);
     else {
       this.queue = new IndexedPriorityFrontier();

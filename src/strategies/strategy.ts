@@ -63,6 +63,13 @@ export interface Strategy {
    */
   queueLinks?(outcome: Outcome): void;
   /**
+   * The order in which the loop hands held pages' links to `queueLinks`: `fetched`, the order the
+   * pages were fetched (a first-in first-out frontier keeps its order), or `probability`, the
+   * page judged most probably relevant first, ties in fetch order (for a frontier that values a
+   * link by its page's relevance). @default 'fetched'
+   */
+  readonly heldLinksOrder?: 'fetched' | 'probability';
+  /**
    * Called with a page's outcome just before the loop records it and calls `observe` with it,
    * when link contexts are kept for the strategy alone (not `withLinkContext`): deletes the
    * `context` of each link whose context that `observe` will not read (a link it passes over),

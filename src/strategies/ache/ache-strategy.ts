@@ -76,6 +76,8 @@ interface AcheData {
 }
 
 export class AcheStrategy implements Strategy {
+  /** Held links come back best page first: the hard-focus tier and the page's P go with each link. */
+  readonly heldLinksOrder = 'probability';
   readonly name: string;
   readonly needsLinkContext = true;
   readonly config: Readonly<AcheConfig>;

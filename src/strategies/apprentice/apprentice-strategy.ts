@@ -67,6 +67,8 @@ export interface ApprenticeOptions {
 }
 
 export class ApprenticeStrategy implements Strategy {
+  /** Held links come back best page first: a relevant source page raises its links' scores. */
+  readonly heldLinksOrder = 'probability';
   readonly name: string;
   readonly needsLinkContext = true;
   readonly config: Readonly<ApprenticeConfig>;

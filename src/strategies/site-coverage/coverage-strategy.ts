@@ -131,6 +131,8 @@ interface CoverageData {
 
 export class CoverageStrategy implements Strategy {
   readonly name: string;
+  /** Held links come back best page first: a link's value starts from its page's P(relevant). */
+  readonly heldLinksOrder = 'probability';
   /** The words around links are features unless `isContextUsed` is false. */
   readonly needsLinkContext: boolean;
   /** The judge scores each new link's anchor and URL words when `isAnchorScoreUsed`. */

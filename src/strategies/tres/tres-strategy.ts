@@ -98,6 +98,8 @@ interface ActionData {
 export class TresStrategy implements Strategy {
   readonly name: string;
   readonly needsAnchorScores = true;
+  /** Held links come back best page first: the page's relevance is the path state its links carry. */
+  readonly heldLinksOrder = 'probability';
   /** Every hyperparameter of this run. */
   readonly config: Readonly<TresConfig>;
   private readonly features: StateFeatures;

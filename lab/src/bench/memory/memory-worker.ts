@@ -155,7 +155,7 @@ async function main(): Promise<void> {
       const isHeld = spill.shouldHold(links.length);
       store.recordPage({ ...action, status: 200, reward, probability: outcome.probability, outlinks: links });
       if (isHeld) {
-        spill.held(store.lastPageId, links.length);
+        spill.held(store.lastPageId, links.length, outcome.probability);
         strategy.observe({ ...outcome, links: [], areLinksHeld: true });
       } else strategy.observe(outcome);
     } else strategy.observe(outcome);
