@@ -2,7 +2,7 @@
  * HTML: one streaming pass over a page gives its title, visible text, links with anchor text
  * and DOM context, and the meta directives a crawler obeys.
  */
-export { CONTEXT_TOKENS_PER_LEAF, tokenizeInto } from './link-context.js';
+export { CONTEXT_TOKENS_PER_LEAF, LazyLinkContext, tokenizeInto } from './link-context.js';
 export { parseMetaRefreshUrl } from './meta-refresh.js';
 export { parseHtml } from './parse-html.js';
 export {

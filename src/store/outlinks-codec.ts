@@ -30,6 +30,7 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { TresError } from '../common/index.js';
+import { LazyLinkContext } from '../html/index.js';
 import type { DiscoveredLink } from '../types/index.js';
 
 /** First byte of an encoded BLOB: the format, so that another can be added later. */
@@ -103,23 +104,23 @@ function contextRuns(spans: readonly number[], index: Int32Array): ContextRuns {
   return runs;
 }
 
-/** Reads {@link contextRuns}' form back against the stored page words. */
+/**
+ * Reads {@link contextRuns}' form back against the stored page words: a context whose source is
+ * those words (as the parser's are), its tokens and offsets built on first read. A resume's replay
+ * reads each link's words through the source, once per page word (`FieldWords.encodeView`), and
+ * never builds the tokens of the links a strategy passes over.
+ */
 function contextOfRuns(runs: ContextRuns, words: readonly string[]): NonNullable<DiscoveredLink['context']> {
-  let count = 0;
-  for (let r = 1; r < runs.length; r += 3) count += runs[r] as number;
-  const tokens = new Array<string>(count);
-  const offsets = new Int8Array(count);
-  let k = 0;
+  const spans = new Array<number>(runs.length);
   let end = 0;
   for (let r = 0; r < runs.length; r += 3) {
     const start = end + (runs[r] as number);
     end = start + (runs[r + 1] as number);
-    for (let i = start; i < end; i++, k++) {
-      tokens[k] = words[i] as string;
-      offsets[k] = runs[r + 2] as number;
-    }
+    spans[r] = start;
+    spans[r + 1] = end;
+    spans[r + 2] = runs[r + 2] as number;
   }
-  return { tokens, offsets };
+  return new LazyLinkContext(words, spans);
 }
 
 /** A context as two strings, or as two arrays if a token or an offset does not fit the strings. */
