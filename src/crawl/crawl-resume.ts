@@ -3,7 +3,7 @@
  * while no loop listened, and, on a resume, rebuilds the strategy (checkpoint, seeds, replay).
  */
 import { ConfigError } from '../common/index.js';
-import { type CrawlStore, toReplayOutcome } from '../store/index.js';
+import type { CrawlStore } from '../store/index.js';
 import type { Strategy } from '../strategies/index.js';
 import type { DiscoveredLink } from '../types/index.js';
 import type { CheckpointKeeper } from './checkpoint-keeper.js';
@@ -48,12 +48,9 @@ export function resumeFromStore(
   // The replay goes through the frontier's bound as the live crawl did: the links of pages past it
   // stay in the store until the frontier has room for them.
   const { spill } = o;
-  for (const page of store.replay()) {
-    const outcome = toReplayOutcome(page);
-    // The pages a restored checkpoint reflects (see Strategy.restore).
-    if (page.id <= learnedThrough) outcome.isLearned = true;
+  for (const { id, outcome } of store.replayOutcomes(learnedThrough)) {
     if (spill.shouldHold(outcome.links.length)) {
-      spill.held(page.id, outcome.links.length, outcome.probability);
+      spill.held(id, outcome.links.length, outcome.probability);
       strategy.observe({ ...outcome, links: [], areLinksHeld: true });
     } else strategy.observe(outcome);
     spill.refill();

@@ -124,7 +124,8 @@ describe('CrawlStore.recordPage', () => {
     const first = openStore(dir, 'create');
     recordPages(first, 0, 8);
     first.close();
-    const pages = [...openStore(dir, 'resume').replay()];
+    const resumed = openStore(dir, 'resume');
+    const pages = [...resumed.replay()];
     expect(pages.map((p) => p.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     for (const [i, page] of pages.entries()) {
       const { outlinks, finalUrl, ...rest } = testRecord(i);
@@ -149,6 +150,17 @@ describe('CrawlStore.recordPage', () => {
       isReplay: true,
     });
     expect(toReplayOutcome(pages[3]!)).toMatchObject({ isPage: false, errorCode: 'TRES_DNS', links: [] });
+    // The resume's replay reads only an outcome's columns, to the same outcomes; those up to
+    // the checkpoint's page are marked learned.
+    expect([...resumed.replayOutcomes(3)]).toEqual(
+      pages.map((p) => ({
+        id: p.id,
+        outcome: { ...toReplayOutcome(p), ...(p.id <= 3 ? { isLearned: true } : {}) },
+      })),
+    );
+    expect(resumed.outcomesFrom(2, 3)).toEqual(
+      pages.slice(1, 4).map((p) => ({ id: p.id, outcome: toReplayOutcome(p) })),
+    );
   });
 
   it('writes WARC records for responses only, and one JSONL line per fetch, failures included', async () => {

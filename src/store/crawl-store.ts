@@ -25,7 +25,7 @@ import {
   settleQuestion,
 } from './questions.js';
 import { locateWarcFile } from './read-crawl.js';
-import { toReplayOutcome } from './replay-outcome.js';
+import { OUTCOME_COLUMNS, type OutcomeRow, outcomeOfRow } from './replay-outcome.js';
 import {
   INSERT_PAGE_SQL,
   openDatabase,
@@ -64,7 +64,7 @@ export class CrawlStore {
   private readonly duplicates: DuplicateIndex;
   private isClosed = false;
   private readonly insertPage: Database.Statement;
-  private outcomesFromStatement: Database.Statement<[number, number], PageRow> | undefined;
+  private outcomesFromStatement: Database.Statement<[number, number], OutcomeRow> | undefined;
 
   private constructor(
     /** The crawl folder. */
@@ -376,16 +376,27 @@ export class CrawlStore {
   }
 
   /**
-   * Every recorded fetch in fetch order as the outcome the strategy observed (marked `isReplay`):
-   * what the crawl loop feeds back to the strategy when it resumes; those with an id up to
-   * `learnedThrough` (a restored checkpoint's last page) are marked `isLearned`. @default 0
+   * Every recorded fetch in fetch order, with its page id, as the outcome the strategy observed
+   * (marked `isReplay`): what the crawl loop feeds back to the strategy when it resumes; those
+   * with an id up to `learnedThrough` (a restored checkpoint's last page) are marked `isLearned`.
+   * Reads in chunks, and only the columns an outcome is made of. @default 0
    */
-  *replayOutcomes(learnedThrough = 0): IterableIterator<Outcome> {
-    for (const page of this.replay()) {
-      const outcome = toReplayOutcome(page);
-      // The pages a restored checkpoint reflects (see Strategy.restore).
-      if (page.id <= learnedThrough) outcome.isLearned = true;
-      yield outcome;
+  *replayOutcomes(learnedThrough = 0): IterableIterator<{ id: number; outcome: Outcome }> {
+    this.assertOpen();
+    const chunk = this.db.prepare<[number, number], OutcomeRow>(
+      `SELECT ${OUTCOME_COLUMNS} FROM pages WHERE id > ? ORDER BY id LIMIT ?`,
+    );
+    let after = 0;
+    for (;;) {
+      const rows = chunk.all(after, REPLAY_CHUNK_ROWS);
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        const outcome = outcomeOfRow(row);
+        // The pages a restored checkpoint reflects (see Strategy.restore).
+        if (row.id <= learnedThrough) outcome.isLearned = true;
+        yield { id: row.id, outcome };
+      }
+      after = rows[rows.length - 1]!.id;
     }
   }
 
@@ -396,12 +407,12 @@ export class CrawlStore {
    */
   outcomesFrom(fromId: number, limit: number): Array<{ id: number; outcome: Outcome }> {
     this.assertOpen();
-    this.outcomesFromStatement ??= this.db.prepare<[number, number], PageRow>(
-      'SELECT * FROM pages WHERE id >= ? ORDER BY id LIMIT ?',
+    this.outcomesFromStatement ??= this.db.prepare<[number, number], OutcomeRow>(
+      `SELECT ${OUTCOME_COLUMNS} FROM pages WHERE id >= ? ORDER BY id LIMIT ?`,
     );
     return this.outcomesFromStatement
       .all(fromId, limit)
-      .map((row) => ({ id: row.id, outcome: toReplayOutcome(rowToPage(row)) }));
+      .map((row) => ({ id: row.id, outcome: outcomeOfRow(row) }));
   }
 
   /** Id of the last recorded fetch (0: none). */
