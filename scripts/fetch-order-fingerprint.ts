@@ -40,38 +40,40 @@ const VARIANTS: { label: string; spec: string }[] = [
   { label: 'rlwcs overrides', spec: 'rlwcs:retrainEvery=50,isLearning=false' },
   { label: 'apprentice overrides', spec: 'apprentice:batchPages=50,isLearning=false' },
   // The coverage lines below fix the settings whose defaults differ from the ones each line was
-  // first taken with (isRefoundScreened, isHubSiteValued, siteShareValue, newSitePatience), so
-  // that each keeps its fetch order as the defaults move.
+  // first taken with (isRefoundScreened, isHubSiteValued, siteShareValue, newSitePatience; gain, whose default
+  // follows the judge and this crawl is judged by keywords), so that each keeps its fetch order
+  // as the defaults move. `coverage verdict` is the default's order with a trained judge.
+  { label: 'coverage verdict', spec: 'coverage:gain=verdict' },
   {
     label: 'coverage saturation',
-    spec: 'coverage:siteSaturation=100,newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false',
+    spec: 'coverage:siteSaturation=100,newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false,gain=verdict',
   },
   {
     label: 'coverage no-context',
-    spec: 'coverage:siteSaturation=100,isContextUsed=false,newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false',
+    spec: 'coverage:siteSaturation=100,isContextUsed=false,newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false,gain=verdict',
   },
   // lambda fixed at 1, no diminishing returns per site, no anchor scores.
   {
     label: 'coverage old-defaults',
-    spec: 'coverage:newSiteValue=1,siteSaturation=false,isAnchorScoreUsed=false,newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false',
+    spec: 'coverage:newSiteValue=1,siteSaturation=false,isAnchorScoreUsed=false,newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false,gain=verdict',
   },
   {
     label: 'coverage hub-sites',
-    spec: 'coverage:isHubSiteValued=true,newSitePatience=false,siteShareValue=false,isRefoundScreened=false',
+    spec: 'coverage:isHubSiteValued=true,newSitePatience=false,siteShareValue=false,isRefoundScreened=false,gain=verdict',
   },
   {
     label: 'coverage no-patience',
-    spec: 'coverage:newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false',
+    spec: 'coverage:newSitePatience=false,siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false,gain=verdict',
   },
   {
     label: 'coverage fixed-lambda',
-    spec: 'coverage:siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false',
+    spec: 'coverage:siteShareValue=false,isRefoundScreened=false,isHubSiteValued=false,gain=verdict',
   },
   {
     label: 'coverage no-screen',
-    spec: 'coverage:isRefoundScreened=false,isHubSiteValued=false,siteShareValue=0.15',
+    spec: 'coverage:isRefoundScreened=false,isHubSiteValued=false,siteShareValue=0.15,gain=verdict',
   },
-  { label: 'coverage no-hub', spec: 'coverage:isHubSiteValued=false,siteShareValue=0.15' },
+  { label: 'coverage no-hub', spec: 'coverage:isHubSiteValued=false,siteShareValue=0.15,gain=verdict' },
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -16,6 +16,7 @@ import {
   Crawler as CrawlLoop,
   type CrawlerOptions as CrawlLoopOptions,
   DEFAULT_CRAWLER_OPTIONS,
+  KeywordJudge,
 } from './crawl/index.js';
 import { createStrategy, DEFAULT_STRATEGY, type Strategy, type StrategySpec } from './strategies/index.js';
 import { KeywordSet } from './text/index.js';
@@ -39,19 +40,28 @@ export type CrawlerOptions = Omit<CrawlLoopOptions, 'strategy'> & {
 
 /**
  * The strategy of a crawl: the Strategy object given, or the one its spec names (default
- * `coverage`), made with the random stream `strategy` forked off the crawl's seed and with the
- * crawl's keywords and keyphrases, so a seeded crawl fetches in the same order wherever it is
- * made (the Crawler, `tres crawl`, `tres repair`).
+ * `coverage`), made with the random stream `strategy` forked off the crawl's seed, with the
+ * crawl's keywords and keyphrases, and told whether the crawl is judged by keywords alone (a
+ * KeywordJudge, or no `judge`, `judgeSource` or `examplesSource`), so a seeded crawl fetches in the same order
+ * wherever it is made (the Crawler, `tres crawl`, `tres repair`).
  * @throws ConfigError (field `strategy`) naming the spec as written, for an unknown strategy or setting.
  */
 export function crawlStrategy(
-  options: Pick<CrawlerOptions, 'strategy' | 'seed' | 'keywords' | 'keyphrases'>,
+  options: Pick<
+    CrawlerOptions,
+    'strategy' | 'seed' | 'keywords' | 'keyphrases' | 'judge' | 'judgeSource' | 'examplesSource'
+  >,
 ): Strategy {
   const spec = options.strategy ?? DEFAULT_STRATEGY;
   if (typeof spec !== 'string' && 'next' in spec) return spec;
+  const judge = options.judge;
   return createStrategy(spec, {
     rng: createRng(options.seed ?? DEFAULT_CRAWLER_OPTIONS.seed).fork('strategy'),
     keywords: new KeywordSet(options.keywords ?? [], options.keyphrases ?? []),
+    isKeywordJudged:
+      judge === undefined
+        ? options.judgeSource === undefined && options.examplesSource === undefined
+        : judge instanceof KeywordJudge,
   });
 }
 

@@ -23,6 +23,12 @@ export interface StrategyContext {
    * `needsWordVectors`; without them such a strategy falls back to keyword matching.
    */
   wordVectors?: WordVectorLookup;
+  /**
+   * The crawl's pages are judged by keyword counts alone (the crawler's stand-in keyword judge,
+   * no trained model), for strategies that learn differently from such a judge's verdicts
+   * (`coverage`'s `gain=auto`). @default false
+   */
+  isKeywordJudged?: boolean;
 }
 
 /** One strategy of the registry. */

@@ -10,5 +10,9 @@ export const COVERAGE_ENTRY = defineStrategy({
   settings: COVERAGE_SETTINGS,
   aliases: COVERAGE_ALIASES,
   create: (ctx, settings) =>
-    new CoverageStrategy({ overrides: settings, ...(ctx.name ? { name: ctx.name } : {}) }),
+    new CoverageStrategy({
+      overrides: settings,
+      ...(ctx.name ? { name: ctx.name } : {}),
+      isKeywordJudged: ctx.isKeywordJudged === true,
+    }),
 });

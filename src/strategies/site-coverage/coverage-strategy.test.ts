@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../common/index.js';
+import { ConfigError, createRng } from '../../common/index.js';
 import type { Action, DiscoveredLink, Outcome, SelectionContext } from '../../types/index.js';
 import { FieldWords } from '../ache/index.js';
+import { createStrategy, StrategySpec } from '../registry.js';
 import { resolveCoverageConfig } from './coverage-config.js';
 import { CoverageStrategy } from './coverage-strategy.js';
 import { OnlineLinkModel } from './online-link-model.js';
@@ -327,18 +328,34 @@ describe('coverage', () => {
     expect(() => resolveCoverageConfig({ siteShareValue: 0 })).toThrow(/siteShareValue/);
   });
 
-  it("with isProbabilityGain, counts a page's probability as its gain and a site as covered with the chance that one of its pages is relevant", () => {
-    const s = new CoverageStrategy({ overrides: { siteShareValue: 0.5, isProbabilityGain: true } });
+  it("with gain=probability, counts a page's probability as its gain and a site as covered with the chance that one of its pages is relevant", () => {
+    const s = new CoverageStrategy({ overrides: { siteShareValue: 0.5, gain: 'probability' } });
     // Every page judged relevant at P 0.9 (see outcome()): relevant pages 5 x 0.9; covered sites
     // hub.test 0.9, b.test 0.9, a.test (3 pages) 1 - 0.1^3 = 0.999.
     crawl(s, () => true);
     expect(s.stats()['coverage/lambda']).toBeCloseTo((0.5 * (4.5 + 5 * 6)) / (2.799 + 5), 12);
     // A duplicate gains nothing, whatever its probability.
-    const d = new CoverageStrategy({ overrides: { siteShareValue: 0.5, isProbabilityGain: true } });
+    const d = new CoverageStrategy({ overrides: { siteShareValue: 0.5, gain: 'probability' } });
     d.seed([{ ...link('http://hub.test/'), depth: 0 }]);
     const a = d.next(loop()) as Action;
     d.observe({ ...outcome(a, 0), probability: 0.9, isDuplicate: true });
     expect(d.stats()['coverage/lambda']).toBeCloseTo((0.5 * (0 + 5 * 6)) / (0 + 5), 12);
+  });
+
+  it('takes gain=auto as the probability when pages are judged by keywords alone, else as the verdict, and keeps what it chose', () => {
+    const rng = createRng(1);
+    const gain = (spec: string, isKeywordJudged?: boolean) =>
+      (createStrategy(spec, { rng, ...(isKeywordJudged ? { isKeywordJudged } : {}) }) as CoverageStrategy)
+        .config.gain;
+    expect(gain('coverage', true)).toBe('probability');
+    expect(gain('coverage')).toBe('verdict');
+    expect(gain('coverage:gain=verdict', true)).toBe('verdict');
+    expect(gain('coverage:gain=probability')).toBe('probability');
+    expect(new CoverageStrategy().config.gain).toBe('verdict');
+    // The old switch still reads, with a line saying what to write.
+    const old = StrategySpec.parse('coverage:isProbabilityGain=true');
+    expect(old.settings).toEqual({ gain: 'probability' });
+    expect(old.deprecations.join()).toMatch(/write gain=probability/);
   });
 
   it('rejects settings out of range, naming them', () => {

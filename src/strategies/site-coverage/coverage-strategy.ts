@@ -11,7 +11,7 @@
  * first relevant page of a site: a coverage objective with diminishing returns per site (a
  * site's first relevant page is worth 1 + lambda, every later one 1). p = P(target judged
  * relevant) comes from one online logistic model (./online-link-model.ts), trained on every
- * fetched link's outcome as the crawler's judge saw it (not the truth; with `isProbabilityGain`
+ * fetched link's outcome as the crawler's judge saw it (not the truth; with `gain=probability`
  * the judge's probability rather than its verdict, and a site's coverage the chance that one of
  * its pages is relevant), on:
  *
@@ -107,6 +107,11 @@ export interface CoverageOptions {
   overrides?: Partial<CoverageConfig>;
   /** Name to report. @default 'coverage' */
   name?: string;
+  /**
+   * The crawl's pages are judged by keyword counts alone (no trained model): `gain=auto` is then
+   * the probability. @default false
+   */
+  isKeywordJudged?: boolean;
 }
 
 /**
@@ -178,7 +183,10 @@ export class CoverageStrategy implements Strategy {
   private lambda: number;
 
   constructor(options: CoverageOptions = {}) {
-    this.config = resolveCoverageConfig(options.overrides);
+    const config = resolveCoverageConfig(options.overrides);
+    // The gain `auto` resolves to is kept in the config, so reports and a resume read what ran.
+    const gain = config.gain !== 'auto' ? config.gain : options.isKeywordJudged ? 'probability' : 'verdict';
+    this.config = Object.freeze({ ...config, gain });
     this.name = options.name ?? 'coverage';
     const realCount = REAL_FEATURES + (this.config.isAnchorScoreUsed ? 1 : 0);
     this.real = new Float64Array(realCount);
@@ -270,11 +278,11 @@ export class CoverageStrategy implements Strategy {
   }
 
   /**
-   * A fetch's gain: judged relevant (1) or not (0); with `isProbabilityGain`, the judge's
+   * A fetch's gain: judged relevant (1) or not (0); with `gain=probability`, the judge's
    * probability of a new page (a duplicate or a failure gains nothing).
    */
   private gainOf(outcome: Outcome): number {
-    if (!this.config.isProbabilityGain) return outcome.reward > 0 ? 1 : 0;
+    if (this.config.gain !== 'probability') return outcome.reward > 0 ? 1 : 0;
     return outcome.isPage && outcome.isDuplicate !== true ? outcome.probability : 0;
   }
 

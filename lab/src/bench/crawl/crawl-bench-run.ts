@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PageEvent, PageJudge, Strategy, WebClientOptions } from 'tres-crawler';
-import { Crawler, CrawlStore, createRng, createStrategy } from 'tres-crawler';
+import { Crawler, CrawlStore, createRng, createStrategy, KeywordJudge } from 'tres-crawler';
 import type { UrlFilterOptions } from 'tres-crawler/internals';
 import {
   KeywordSet,
@@ -146,7 +146,11 @@ export interface RunSpec {
  * The strategy of a run, made as the crawler would make it (same RNG stream, same keywords), or
  * the oracle, wrapped in the run's crawl scope.
  */
-function makeStrategy(spec: RunSpec, wordVectors: WordVectors | undefined): Strategy {
+function makeStrategy(
+  spec: RunSpec,
+  wordVectors: WordVectors | undefined,
+  judge: PageJudge | undefined,
+): Strategy {
   const inner =
     spec.strategy === ORACLE_STRATEGY
       ? new OracleStrategy(spec.topic.isRelevantPage ?? spec.topic.labelOf)
@@ -154,9 +158,10 @@ function makeStrategy(spec: RunSpec, wordVectors: WordVectors | undefined): Stra
           rng: createRng(spec.run).fork('strategy'),
           // The topic's keywords and keyphrases whatever judges the pages: they are TRES's
           // keyword features (and Han's, Lim's), as `tres crawl --model M --keywords K` gives
-          // them. Until this, runs judged by a model had those features at 0.
+          // them.
           keywords: new KeywordSet(spec.topic.keywords, spec.topic.keyphrases ?? []),
           ...(wordVectors ? { wordVectors } : {}),
+          isKeywordJudged: judge === undefined || judge instanceof KeywordJudge,
         });
   if (!spec.servedHosts) return inner;
   return new WebScopeStrategy(inner, spec.servedHosts, spec.isClosedWorld ?? true, spec.hasPage);
@@ -198,7 +203,7 @@ export async function runOnce(spec: RunSpec): Promise<RunResult> {
     new Crawler({
       outDir,
       isResume,
-      strategy: makeStrategy(spec, wordVectors),
+      strategy: makeStrategy(spec, wordVectors, judge),
       seed: spec.run,
       maxPages,
       maxPagesPerDomain: spec.domainLimit,
