@@ -112,4 +112,46 @@ describe('Crawler when an origin cannot serve its robots.txt for a while', () =>
     expect(new Set(flaky.map((r) => r.error_code))).toEqual(new Set(['TRES_ROBOTS_UNAVAILABLE']));
     expect(summary.steps).toBe(21);
   });
+
+  it('fails the URLs of a host that never answered (connections reset) after their retries, without deferring them', async () => {
+    let deadRequests = 0;
+    server = await startServer((req, res, host) => {
+      const path = req.url ?? '/';
+      if (host === 'dead.test') {
+        deadRequests++;
+        req.socket.destroy();
+        return;
+      }
+      if (path === '/robots.txt') {
+        res.writeHead(404).end();
+        return;
+      }
+      const links = Array.from({ length: 10 }, (_, i) => `<a href="http://dead.test/p${i}.html">p${i}</a>`);
+      sendHtml(res, `<html><body>${path === '/' ? links.join(' ') : 'page'}</body></html>`);
+    });
+    const outDir = join(base, 'dead');
+    const crawler = new Crawler({
+      outDir,
+      strategy: 'bfs',
+      keywords: ['page'],
+      maxPages: 100,
+      maxConcurrency: 2,
+      maxRetries: 1,
+      net: { minDelayMs: 0, resolveRules: [server.rule], allowLoopback: true, errorTtlMs: 50 },
+      maxRetryDelayMs: 200,
+    });
+    let deferrals = 0;
+    crawler.on('retry', (r) => {
+      if (r.isDeferred) deferrals++;
+    });
+    const summary = await crawler.run(['http://ok.test/']);
+    const dead = rows(outDir).filter((r) => r.url.startsWith('http://dead.test/'));
+    expect(summary.stopReason).toBe('frontier-empty');
+    expect(dead).toHaveLength(10);
+    expect(new Set(dead.map((r) => r.error_code))).toEqual(new Set(['TRES_ROBOTS_UNAVAILABLE']));
+    expect(deferrals).toBe(0);
+    // Only robots.txt was ever requested from it: at most one request a try of each URL.
+    expect(deadRequests).toBeGreaterThan(0);
+    expect(deadRequests).toBeLessThanOrEqual(20);
+  });
 });

@@ -99,6 +99,7 @@ describe('RobotsTxtCache', () => {
       isAllowed: false,
       isUnavailable: true,
       retryAfterMs: 600_000,
+      hasAnswered: true,
     });
     await clock.advance(599_999);
     expect((await robots.isAllowed('http://c.test/page')).isUnavailable).toBe(true);
@@ -107,6 +108,46 @@ describe('RobotsTxtCache', () => {
     await clock.advance(1);
     expect(await robots.isAllowed('http://c.test/page')).toEqual({ isAllowed: true, isUnavailable: false });
     expect(calls.length).toBe(2);
+  });
+
+  it('says whether an unreachable origin ever answered: never for a connection failure, always once it gave a response', async () => {
+    const clock = new FakeClock();
+    let isUp = false;
+    const { fetch } = fakeFetch({
+      'http://dead.test/robots.txt': () => {
+        throw new RetryLaterError('TRES_CONNECTION_RESET', 'reset');
+      },
+      'http://flaky.test/robots.txt': (u) => {
+        if (!isUp) throw new RetryLaterError('TRES_CONNECTION_RESET', 'reset');
+        return response(u, 200, 'User-agent: *\nDisallow: /x');
+      },
+    });
+    const robots = new RobotsTxtCache(fetch, { errorTtlMs: 1000, cacheTtlMs: 5000 }, { clock });
+    expect(await robots.isAllowed('http://dead.test/a')).toMatchObject({
+      isUnavailable: true,
+      hasAnswered: false,
+    });
+    await clock.advance(1000);
+    expect(await robots.isAllowed('http://dead.test/a')).toMatchObject({
+      isUnavailable: true,
+      hasAnswered: false,
+    });
+    expect((await robots.isAllowed('http://flaky.test/a')).hasAnswered).toBe(false);
+    isUp = true;
+    await clock.advance(1000);
+    expect((await robots.isAllowed('http://flaky.test/a')).isAllowed).toBe(true);
+    // Read once, then unreachable when its rules expire: an origin that answered before.
+    isUp = false;
+    await clock.advance(5000);
+    expect(await robots.isAllowed('http://flaky.test/a')).toMatchObject({
+      isUnavailable: true,
+      hasAnswered: true,
+    });
+    await clock.advance(2000);
+    expect(await robots.isAllowed('http://flaky.test/a')).toMatchObject({
+      isUnavailable: true,
+      hasAnswered: true,
+    });
   });
 
   it('waits twice as long after each failure in a row, up to maxErrorTtlMs', async () => {

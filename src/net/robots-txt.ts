@@ -7,8 +7,11 @@
  * - 429, 5xx, timeouts, connection failures: "unreachable", everything is disallowed for
  *   now (2.3.1.4) and robots.txt is fetched again after `errorTtlMs`, doubling with each failure
  *   in a row up to `maxErrorTtlMs`. Callers get `isUnavailable` and a `retryAfterMs` so the URL
- *   waits instead of being dropped. Once the origin has been unreachable for `maxUnreachableMs`
- *   its URLs fail with `TRES_ROBOTS_UNAVAILABLE` (a SkipUrlError) until `cacheTtlMs` passes;
+ *   waits instead of being dropped, and `hasAnswered`: whether the origin ever answered with an
+ *   HTTP response (a server that is up and asks to wait) or never did (refused, reset, timed
+ *   out: as often as not a dead host). Once the origin has been unreachable for
+ *   `maxUnreachableMs` its URLs fail with `TRES_ROBOTS_UNAVAILABLE` (a SkipUrlError) until
+ *   `cacheTtlMs` passes;
  * - a failure no retry will cure (unknown host, refused address) is cached and re-thrown.
  * Concurrent lookups for one origin share one fetch.
  */
@@ -83,6 +86,11 @@ export interface RobotsDecision {
   isUnavailable: boolean;
   /** With `isUnavailable`: ms until robots.txt is fetched again. */
   retryAfterMs?: number;
+  /**
+   * With `isUnavailable`: the origin has answered an HTTP request for its robots.txt (now with a
+   * 429 or 5xx, or earlier in the crawl); false when no request to it ever got a response.
+   */
+  hasAnswered?: boolean;
 }
 
 interface Entry {
@@ -93,6 +101,8 @@ interface Entry {
   /** 'unreachable': failures in a row, and when the first of them happened (monotonic ms). */
   failures?: number;
   unreachableSinceMs?: number;
+  /** 'unreachable': an HTTP response came from the origin, in this failure or an earlier fetch. */
+  hasAnswered?: boolean;
 }
 
 function validate(o: Required<RobotsTxtOptions>): void {
@@ -156,6 +166,7 @@ export class RobotsTxtCache {
           isAllowed: false,
           isUnavailable: true,
           retryAfterMs: Math.max(0, entry.expiresAtMs - this.clock.monotonicMs()),
+          hasAnswered: entry.hasAnswered === true,
         };
       case 'failed':
         throw entry.error;
@@ -206,7 +217,7 @@ export class RobotsTxtCache {
     const robotsUrl = `${origin}/robots.txt`;
     const previous = this.entries.get(origin) ?? this.failed.get(origin);
     let entry = await this.download(robotsUrl);
-    if (entry.kind === 'unreachable') entry = this.unreachable(robotsUrl, previous);
+    if (entry.kind === 'unreachable') entry = this.unreachable(robotsUrl, entry, previous);
     this.entries.delete(origin);
     this.failed.delete(origin);
     const isRead = entry.kind === 'rules' || entry.kind === 'allow-all';
@@ -219,8 +230,11 @@ export class RobotsTxtCache {
     return entry;
   }
 
-  /** A new failure to reach robots.txt, after `previous`: wait longer, or give up past the limit. */
-  private unreachable(robotsUrl: string, previous: Entry | undefined): Entry {
+  /**
+   * A new failure to reach robots.txt (`failure`), after `previous`: wait longer, or give up past
+   * the limit.
+   */
+  private unreachable(robotsUrl: string, failure: Entry, previous: Entry | undefined): Entry {
     const { errorTtlMs, maxErrorTtlMs, maxUnreachableMs, cacheTtlMs } = this.options;
     const now = this.clock.monotonicMs();
     const isStreak = previous?.kind === 'unreachable';
@@ -236,7 +250,18 @@ export class RobotsTxtCache {
       return { kind: 'failed', error, expiresAtMs: now + cacheTtlMs };
     }
     const waitMs = Math.min(maxErrorTtlMs, errorTtlMs * 2 ** (failures - 1));
-    return { kind: 'unreachable', expiresAtMs: now + waitMs, failures, unreachableSinceMs: sinceMs };
+    const hasAnswered =
+      failure.hasAnswered === true ||
+      previous?.kind === 'rules' ||
+      previous?.kind === 'allow-all' ||
+      (isStreak && previous.hasAnswered === true);
+    return {
+      kind: 'unreachable',
+      expiresAtMs: now + waitMs,
+      failures,
+      unreachableSinceMs: sinceMs,
+      hasAnswered,
+    };
   }
 
   private async download(robotsUrl: string): Promise<Entry> {
@@ -258,7 +283,11 @@ export class RobotsTxtCache {
           if (hop > 0) return { kind: 'allow-all', expiresAtMs: until(cacheTtlMs) };
           return { kind: 'failed', error, expiresAtMs: until(errorTtlMs) };
         }
-        if (error instanceof TresError) return { kind: 'unreachable', expiresAtMs: until(errorTtlMs) };
+        if (error instanceof TresError) {
+          // 429 and 5xx are answers: the server is there and asks to wait.
+          const hasAnswered = error.code === 'TRES_HTTP_429' || error.code === 'TRES_HTTP_5XX';
+          return { kind: 'unreachable', expiresAtMs: until(errorTtlMs), hasAnswered };
+        }
         throw error;
       }
       if (result.status >= 300 && result.status < 400 && result.location) {

@@ -231,6 +231,17 @@ export class WebClient {
     if (decision.isUnavailable) {
       const retryAfterMs = decision.retryAfterMs;
       if (retryAfterMs !== undefined) this.politeness.retryAfter(host, retryAfterMs);
+      // An origin that never answered is tried as a page of a dead host would be: a few retries,
+      // then a failed fetch the strategy learns from. Deferred for as long as it stays
+      // unreachable, the URLs of every dead host a crawl finds would take its time (their
+      // robots.txt tried again and again) and give no outcome to learn from.
+      if (decision.hasAnswered !== true) {
+        throw new RetryLaterError(
+          'TRES_ROBOTS_UNAVAILABLE',
+          `robots.txt of ${parsed.origin} is unreachable and the host has never answered; ${url} is retried as a failed fetch`,
+          { context, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
+        );
+      }
       throw new DeferUrlError(
         'TRES_ROBOTS_UNAVAILABLE',
         `robots.txt of ${parsed.origin} is unreachable; ${url} waits`,
