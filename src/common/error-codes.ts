@@ -72,7 +72,10 @@ export const ERROR_CODES = {
   TRES_RENDER_FAILED: ['skip', 'Rendering failed (the browser crashed); the page is read as fetched.'],
   // robots.txt and politeness.
   TRES_ROBOTS_DISALLOWED: ['skip', 'robots.txt disallows the URL for our user agent.'],
-  TRES_ROBOTS_UNAVAILABLE: ['defer', 'robots.txt is unreachable (RFC 9309 2.3.1.4); skip if it stays so.'],
+  TRES_ROBOTS_UNAVAILABLE: [
+    'defer',
+    'robots.txt is unreachable (RFC 9309 2.3.1.4); skip if it stays so. A host that never answered is retried as a failed fetch instead.',
+  ],
   TRES_HOST_NOT_READY: ['bug', 'A request was sent to a host before its politeness delay passed.'],
   // The crawl store.
   TRES_STORE_WRITE: ['stop', 'The crawl store cannot be written (disk full, permissions).'],
