@@ -129,7 +129,8 @@ Parts:
   long       RSS, heap, CPU ms/page and pages/s every --sample-every pages of one long crawl per
              strategy (--strategies, default coverage; --max-pages N, default 100000; --web-pages
              N --web-hosts H, default 1000000 and 4000; --profile-at 10000,90000: CPU profiles of
-             --profile-pages pages from there; --resume-pages N: time a resume of N more pages;
+             --profile-pages pages from there; --heap-snapshot-at 30000,90000: V8 heap snapshots of
+             the crawl there (OUT/long-heap/); --resume-pages N: time a resume of N more pages;
              --work-dir DIR: keep the crawl stores there, and only resume a store already there;
              --unknown-host reset|misdirected: the answer to the web's dead hosts, default reset)
 
@@ -178,6 +179,7 @@ const VALUE_FLAGS = [
   '--web-hosts',
   '--profile-at',
   '--profile-pages',
+  '--heap-snapshot-at',
   '--resume-pages',
   '--work-dir',
   '--unknown-host',
@@ -299,6 +301,12 @@ async function main(): Promise<void> {
   const longProfileAt = profileAtArg === undefined ? [] : profileAtArg.split(',').map(Number);
   if (!longProfileAt.every((n) => Number.isInteger(n) && n >= 0)) {
     console.error(`--profile-at needs page counts such as 10000,90000, got ${profileAtArg}`);
+    process.exit(2);
+  }
+  const heapAtArg = takeValue(args, '--heap-snapshot-at', 'page counts such as 30000,90000');
+  const longHeapSnapshotAt = heapAtArg === undefined ? [] : heapAtArg.split(',').map(Number);
+  if (!longHeapSnapshotAt.every((n) => Number.isInteger(n) && n >= 0)) {
+    console.error(`--heap-snapshot-at needs page counts such as 30000,90000, got ${heapAtArg}`);
     process.exit(2);
   }
   const parts = args.filter((a) => !a.startsWith('--'));
@@ -444,6 +452,7 @@ async function main(): Promise<void> {
         ...(longProfilePages !== undefined ? { profilePages: longProfilePages } : {}),
         ...(longResumePages !== undefined ? { resumePages: longResumePages } : {}),
         profileAt: longProfileAt,
+        heapSnapshotAt: longHeapSnapshotAt,
         ...(longWorkDir !== undefined ? { workDir: longWorkDir } : {}),
         ...(longUnknownHost !== undefined ? { unknownHost: longUnknownHost } : {}),
         resultsDir: isQuick ? join(resultsDir, 'quick') : resultsDir,

@@ -37,6 +37,8 @@ export interface LongBenchOptions {
   profileAt: number[];
   /** Pages each CPU profile covers. @default 5000 */
   profilePages: number;
+  /** Steps after which the child writes a V8 heap snapshot (into `long-heap/`); empty for none. @default [] */
+  heapSnapshotAt: number[];
   /** After the crawl, resume it for this many more pages and time it; false for no resume. @default false */
   resumePages: number | false;
   /**
@@ -67,6 +69,7 @@ export const DEFAULT_LONG_BENCH_OPTIONS: Omit<LongBenchOptions, 'resultsDir'> = 
   concurrency: 16,
   profileAt: [],
   profilePages: 5000,
+  heapSnapshotAt: [],
   resumePages: false,
   unknownHost: 'reset',
   seed: 'long-bench',
@@ -154,14 +157,15 @@ function runChild(
 }
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+const optionalMib = (bytes: number | undefined) => (bytes === undefined ? '-' : mib(bytes));
 
 function sampleRow(strategy: string, s: LongSample): string {
-  return `| ${strategy} | ${s.steps} | ${s.seconds.toFixed(0)} | ${mib(s.rssBytes)} | ${mib(s.heapUsedBytes)} | ${s.cpuMsPerPage.toFixed(2)} | ${s.pagesPerSec.toFixed(0)} | ${s.frontierSize} | ${s.deferred ?? '-'} | ${s.robotsRequestsPerPage?.toFixed(3) ?? '-'} | ${(100 * s.harvestRate).toFixed(1)} | ${s.relevantDomains} |`;
+  return `| ${strategy} | ${s.steps} | ${s.seconds.toFixed(0)} | ${mib(s.rssBytes)} | ${mib(s.heapUsedBytes)} | ${optionalMib(s.heapTotalBytes)} | ${optionalMib(s.externalBytes)} | ${optionalMib(s.arrayBuffersBytes)} | ${optionalMib(s.growableBytes)} | ${optionalMib(s.rssAnonBytes)} | ${s.cpuMsPerPage.toFixed(2)} | ${s.pagesPerSec.toFixed(0)} | ${s.frontierSize} | ${s.deferred ?? '-'} | ${s.robotsRequestsPerPage?.toFixed(3) ?? '-'} | ${(100 * s.harvestRate).toFixed(1)} | ${s.relevantDomains} |`;
 }
 
 const SAMPLE_HEADER = [
-  '| strategy | pages | s | RSS MiB | heap MiB | CPU ms/page (window) | pages/s (window) | frontier | deferred | robots.txt requests/page (window) | harvest % | relevant sites |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| strategy | pages | s | RSS MiB | heap MiB | heap total MiB | external MiB | array buffers MiB | growable columns MiB | RSS anonymous MiB | CPU ms/page (window) | pages/s (window) | frontier | deferred | robots.txt requests/page (window) | harvest % | relevant sites |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
 
 /** CPU ms a page of the samples whose window ends in (from, to]: their weighted mean. */
@@ -240,6 +244,8 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
   mkdirSync(work, { recursive: true });
   const profileDir = join(o.resultsDir, 'long-profiles');
   if (o.profileAt.length > 0) mkdirSync(profileDir, { recursive: true });
+  const heapSnapshotDir = join(o.resultsDir, 'long-heap');
+  if (o.heapSnapshotAt.length > 0) mkdirSync(heapSnapshotDir, { recursive: true });
   console.log(
     `long bench: web of ${web.pageCount} pages on ${web.hosts.length} hosts (unknown hosts: ${o.unknownHost}), ${o.maxPages} pages per crawl, K = ${o.concurrency}, a sample every ${o.sampleEvery} pages`,
   );
@@ -271,7 +277,14 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
       const first = isStored
         ? { samples: [], profiles: [], done: { ...NOT_CRAWLED, steps: o.maxPages } }
         : await runChild(
-            { ...common, profileAt: o.profileAt, profilePages: o.profilePages, profileDir },
+            {
+              ...common,
+              profileAt: o.profileAt,
+              profilePages: o.profilePages,
+              profileDir,
+              heapSnapshotAt: o.heapSnapshotAt,
+              heapSnapshotDir,
+            },
             (s) => console.log(sampleRow(strategy, withServerFigures(s))),
           );
       const run: LongRun = { strategy, ...first };

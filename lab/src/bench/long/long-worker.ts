@@ -5,10 +5,12 @@
  * stored in `outDir` and reports how long the resume took to fetch its first page.
  * The benchmark runs it under `node --cpu-prof` when asked to.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { Crawler } from 'tres-crawler';
+import { growableBytes } from 'tres-crawler/internals';
 import { type CpuProfile, summarizeCpuProfile } from './cpu-profile-summary.js';
 
 /** What the parent passes as argv[2] (JSON). */
@@ -32,6 +34,10 @@ export interface LongWorkerArgs {
   profilePages?: number;
   /** Where the `.cpuprofile` files go. */
   profileDir?: string;
+  /** Steps after which a V8 heap snapshot is written (after that step's sample). @default none */
+  heapSnapshotAt?: number[];
+  /** Where the `.heapsnapshot` files go. */
+  heapSnapshotDir?: string;
 }
 
 /** Self time by part over one profiled window of pages. */
@@ -52,6 +58,16 @@ export interface LongSample {
   seconds: number;
   rssBytes: number;
   heapUsedBytes: number;
+  /** V8 heap reserved (used + free space in its pages). */
+  heapTotalBytes?: number;
+  /** Memory of C++ objects bound to JavaScript objects (array buffers included). */
+  externalBytes?: number;
+  /** Memory of ArrayBuffers and SharedArrayBuffers (Buffers and typed arrays). */
+  arrayBuffersBytes?: number;
+  /** Bytes of the growable typed columns (frontier tables), counted in none of the above. */
+  growableBytes?: number;
+  /** Anonymous memory of the RSS (`RssAnon` of /proc/self/status; Linux only). */
+  rssAnonBytes?: number;
   /** User + system CPU ms a page of this process over the window since the last sample. */
   cpuMsPerPage: number;
   /** Pages a second over the window since the last sample (wall clock: depends on the load). */
@@ -66,6 +82,16 @@ export interface LongSample {
   robotsRequestsPerPage?: number;
   /** The strategy's own figures at the sample (`Strategy.stats()`). */
   strategyStats?: Record<string, number>;
+}
+
+/** `RssAnon` of /proc/self/status in bytes, undefined where there is none. */
+function rssAnonBytes(): number | undefined {
+  try {
+    const kb = /^RssAnon:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
 }
 
 async function main(): Promise<void> {
@@ -108,6 +134,11 @@ async function main(): Promise<void> {
       seconds: (now - start) / 1000,
       rssBytes: memory.rss,
       heapUsedBytes: memory.heapUsed,
+      heapTotalBytes: memory.heapTotal,
+      externalBytes: memory.external,
+      arrayBuffersBytes: memory.arrayBuffers,
+      growableBytes: growableBytes(),
+      rssAnonBytes: rssAnonBytes(),
       cpuMsPerPage: (cpu.user + cpu.system) / 1000 / pages,
       pagesPerSec: (pages * 1000) / (now - windowStart),
       frontierSize: progress.frontierSize,
@@ -121,6 +152,18 @@ async function main(): Promise<void> {
     windowStart = now;
     cpuWindow = process.cpuUsage();
     stepsAtWindow = event.step;
+  });
+  // Heap snapshots at chosen steps, to compare what the heap holds as the crawl grows.
+  const snapshotAt = [...(args.heapSnapshotAt ?? [])].sort((a, b) => a - b);
+  crawler.on('page', (event) => {
+    if (snapshotAt.length === 0 || event.step < (snapshotAt[0] as number)) return;
+    snapshotAt.shift();
+    const file = join(
+      args.heapSnapshotDir ?? '.',
+      `long-${args.strategy.replace(/\W+/g, '-')}-${event.step}.heapsnapshot`,
+    );
+    writeHeapSnapshot(file);
+    process.stdout.write(`${JSON.stringify({ heapSnapshot: { step: event.step, file } })}\n`);
   });
   // CPU profiles of chosen windows of pages, taken by the inspector in this process.
   const session = new Session();
