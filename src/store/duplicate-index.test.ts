@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { hammingDistance } from '../text/index.js';
 import { DuplicateIndex, simhashFromHex, simhashToHex } from './duplicate-index.js';
 
 const fp = (exact: string, hi: number, lo: number) => ({ exact, simhash: [hi >>> 0, lo >>> 0] as const });
@@ -39,6 +41,44 @@ describe('DuplicateIndex', () => {
     index.add(1, fp('a', 1, 1));
     expect(index.find(fp('b', 1, 1))).toBeUndefined();
     expect(index.find(fp('a', 9, 9))?.isExact).toBe(true);
+  });
+
+  it('finds what a scan of every page finds, past its first growths, with SHA-1 content hashes', () => {
+    const index = new DuplicateIndex(3);
+    let seed = 1;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed;
+    };
+    // Few distinct high words, so that many fingerprints share blocks and come within 3 bits.
+    const pages = Array.from({ length: 5000 }, (_, i) => ({
+      id: 2 * i + 1,
+      exact: createHash('sha1')
+        .update(String(i % 4500))
+        .digest('hex'),
+      simhash: [next() & 0x3, next() & 0x10f] as [number, number],
+    }));
+    const indexed: typeof pages = [];
+    for (const p of pages) {
+      if (!indexed.some((q) => q.exact === p.exact)) indexed.push(p);
+      index.add(p.id, { exact: p.exact, simhash: p.simhash });
+    }
+    expect(index.size).toBe(4500);
+    for (const p of pages.slice(0, 600)) {
+      const probe = {
+        exact: createHash('sha1').update(`absent ${p.id}`).digest('hex'),
+        simhash: [p.simhash[0] ^ 1, p.simhash[1]] as [number, number],
+      };
+      let best: { id: number; bits: number } | undefined;
+      for (const q of indexed) {
+        const bits = hammingDistance(probe.simhash, q.simhash);
+        if (bits <= 3 && (best === undefined || bits < best.bits || (bits === best.bits && q.id < best.id)))
+          best = { id: q.id, bits };
+      }
+      expect(index.find(probe)).toEqual(best === undefined ? undefined : { id: best.id, isExact: false });
+      const original = indexed.find((q) => q.exact === p.exact);
+      expect(index.find({ exact: p.exact, simhash: [0, 0] })).toEqual({ id: original?.id, isExact: true });
+    }
   });
 
   it('keeps fingerprints as 16 hex digits and reads them back', () => {
