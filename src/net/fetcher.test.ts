@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Clock, ConfigError, RetryLaterError, SkipUrlError, systemClock } from '../common/index.js';
@@ -319,6 +320,24 @@ describe('Fetcher', () => {
       client().fetch('http://a.test/stall-headers', { signal: AbortSignal.abort(reason) }),
     );
     expect(error).toBe(reason);
+  });
+
+  it('throws the caller abort reason when the signal aborts in flight', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    const pending = failure(client().fetch('http://a.test/stall-headers', { signal: controller.signal }));
+    setTimeout(() => controller.abort(reason), 50);
+    expect((await pending).error).toBe(reason);
+  });
+
+  it("removes its abort listener from the caller's signal once a fetch is over", async () => {
+    const controller = new AbortController();
+    const f = client();
+    for (let i = 0; i < 3; i++) await f.fetch('http://site-a.test/page', { signal: controller.signal });
+    expect((await failure(f.fetch('http://a.test/503', { signal: controller.signal }))).code).toBe(
+      'TRES_HTTP_5XX',
+    );
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('validates options once, naming the field', () => {

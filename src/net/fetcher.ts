@@ -148,7 +148,14 @@ export class Fetcher {
         () => {},
       );
     }
-    const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
+    // The caller's signal aborts the fetch through `timeout`, by a listener removed when the fetch
+    // ends: AbortSignal.any would leave in the crawl's long-lived signal a Set entry and a WeakRef
+    // for every fetch's combined signal, never removed (Node 20: about 60 bytes a page, for good).
+    const outer = request.signal;
+    const forwardAbort = () => timeout.abort(outer?.reason);
+    if (outer?.aborted) forwardAbort();
+    else outer?.addEventListener('abort', forwardAbort, { once: true });
+    const signal = timeout.signal;
     // While a request is in flight its host's connections are not idle (the budget closes idle ones).
     this.sockets.requestStarted(parsed.origin);
     let hasHeaders = false;
@@ -251,6 +258,7 @@ export class Fetcher {
       // With a reason of ours: abort() without one builds a DOMException per fetch (about 1 s of
       // a 38 s coverage crawl's CPU in a profile of the engine benchmark); nothing reads it.
       stopTimer.abort(TIMER_STOPPED);
+      outer?.removeEventListener('abort', forwardAbort);
       this.sockets.requestEnded(parsed.origin);
     }
   }
