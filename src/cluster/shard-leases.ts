@@ -11,6 +11,7 @@
  * more shards hands one over to a worker that had none for a lease round, through a lease only
  * that worker can take (rebalance.ts).
  */
+import { setMaxListeners } from 'node:events';
 import type { Redis } from 'ioredis';
 import { type Clock, createRng, type Rng } from '../common/index.js';
 import { hostOf } from '../url/index.js';
@@ -234,7 +235,7 @@ export class ShardLeases {
         entries: new Set(),
         claimedAtMs: undefined,
         isReleasing: false,
-        abort: new AbortController(),
+        abort: abortOfLease(),
       });
     }
     this.o.onTaken();
@@ -316,4 +317,14 @@ export class ShardLeases {
       throw new LeaseLostError(shard);
     }
   }
+}
+
+/**
+ * The controller that aborts a lease's fetches in flight. Each of them listens on its signal until
+ * it ends (the fetcher removes its listener): no leak, so Node's warning past 10 listeners is off.
+ */
+function abortOfLease(): AbortController {
+  const abort = new AbortController();
+  setMaxListeners(0, abort.signal);
+  return abort;
 }

@@ -7,7 +7,7 @@
  * happens after an error: retry later (RetryLaterError, up to maxRetries), skip (anything else,
  * recorded with its code), or stop (StopCrawlError, store failures).
  */
-import { EventEmitter } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import {
   type Clock,
   ConfigError,
@@ -68,6 +68,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private spill!: FrontierSpill;
   /** Fetches run elsewhere (a cluster); undefined: in this process. */
   private runner: FetchRunner | undefined;
+  /**
+   * Aborts the fetches in flight. Each of them listens on its signal until it ends (up to
+   * `maxConcurrency` at once): no leak, so Node's warning past 10 listeners is off for it.
+   */
   private readonly abort = new AbortController();
   private stopReason: StopReason | undefined;
   private fatal: unknown;
@@ -87,6 +91,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.options = resolveCrawlerOptions(options);
     this.clock = this.options.clock ?? systemClock;
     this.rng = createRng(this.options.seed);
+    setMaxListeners(0, this.abort.signal);
   }
 
   /**
