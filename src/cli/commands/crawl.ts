@@ -9,7 +9,7 @@ import { type Command, Option } from 'commander';
 import type { ClusterCoordinator } from '../../cluster/index.js';
 import { ConfigError } from '../../common/index.js';
 import { type CrawlSummary, DEFAULT_CRAWLER_OPTIONS, type PageJudge } from '../../crawl/index.js';
-import { Crawler } from '../../index.js';
+import { Crawler, crawlStrategy } from '../../index.js';
 import { WebClient } from '../../net/index.js';
 import { type FailureReason, indexOutlinks, withCrawlReader } from '../../store/index.js';
 import type { DashboardOptions } from '../../ui/index.js';
@@ -123,9 +123,12 @@ export async function runCrawlCommand(
         ? await coldStartJudge(o.examplesSource, o)
         : undefined;
   const fetchRunner = await clusterRunner(plan.cluster);
-  // The library's Crawler makes the strategy from its spec (typed or stored), the crawl's seed and topic.
+  // The strategy from its spec (typed or stored), the crawl's seed and topic, and the judge the
+  // crawl started with (--model, --examples or keywords), not a model relevance feedback swapped
+  // in since: a resume then keeps the strategy's config, so its checkpoint is restored.
   const crawler = new Crawler({
     ...o,
+    strategy: crawlStrategy(o),
     ...(judge ? { judge } : {}),
     // Questions only where someone sees them: the dashboard lists them and takes the answers.
     ...(ui ? { ask: true } : {}),
