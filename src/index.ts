@@ -42,8 +42,8 @@ export type CrawlerOptions = Omit<CrawlLoopOptions, 'strategy'> & {
  * The strategy of a crawl: the Strategy object given, or the one its spec names (default
  * `coverage`), made with the random stream `strategy` forked off the crawl's seed, with the
  * crawl's keywords and keyphrases, and told whether the crawl is judged by keywords alone (a
- * KeywordJudge, or no `judge`, `judgeSource` or `examplesSource`), so a seeded crawl fetches in the same order
- * wherever it is made (the Crawler, `tres crawl`, `tres repair`).
+ * KeywordJudge, or no `judge`, `judgeSource` or `examplesSource`), so a seeded crawl fetches in
+ * the same order wherever it is made (the Crawler, `tres crawl`, `tres repair`).
  * @throws ConfigError (field `strategy`) naming the spec as written, for an unknown strategy or setting.
  */
 export function crawlStrategy(
