@@ -78,6 +78,20 @@ describe('crawl monitor and metrics', () => {
     expect(text).toContain('# TYPE tres_crawl_steps_total counter\ntres_crawl_steps_total 10');
   });
 
+  it('shows failures by reason only with the counters they add up to', async () => {
+    const m = new CrawlMonitor();
+    const registry = createMetricsRegistry(m);
+    // A failure recorded before the crawl's first figures: the counters read 0, and so must it.
+    m.onPage(page(1, 'a.test', { isPage: false, status: 0, errorCode: 'TRES_DNS' }));
+    const before = await registry.metrics();
+    expect(before).toContain('tres_crawl_failures_total 0');
+    expect(before).not.toContain('reason="TRES_DNS"');
+    m.onProgress(progress(10, 2000));
+    const after = await registry.metrics();
+    expect(after).toContain('tres_crawl_failures_total 1');
+    expect(after).toContain('tres_crawl_failures_by_reason_total{reason="TRES_DNS"} 1');
+  });
+
   it.skipIf(!PROMTOOL)(
     'passes promtool check metrics, with counters named _total and no NaN for an unknown frontier',
     async () => {

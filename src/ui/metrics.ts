@@ -108,6 +108,9 @@ export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetric
     if (extra) Object.assign(out, extra.values());
     return out;
   };
+  // Failures by reason only with the counters: before the crawl's first figures the counters
+  // read 0, and failed attempts by reason must add up to the failures counter in every scrape.
+  const reasons = () => (monitor.progress === undefined ? [] : monitor.failureReasons());
   // One scrape reads the crawl once: prom-client collects metric after metric with awaits in
   // between, and a page recorded meanwhile must not count in one counter and not in another.
   let scrape: { values: Record<string, number>; reasons: { reason: string; count: number }[] } | undefined;
@@ -130,7 +133,7 @@ export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetric
     registers: [registry],
     collect() {
       this.reset();
-      for (const r of scrape?.reasons ?? monitor.failureReasons()) this.inc({ reason: r.reason }, r.count);
+      for (const r of scrape?.reasons ?? reasons()) this.inc({ reason: r.reason }, r.count);
     },
   });
   // Strategy counters are made and registered when their value first appears (each strategy
@@ -172,7 +175,7 @@ export function createMetricsRegistry(monitor: CrawlMonitor, extra?: ExtraMetric
   const originalMetrics = registry.metrics.bind(registry);
   registry.metrics = async () => {
     const values = read();
-    scrape = { values, reasons: monitor.failureReasons() };
+    scrape = { values, reasons: reasons() };
     const names = new Set([...Object.keys(CRAWL_GAUGES), ...Object.keys(values)]);
     for (const name of names) {
       if (Object.hasOwn(CRAWL_COUNTERS, name)) continue;
