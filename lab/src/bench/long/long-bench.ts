@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveSandbox } from 'tres-crawler';
+import { withCrawlReader } from 'tres-crawler/internals';
 import { benchEnv, writeResults } from '../bench-env.js';
 import { lineChart } from '../report/index.js';
 import type { LongProfile, LongSample, LongWorkerArgs } from './long-worker.js';
@@ -274,8 +275,10 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
           `${outDir} already holds a crawl: give --resume-pages N to resume it, or another --work-dir`,
         );
       }
+      // A stored crawl resumes from the pages it holds (a run resumed before holds more than --max-pages).
+      const storedSteps = isStored ? withCrawlReader(outDir, (r) => r.counts().attempts) : 0;
       const first = isStored
-        ? { samples: [], profiles: [], done: { ...NOT_CRAWLED, steps: o.maxPages } }
+        ? { samples: [], profiles: [], done: { ...NOT_CRAWLED, steps: storedSteps } }
         : await runChild(
             {
               ...common,
@@ -294,7 +297,7 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
         const resumed = await runChild(
           {
             ...common,
-            maxPages: o.maxPages + o.resumePages,
+            maxPages: first.done.steps + o.resumePages,
             resume: true,
             ...(isStored ? { profileAt: o.profileAt, profilePages: o.profilePages, profileDir } : {}),
           },
@@ -307,9 +310,10 @@ export async function runLongBench(options: LongBenchOptions): Promise<LongRun[]
       }
       if (o.workDir === undefined) rmSync(outDir, { recursive: true, force: true });
       runs.push(run);
-      console.log(
-        `  done: ${first.done.steps} pages in ${first.done.seconds.toFixed(0)} s, peak RSS ${mib(first.done.maxRssBytes)} MiB, frontier ${first.done.frontierSize}`,
-      );
+      if (!isStored)
+        console.log(
+          `  done: ${first.done.steps} pages in ${first.done.seconds.toFixed(0)} s, peak RSS ${mib(first.done.maxRssBytes)} MiB, frontier ${first.done.frontierSize}`,
+        );
       const table = profileTable(run);
       if (table) console.log(`\n${table}`);
     }
@@ -372,7 +376,11 @@ function writeReport(o: LongBenchOptions, runs: LongRun[], env: ReturnType<typeo
     const early = cpuBetween(r.samples, 10_000, 20_000);
     const last = r.samples.at(-1);
     const lastCpu = last?.cpuMsPerPage ?? Number.NaN;
-    return `| ${r.strategy} | ${r.done.steps} | ${early.toFixed(2)} | ${lastCpu.toFixed(2)} | ${(early / lastCpu).toFixed(2)} | ${mib(r.done.maxRssBytes)} | ${r.done.frontierSize} | ${(100 * r.done.harvestRate).toFixed(1)} | ${r.done.relevantDomains} | ${r.resume ? `${r.resume.done.firstPageSeconds?.toFixed(1)} s` : '-'} |`;
+    const resume = r.resume ? `${r.resume.done.firstPageSeconds?.toFixed(1) ?? 'no page'} s` : '-';
+    // A crawl found in --work-dir was only resumed here: it has no figures of its own.
+    if (last === undefined)
+      return `| ${r.strategy} (stored, only resumed) | ${r.done.steps} | - | - | - | - | - | - | - | ${resume} |`;
+    return `| ${r.strategy} | ${r.done.steps} | ${early.toFixed(2)} | ${lastCpu.toFixed(2)} | ${(early / lastCpu).toFixed(2)} | ${mib(r.done.maxRssBytes)} | ${r.done.frontierSize} | ${(100 * r.done.harvestRate).toFixed(1)} | ${r.done.relevantDomains} | ${resume} |`;
   });
   const summaryTable = [
     '| strategy | pages | CPU ms/page, pages 10k-20k | CPU ms/page, last window | speed ratio (last / 10k-20k, by CPU) | peak RSS MiB | frontier at end | harvest % | relevant sites | resume to first page |',
