@@ -71,4 +71,43 @@ describe('a cluster crawl with one worker and K = 1', () => {
       expect(done.fetched + done.failed).toBe(BUDGET);
     }, 60_000);
   }
+
+  it('coverage with a frontier bound: the coordinator holds links in its store as a local crawl does', async () => {
+    // The bound on the frontier in memory (--max-frontier-urls) is the crawl loop's, which the
+    // coordinator runs: past it a page's links wait in the coordinator's store.
+    const bounded = (outDir: string): CrawlerOptions => ({
+      ...options(outDir, 'coverage'),
+      maxFrontierUrls: 20,
+    });
+    const local = join(base, 'bounded-local');
+    const localSummary = await new Crawler(bounded(local)).run(seeds());
+    const cluster = join(base, 'bounded-cluster');
+    const worker = new ClusterWorker({
+      url: redis.url,
+      name: 'bounded',
+      id: 'w-bounded',
+      warcDir: join(base, 'bounded-warc'),
+    });
+    const working = worker.run();
+    const crawler = new Crawler({
+      ...bounded(cluster),
+      fetchRunner: new ClusterCoordinator({ url: redis.url, name: 'bounded' }),
+      shouldWriteWarc: false,
+    });
+    let maxFrontier = 0;
+    let maxNewLinks = 0;
+    crawler.on('page', (p) => {
+      maxNewLinks = Math.max(maxNewLinks, p.newLinks);
+      maxFrontier = Math.max(maxFrontier, crawler.progress().strategyStats['frontier/size'] ?? 0);
+    });
+    const summary = await crawler.run(seeds());
+    worker.stop();
+    await working;
+    expect(summary.steps).toBe(BUDGET);
+    const held = summary.strategyStats['frontier/held_pages_total'] ?? 0;
+    expect(held).toBeGreaterThan(5);
+    expect(held).toBe(localSummary.strategyStats['frontier/held_pages_total']);
+    expect(maxFrontier).toBeLessThan(20 + maxNewLinks);
+    expect(fetchedUrls(cluster)).toEqual(fetchedUrls(local));
+  }, 60_000);
 });
