@@ -1,5 +1,5 @@
 /**
- * The crawl's budgets: pages (`maxPages`, retries waiting hold their share), time
+ * The crawl's budgets: pages (`maxPages`; a URL waiting for its retry holds none), time
  * (`timeLimitMs`) and pages per domain (`maxPagesPerDomain`, which may grow with the crawl).
  */
 import type { Clock } from '../common/index.js';
@@ -21,10 +21,14 @@ export class CrawlBudgets {
     this.startedMs = clock.monotonicMs();
   }
 
-  /** True if one more fetch may start with `inFlight` fetches and `heldByRetries` retries waiting. */
-  hasBudgetFor(inFlight: number, heldByRetries: number): boolean {
+  /**
+   * True if one more fetch may start with `inFlight` fetches. URLs waiting for a retry hold no
+   * share: a crawl near its budget fetches what it can now rather than idle until their backoff
+   * ends, and those still waiting at the end stay in the frontier for a resume.
+   */
+  hasBudgetFor(inFlight: number): boolean {
     const max = this.options.maxPages;
-    return max === false || this.state.counters.steps + inFlight + heldByRetries < max;
+    return max === false || this.state.counters.steps + inFlight < max;
   }
 
   /** Why the crawl must stop now (time first, then pages), or undefined. */

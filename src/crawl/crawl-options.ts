@@ -47,7 +47,9 @@ export interface CrawlerOptions {
   maxRetries?: number;
   /**
    * Longest wait before a retry after a transient failure, in ms. A server asking for more
-   * (Retry-After) gets its URL recorded as failed instead of holding a slot of the page budget.
+   * (Retry-After) gets its URL recorded as failed instead of waiting that long. A URL waiting
+   * for its retry holds no page budget: those still waiting when the budget is spent stay in the
+   * frontier for a resume.
    * A robots.txt that cannot be fetched is not bounded by this: its origin's URLs wait, holding
    * no budget, as long as `net.maxUnreachableMs` says (1 hour; RFC 9309 2.3.1.4 asks a crawler to
    * assume everything disallowed while robots.txt is unreachable), shown on the progress line as

@@ -58,4 +58,46 @@ describe('a URL waiting for a retry', () => {
     // The 503 and the retry: no third request.
     expect(hits.get('b.test/x')).toBe(2);
   });
+
+  it('holds none of the page budget: a crawl near its end fetches what it can instead of waiting for it', async () => {
+    // y answers 503 with Retry-After: 30 s, and the crawl has budget for 3 pages: a, y and two
+    // others are linked. The crawl fetches the two others and ends; y stays in the frontier.
+    const outDir = join(base, 'budget');
+    const waiting = await startServer((req, res, host) => {
+      const key = `${host}${req.url}`;
+      if (key === 'a.test/')
+        return sendHtml(
+          res,
+          '<title>start</title><a href="http://b.test/y">y gpu</a> <a href="http://c.test/1">1</a> <a href="http://c.test/2">2</a>',
+        );
+      if (key === 'b.test/y') return res.writeHead(503, { 'retry-after': '30' }).end();
+      if (key.startsWith('c.test/')) return sendHtml(res, '<title>gpu</title><p>gpu gpu gpu</p>');
+      res.writeHead(404).end();
+    });
+    try {
+      const startedMs = performance.now();
+      const summary = await new Crawler({
+        outDir,
+        strategy: 'best-first',
+        keywords: ['gpu'],
+        maxPages: 3,
+        maxConcurrency: 1,
+        net: { minDelayMs: 0, resolveRules: [waiting.rule], allowLoopback: true, respectRobotsTxt: false },
+      }).run(['http://a.test/']);
+      expect(summary.stopReason).toBe('max-pages');
+      expect(summary.steps).toBe(3);
+      // Waiting for y's Retry-After would take 30 s.
+      expect(performance.now() - startedMs).toBeLessThan(20_000);
+      const db = new Database(join(outDir, 'crawl.sqlite'), { readonly: true });
+      const urls = (db.prepare('SELECT url FROM pages ORDER BY id').all() as { url: string }[]).map(
+        (r) => r.url,
+      );
+      db.close();
+      expect(urls).toEqual(['http://a.test/', 'http://c.test/1', 'http://c.test/2']);
+      // y, waiting for its retry, is left in the frontier (a resume fetches it).
+      expect(summary.frontierSize).toBe(1);
+    } finally {
+      await waiting.close();
+    }
+  }, 60_000);
 });

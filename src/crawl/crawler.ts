@@ -402,9 +402,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       }
       if (this.stopReason !== undefined && running.size === 0) break;
       while (this.stopReason === undefined && !this.isPausedFlag && running.size < o.maxConcurrency) {
-        // Retries due come first; they already hold their share of the page budget.
-        const hasBudget = this.hasBudgetFor(running.size);
-        const next = this.takeRetry(hasBudget) ?? (hasBudget ? this.takeFromStrategy() : undefined);
+        // Retries due come first.
+        if (!this.hasBudgetFor(running.size)) break;
+        const next = this.takeRetry() ?? this.takeFromStrategy();
         if (!next) break;
         const task = this.execute(next.action, next.attempt)
           .catch((error: unknown) => {
@@ -420,7 +420,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       }
       if (running.size === 0 && !this.isPausedFlag && this.retries.retryCount === 0) {
         // Deferred URLs wait for their origin while there is budget for them; at the end of the
-        // budget they are dropped unrecorded (a resume finds them in the frontier again).
+        // budget they, and retries still waiting, are left unrecorded (a resume finds them in the
+        // frontier again).
         const isEmpty =
           this.strategy.stats()['frontier/size'] === 0 && this.retries.size === 0 && !this.spill.isHolding;
         // Sitemaps still being read may add URLs to an empty frontier.
@@ -452,13 +453,13 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return action ? { action, attempt: 0 } : undefined;
   }
 
-  /** A retry that is due on a free host; deferred URLs only when `hasBudget` (they hold none). */
-  private takeRetry(hasBudget: boolean): { action: Action; attempt: number } | undefined {
-    return this.retries.take(hasBudget, (host) => this.isHostFree(host));
+  /** A retry or a deferred URL that is due on a free host. */
+  private takeRetry(): { action: Action; attempt: number } | undefined {
+    return this.retries.take((host) => this.isHostFree(host));
   }
 
   private hasBudgetFor(inFlight: number): boolean {
-    return this.budgets.hasBudgetFor(inFlight, this.retries.retryCount);
+    return this.budgets.hasBudgetFor(inFlight);
   }
 
   /** No fetch of `host` is in flight and its politeness lets one start now. */

@@ -35,20 +35,20 @@ describe('RetryQueue', () => {
     queue.defer(action(1), 0, deferFor(300));
     queue.defer(action(2), 0, deferFor(100));
     queue.defer(action(3), 0, deferFor(200));
-    expect(queue.take(true, () => true)).toBeUndefined();
+    expect(queue.take(() => true)).toBeUndefined();
     await clock.advance(250);
     // 2 and 3 are due; 2 came due first but 3 came after it: put aside order decides.
-    expect(queue.take(true, () => true)?.action.url).toBe('http://h2.test/2');
-    expect(queue.take(true, () => true)?.action.url).toBe('http://h3.test/3');
-    expect(queue.take(true, () => true)).toBeUndefined();
+    expect(queue.take(() => true)?.action.url).toBe('http://h2.test/2');
+    expect(queue.take(() => true)?.action.url).toBe('http://h3.test/3');
+    expect(queue.take(() => true)).toBeUndefined();
     expect(state.isFetchedOrInFlight('http://h1.test/1')).toBe(true);
     await clock.advance(100);
-    expect(queue.take(true, () => true)?.action.url).toBe('http://h1.test/1');
+    expect(queue.take(() => true)?.action.url).toBe('http://h1.test/1');
     expect(state.isFetchedOrInFlight('http://h1.test/1')).toBe(false);
     expect(queue.size).toBe(0);
   });
 
-  it('passes over URLs of busy hosts, and deferred URLs when there is no budget', async () => {
+  it('passes over URLs of busy hosts', async () => {
     const { clock, queue } = setUp();
     const transient = new RetryLaterError('TRES_CONNECTION_RESET', 'reset');
     queue.defer(action(1, 'busy.test'), 0, deferFor(10));
@@ -57,10 +57,10 @@ describe('RetryQueue', () => {
     expect([queue.retryCount, queue.deferredCount, queue.size]).toEqual([1, 2, 3]);
     await clock.advance(60_000);
     const isFree = (host: string) => host !== 'busy.test';
-    expect(queue.take(false, isFree)?.action.url).toBe('http://h3.test/3');
-    expect(queue.take(false, isFree)).toBeUndefined();
-    expect(queue.take(true, isFree)?.action.url).toBe('http://h2.test/2');
-    expect(queue.take(true, () => true)?.action.url).toBe('http://busy.test/1');
+    expect(queue.take(isFree)?.action.url).toBe('http://h2.test/2');
+    expect(queue.take(isFree)?.action.url).toBe('http://h3.test/3');
+    expect(queue.take(isFree)).toBeUndefined();
+    expect(queue.take(() => true)?.action.url).toBe('http://busy.test/1');
     expect([queue.retryCount, queue.deferredCount, queue.size]).toEqual([0, 0, 0]);
   });
 
@@ -85,13 +85,10 @@ describe('RetryQueue', () => {
           model.push({ url: a.url, host, notBeforeMs: clock.monotonicMs() + delayMs, isDeferred: false });
       } else if (u < 0.9) {
         const busy = new Set(Array.from({ length: rng.int(5) }, () => `h${rng.int(20)}.test`));
-        const hasBudget = rng.next() < 0.8;
         const now = clock.monotonicMs();
-        const i = model.findIndex(
-          (r) => r.notBeforeMs <= now && (hasBudget || !r.isDeferred) && !busy.has(r.host),
-        );
+        const i = model.findIndex((r) => r.notBeforeMs <= now && !busy.has(r.host));
         const expected = i < 0 ? undefined : model.splice(i, 1)[0]?.url;
-        expect(queue.take(hasBudget, (host) => !busy.has(host))?.action.url).toBe(expected);
+        expect(queue.take((host) => !busy.has(host))?.action.url).toBe(expected);
       } else {
         await clock.advance(rng.int(300));
       }

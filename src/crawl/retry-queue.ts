@@ -91,14 +91,8 @@ export class RetryQueue {
     return delayMs;
   }
 
-  /**
-   * The first URL that is due on a host `isHostFree` accepts; deferred URLs only when
-   * `hasBudget` (they hold none). It no longer waits.
-   */
-  take(
-    hasBudget: boolean,
-    isHostFree: (host: string) => boolean,
-  ): { action: Action; attempt: number } | undefined {
+  /** The first URL that is due on a host `isHostFree` accepts. It no longer waits. */
+  take(isHostFree: (host: string) => boolean): { action: Action; attempt: number } | undefined {
     const now = this.o.clock.monotonicMs();
     for (
       let next = this.waiting.peek();
@@ -111,7 +105,7 @@ export class RetryQueue {
     const due = this.due;
     for (let i = 0; i < due.length; i++) {
       const r = due[i] as PendingRetry;
-      if ((hasBudget || !r.isDeferred) && isHostFree(r.action.host)) {
+      if (isHostFree(r.action.host)) {
         due.splice(i, 1);
         if (r.isDeferred) this.deferred--;
         bump(r.isDeferred ? this.deferredHosts : this.retryHosts, r.action.host, -1);
@@ -122,12 +116,12 @@ export class RetryQueue {
     return undefined;
   }
 
-  /** Retries waiting (they hold their share of the page budget). */
+  /** Retries waiting. */
   get retryCount(): number {
     return this.size - this.deferred;
   }
 
-  /** Deferred URLs waiting (they hold no budget). */
+  /** Deferred URLs waiting. */
   get deferredCount(): number {
     return this.deferred;
   }
