@@ -290,6 +290,15 @@ export const CRAWL_FLAGS: readonly CrawlFlag[] = [
     ...top('checkpointEveryPages', d.checkpointEveryPages),
   },
   {
+    key: 'frontierSnapshotPages',
+    flags: '--frontier-snapshot-pages <n>',
+    help: 'store everything the strategy holds, its frontier included, once n pages and a tenth of the crawl have passed since the last time (and when the crawl stops), so --resume replays only the pages after it; none: a resume replays every page',
+    defaultText: d.frontierSnapshotPages === false ? 'none' : String(d.frontierSnapshotPages),
+    kind: 'scalar',
+    check: wholeNumber(1, true),
+    ...top('frontierSnapshotPages', d.frontierSnapshotPages),
+  },
+  {
     key: 'include',
     flags: '--include <regex>',
     help: 'crawl only URLs matching one of these regular expressions (JavaScript syntax, tested on the whole URL; repeatable)',

@@ -89,7 +89,7 @@ export const CRAWL_HELP_TOPICS: Readonly<Record<string, CrawlHelpTopic>> = {
   network: { title: 'where requests go', keys: ['resolve', 'httpsAsHttp', 'allowLoopback', 'maxSockets'] },
   output: {
     title: 'what is written, resuming',
-    keys: ['out', 'resume', 'config', 'warc', 'checkpointEvery', 'quiet'],
+    keys: ['out', 'resume', 'config', 'warc', 'checkpointEvery', 'frontierSnapshotPages', 'quiet'],
   },
   dashboard: { title: 'the live dashboard', keys: ['ui', 'uiPort', 'uiHost', 'maxQuestions'] },
   cluster: {

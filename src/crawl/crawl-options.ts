@@ -162,6 +162,15 @@ export interface CrawlerOptions {
    */
   checkpointEveryPages?: number | false;
   /**
+   * Pages between two frontier snapshots at least (`Strategy.frontierSnapshot`: everything the
+   * strategy holds, the frontier included, in `frontier-snapshot.bin` beside crawl.sqlite), so
+   * that `--resume` replays only the pages recorded after the last one instead of every page. A
+   * snapshot is taken once the pages since the last one reach both this and a tenth of the crawl
+   * so far, and when the crawl stops or ends. `false` (or `checkpointEveryPages` false): none (a
+   * resume replays every page). Strategies without snapshots replay every page. @default 10000
+   */
+  frontierSnapshotPages?: number | false;
+  /**
    * Ask the user about pages while crawling (see docs/library.md, "Questions"): every
    * `questions.everyPages` pages the crawl may choose the page whose label would teach the judge
    * most and call `ask` with it, without waiting for the answer. Answers are stored as labels
@@ -235,6 +244,7 @@ export const DEFAULT_CRAWLER_OPTIONS: Omit<Resolved, 'outDir' | 'maxPagesPerDoma
   progressIntervalMs: 1000,
   maxFrontierUrls: 1_000_000,
   checkpointEveryPages: 500,
+  frontierSnapshotPages: 10_000,
   maxQuestions: 50,
 };
 
@@ -293,6 +303,7 @@ export function resolveCrawlerOptions(options: CrawlerOptions): ResolvedCrawlerO
   positiveInt(merged.maxConcurrency, 'maxConcurrency', false);
   positiveInt(merged.progressIntervalMs, 'progressIntervalMs', false);
   positiveInt(merged.checkpointEveryPages, 'checkpointEveryPages', true);
+  positiveInt(merged.frontierSnapshotPages, 'frontierSnapshotPages', true);
   positiveInt(merged.maxFrontierUrls, 'maxFrontierUrls', true);
   integerAtLeast(merged.maxDepth, 'maxDepth', 0, true);
   integerAtLeast(merged.maxTextChars, 'maxTextChars', 0, true);

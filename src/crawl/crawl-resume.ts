@@ -8,21 +8,24 @@ import type { Strategy } from '../strategies/index.js';
 import type { DiscoveredLink } from '../types/index.js';
 import type { CheckpointKeeper } from './checkpoint-keeper.js';
 import { type FetchRunner, linkContextWindowOf, type ResolvedCrawlerOptions } from './crawl-options.js';
+import type { FrontierSnapshots } from './frontier-snapshots.js';
 import type { FrontierSpill } from './frontier-spill.js';
 import type { PageRecorder } from './page-recorder.js';
 
 /**
- * Rebuilds the strategy from the store: stored seeds not fetched yet (plus `extraSeeds` not
- * stored yet, which are stored now), then every recorded fetch replayed in order. The options of
+ * Rebuilds the strategy from the store: its frontier snapshot or its learned checkpoint, stored
+ * seeds not fetched yet (plus `extraSeeds` not stored yet, which are stored now), then every
+ * recorded fetch after the snapshot (all of them without one) replayed in order. The options of
  * this run (`describeConfig`) become the stored ones.
  * @throws ConfigError when the store holds neither seeds nor pages (a crawl killed while being
- *   created) and no seeds were given, or when a matching checkpoint does not fit the strategy.
+ *   created) and no seeds were given, or when a matching checkpoint or frontier snapshot does not fit the strategy.
  */
 export function resumeFromStore(
   o: {
     store: CrawlStore;
     strategy: Strategy;
     checkpoints: CheckpointKeeper;
+    snapshots: FrontierSnapshots;
     spill: FrontierSpill;
     outDir: string;
     describeConfig: () => Record<string, unknown>;
@@ -40,15 +43,18 @@ export function resumeFromStore(
   }
   // The options of this run (a resume may change budgets) become the stored ones.
   store.setMeta('config', o.describeConfig());
-  // What the strategy had learned comes back first (its tree routes the seeds and replayed
-  // links); the replay then rebuilds the frontier, learning only from pages after the checkpoint.
-  const learnedThrough = checkpoints.restore();
+  // A frontier snapshot holds everything the strategy held at its page: the replay then gives
+  // only the pages after it, to be learned from. Without one, what the strategy had learned comes
+  // back first (its tree routes the seeds and replayed links); the replay then rebuilds the
+  // frontier, learning only from pages after the checkpoint.
+  const snapshotAt = o.snapshots.restore();
+  const learnedThrough = snapshotAt ?? checkpoints.restore();
   // Seeds added now are in `stored` too; those fetched before the kill come back by replay.
   strategy.seed(stored.filter((l) => !store.isFetched(l.url)));
   // The replay goes through the frontier's bound as the live crawl did: the links of pages past it
   // stay in the store until the frontier has room for them.
   const { spill } = o;
-  for (const { id, outcome } of store.replayOutcomes(learnedThrough)) {
+  for (const { id, outcome } of store.replayOutcomes(learnedThrough, snapshotAt)) {
     if (spill.shouldHold(outcome.links.length)) {
       spill.held(id, outcome.links.length, outcome.probability);
       strategy.observe({ ...outcome, links: [], areLinksHeld: true });

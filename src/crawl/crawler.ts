@@ -33,6 +33,7 @@ import {
 import { openFetchRunner, resumeFromStore } from './crawl-resume.js';
 import { CrawlState } from './crawl-state.js';
 import type { CrawlerEvents, CrawlProgress, CrawlSummary, StopReason } from './events.js';
+import { FrontierSnapshots } from './frontier-snapshots.js';
 import { FrontierSpill } from './frontier-spill.js';
 import type { PageJudge } from './judge.js';
 import { JudgeSlot } from './judge-slot.js';
@@ -81,6 +82,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private meter!: ProgressMeter;
   private isPausedFlag = false;
   private checkpoints!: CheckpointKeeper;
+  private snapshots!: FrontierSnapshots;
   private recorder!: PageRecorder;
   private sitemaps: SitemapFeed | undefined;
   /** The crawl's questions to its user; undefined when it asks none (`ask`, `maxQuestions`). */
@@ -159,6 +161,16 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       isKnown: (url) => this.state.isFetchedOrInFlight(url),
       maxFrontierUrls: o.maxFrontierUrls,
     });
+    this.snapshots = new FrontierSnapshots({
+      store: this.store,
+      strategy: this.strategy,
+      spill: this.spill,
+      clock: this.clock,
+      outDir: o.outDir,
+      minPages: o.checkpointEveryPages === false ? false : o.frontierSnapshotPages,
+      onEvent: (event) => this.emit('checkpoint', event),
+    });
+    if (!o.isResume) this.snapshots.forget();
     if (o.ask !== false && o.maxQuestions !== false && o.maxQuestions > 0) {
       this.questionDesk = new QuestionDesk({
         store: this.store,
@@ -177,6 +189,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       strategy: this.strategy,
       state: this.state,
       checkpoints: this.checkpoints,
+      snapshots: this.snapshots,
       spill: this.spill,
       questionDesk: this.questionDesk,
       withLinkContext: o.withLinkContext,
@@ -224,6 +237,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
             store: this.store,
             strategy: this.strategy,
             checkpoints: this.checkpoints,
+            snapshots: this.snapshots,
             spill: this.spill,
             outDir: o.outDir,
             describeConfig: () => this.describeConfig(),
@@ -255,10 +269,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     await this.runner?.close();
     await this.fetcher.close();
     this.questionDesk?.close();
-    // What the strategy learned up to the last page, unless the crawl failed (its state may be
-    // half-updated; the last periodic checkpoint stands).
+    // What the strategy learned up to the last page, and its frontier, unless the crawl failed
+    // (its state may be half-updated; the last periodic checkpoint and snapshot stand).
     if (status !== 'failed') {
       this.checkpoints.save();
+      this.snapshots.save();
       // The figures it ended with, for `tres ui DIR`: the frontier and the strategy's statistics
       // are not in the pages, so a read-only view would otherwise rebuild or lack them.
       const p = this.progress();
@@ -450,7 +465,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private takeFromStrategy(): { action: Action; attempt: number } | undefined {
     this.spill.refill();
     const action = this.strategy.next(this.selection());
-    return action ? { action, attempt: 0 } : undefined;
+    if (action === undefined) return undefined;
+    this.snapshots.took(action);
+    return { action, attempt: 0 };
   }
 
   /** A retry or a deferred URL that is due on a free host. */

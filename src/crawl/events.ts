@@ -87,6 +87,12 @@ export interface CrawlSummary extends CrawlProgress {
  */
 export interface CheckpointEvent {
   kind: 'saved' | 'restored' | 'skipped';
+  /**
+   * What was saved, restored or skipped: what the strategy learned (`Strategy.checkpoint`), or
+   * a frontier snapshot (everything it holds; a resume that restores one replays only the pages
+   * after it, one skipped means a replay of every page). @default 'learned'
+   */
+  part?: 'learned' | 'frontier';
   strategy: string;
   /** Id of the last page the checkpoint reflects. */
   afterPage: number;

@@ -37,6 +37,16 @@ export interface HeldPages {
   outcomesFrom(fromId: number, limit: number): Array<{ id: number; outcome: Outcome }>;
 }
 
+/** What {@link FrontierSpill.snapshot} returns: the held pages (in no order) and the counters. */
+export interface FrontierSpillSnapshot {
+  ids: Int32Array;
+  keys: Float64Array;
+  links: Int32Array;
+  heldLinks: number;
+  spilledPages: number;
+  refills: number;
+}
+
 export interface FrontierSpillOptions {
   store: HeldPages;
   strategy: Strategy;
@@ -86,6 +96,47 @@ export class FrontierSpill {
     };
   }
 
+  /** The held pages and counters, for a frontier snapshot (see crawl/frontier-snapshots.ts). */
+  snapshot(): FrontierSpillSnapshot {
+    const n = this.pages.size;
+    const ids = new Int32Array(n);
+    const keys = new Float64Array(n);
+    const links = new Int32Array(n);
+    let i = 0;
+    for (const page of this.pages.values()) {
+      ids[i] = page.id;
+      keys[i] = page.key;
+      links[i] = page.links;
+      i++;
+    }
+    return {
+      ids,
+      keys,
+      links,
+      heldLinks: this.heldLinkCount,
+      spilledPages: this.spilledPages,
+      refills: this.refills,
+    };
+  }
+
+  /**
+   * Loads a {@link FrontierSpill.snapshot} into a spill that holds nothing yet. The hand-over
+   * order is a total order (key, then page id), so the pages come back in the order they would
+   * have.
+   */
+  restore(snapshot: FrontierSpillSnapshot): void {
+    for (let i = 0; i < snapshot.ids.length; i++) {
+      this.pages.push({
+        id: snapshot.ids[i] as number,
+        key: snapshot.keys[i] as number,
+        links: snapshot.links[i] as number,
+      });
+    }
+    this.heldLinkCount = snapshot.heldLinks;
+    this.spilledPages = snapshot.spilledPages;
+    this.refills = snapshot.refills;
+  }
+
   /**
    * Whether the links of the page about to be recorded (`linkCount` of them) are held back:
    * while any are, or when they would take the frontier past the bound.
@@ -111,10 +162,12 @@ export class FrontierSpill {
    * while its frontier is under the bound and some are held.
    */
   refill(): void {
-    if (this.limit === undefined || this.pages.size === 0 || this.frontierSize() >= this.limit) return;
+    // Without a bound pages are held only by a restored snapshot of a crawl that had one: all go.
+    const limit = this.limit ?? Number.POSITIVE_INFINITY;
+    if (this.pages.size === 0 || this.frontierSize() >= limit) return;
     this.refills++;
     const { store, strategy, isKnown } = this.o;
-    while (this.pages.size > 0 && this.frontierSize() < this.limit) {
+    while (this.pages.size > 0 && this.frontierSize() < limit) {
       const page = this.pages.pop() as HeldPage;
       this.heldLinkCount -= page.links;
       const [row] = store.outcomesFrom(page.id, 1);

@@ -1,7 +1,8 @@
 /**
  * Records each attempt of the crawl, in the order attempts complete: the duplicate check against
  * what the crawl holds, the crawl store (before the attempt counts), the `page` event, the
- * question to the user, the strategy's `observe`, and a checkpoint when one is due.
+ * question to the user, the strategy's `observe`, and a checkpoint or frontier snapshot when one
+ * is due.
  */
 import { StopCrawlError } from '../common/index.js';
 import { type CrawlStore, StorageFaultError } from '../store/index.js';
@@ -10,6 +11,7 @@ import type { Action } from '../types/index.js';
 import type { CheckpointKeeper } from './checkpoint-keeper.js';
 import type { CrawlState } from './crawl-state.js';
 import type { PageEvent } from './events.js';
+import type { FrontierSnapshots } from './frontier-snapshots.js';
 import type { FrontierSpill } from './frontier-spill.js';
 import type { ProcessedFetch } from './process-fetch.js';
 import type { QuestionDesk } from './question-desk.js';
@@ -24,6 +26,7 @@ export interface PageRecorderOptions {
   strategy: Strategy;
   state: CrawlState;
   checkpoints: CheckpointKeeper;
+  snapshots: FrontierSnapshots;
   /** Holds a page's links back from the strategy while its frontier is over the crawl's bound. */
   spill: FrontierSpill;
   /** The crawl's questions to its user; undefined when it asks none. */
@@ -111,7 +114,9 @@ export class PageRecorder {
       this.o.spill.held(store.lastPageId, outcome.links.length, outcome.probability);
       strategy.observe({ ...outcome, links: [], areLinksHeld: true });
     } else strategy.observe(outcome);
+    this.o.snapshots.recorded(action.url);
     this.o.checkpoints.saveIfDue();
+    this.o.snapshots.saveIfDue();
   }
 
   /** Records an attempt that failed with error `code` (and HTTP `status`, 0 for none). */

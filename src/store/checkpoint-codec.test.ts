@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TresError } from '../common/index.js';
-import { decodeCheckpoint, encodeCheckpoint } from './checkpoint-codec.js';
+import { decodeCheckpoint, encodeCheckpoint, encodeCheckpointParts } from './checkpoint-codec.js';
 
 describe('checkpoint codec', () => {
   it('gives back typed arrays bit for bit, non-finite numbers and nested values', () => {
@@ -20,6 +20,17 @@ describe('checkpoint codec', () => {
     expect(back.weights).toBeInstanceOf(Float64Array);
     expect(Object.is(back.xs[1], -0)).toBe(true);
     expect(back.odd).toBeInstanceOf(Uint16Array);
+  });
+
+  it('packs long string arrays into the binary section and gives them back, short ones and NULs in the JSON', () => {
+    const urls = Array.from({ length: 100 }, (_, i) => `https://h${i % 7}.test/p/${i}?q=é`);
+    const value = { urls, empty: [''], short: ['a', 'b'], withNul: ['a\0b', ...urls], mixed: [...urls, 1] };
+    const packed = encodeCheckpoint(value, { packedStringsFrom: 1 });
+    expect(decodeCheckpoint(packed)).toEqual(value);
+    expect(Buffer.concat(encodeCheckpointParts(value, { packedStringsFrom: 1 }))).toEqual(packed);
+    // The packed URLs are raw bytes after the JSON, not deflated strings in it.
+    expect(packed.includes(Buffer.from(urls.join('\0')))).toBe(true);
+    expect(encodeCheckpoint(value).includes(Buffer.from(urls.join('\0')))).toBe(false);
   });
 
   it('refuses bytes that are not a checkpoint with TRES_STORE_CORRUPT', () => {

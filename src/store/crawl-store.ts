@@ -378,15 +378,16 @@ export class CrawlStore {
   /**
    * Every recorded fetch in fetch order, with its page id, as the outcome the strategy observed
    * (marked `isReplay`): what the crawl loop feeds back to the strategy when it resumes; those
-   * with an id up to `learnedThrough` (a restored checkpoint's last page) are marked `isLearned`.
-   * Reads in chunks, and only the columns an outcome is made of. @default 0
+   * with an id up to `learnedThrough` (a restored checkpoint's last page) are marked `isLearned`;
+   * only those with an id above `afterId` (a restored frontier snapshot's last page) are given.
+   * Reads in chunks, and only the columns an outcome is made of. @default 0 for both
    */
-  *replayOutcomes(learnedThrough = 0): IterableIterator<{ id: number; outcome: Outcome }> {
+  *replayOutcomes(learnedThrough = 0, afterId = 0): IterableIterator<{ id: number; outcome: Outcome }> {
     this.assertOpen();
     const chunk = this.db.prepare<[number, number], OutcomeRow>(
       `SELECT ${OUTCOME_COLUMNS} FROM pages WHERE id > ? ORDER BY id LIMIT ?`,
     );
-    let after = 0;
+    let after = afterId;
     for (;;) {
       const rows = chunk.all(after, REPLAY_CHUNK_ROWS);
       if (rows.length === 0) return;

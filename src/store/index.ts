@@ -9,6 +9,13 @@ export type { DuplicateMatch } from './duplicate-index.js';
 export { DuplicateIndex } from './duplicate-index.js';
 export { type ExportOptions, exportCrawl } from './export.js';
 export { CSV_COLUMNS } from './export-csv.js';
+export {
+  FRONTIER_SNAPSHOT_FILE,
+  readFrontierSnapshot,
+  removeFrontierSnapshot,
+  type StoredFrontierSnapshot,
+  writeFrontierSnapshot,
+} from './frontier-snapshot.js';
 export type { JsonlPage } from './jsonl-line.js';
 export type { LabelSource, PageLabel } from './labels.js';
 export { CRAWL_STORE_DEFAULTS, STORE_FILES, storePaths } from './open-files.js';

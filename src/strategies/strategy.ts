@@ -105,4 +105,22 @@ export interface Strategy {
    * @throws ConfigError if the value does not fit this strategy (the loop then starts over).
    */
   restore?(checkpoint: unknown): void;
+  /**
+   * Everything the strategy holds (what `checkpoint` stores, the frontier, and all that the
+   * replay of stored pages would rebuild), for a resume that replays only the pages recorded
+   * after it: a JSON-serialisable value whose typed arrays are kept as they are. `taken`: the
+   * actions `next` returned whose outcomes `observe` has not had yet (in flight, waiting for a
+   * retry); the snapshot holds them as queued, so that those never recorded are fetched after the
+   * resume. The crawl loop calls it, as `checkpoint`, when every recorded page has been observed,
+   * far less often (it is large), and keeps it beside the store with the id of the last page.
+   * Absent: a resume replays every stored page.
+   */
+  frontierSnapshot?(taken: readonly Action[]): unknown;
+  /**
+   * Loads a value {@link Strategy.frontierSnapshot} returned, on a fresh strategy made with the
+   * same name and config, before `seed`, instead of `restore`; the replay then gives only the
+   * pages recorded after it, to be learned from as `observe` learns from a fetched page.
+   * @throws ConfigError if the value does not fit this strategy (the loop then replays every page).
+   */
+  restoreFrontier?(snapshot: unknown): void;
 }

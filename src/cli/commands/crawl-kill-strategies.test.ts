@@ -1,5 +1,6 @@
 /**
- * Each learning strategy resumes after a kill, with a real kill, and tres's too: the CLI
+ * Each learning strategy resumes after a kill, with a real kill, and tres's too (coverage from its
+ * frontier snapshot): the CLI
  * crawls with the strategy in a child process, gets SIGKILL part-way, and `--resume` finishes the
  * budget with no page lost or stored twice, and no URL requested twice beyond the fetches in
  * flight at the kill.
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keywordsOf } from '../../sandbox/index.js';
+import { readFrontierSnapshot } from '../../store/index.js';
 import { runMain, spawnCli } from '../test-cli.js';
 import { type SandboxCrawl, startSandboxCrawl } from '../test-sandbox-crawl.js';
 
@@ -20,8 +22,10 @@ const BUDGET = 160;
 const KILL_AFTER = 50;
 const CONCURRENCY = 2;
 const CHECKPOINT_EVERY = 20;
+const SNAPSHOT_EVERY = 10;
 /**
- * The learning strategies besides coverage, and tres. The others are resumed in-process by
+ * The learning strategies besides coverage (below, with its frontier snapshots), and tres. The
+ * others are resumed in-process by
  * every-strategy.test.ts; crawl.test.ts kills the default, best-first.
  */
 const STRATEGIES = ['tres', 'han-async', 'ache', 'apprentice', 'rlwcs', 'lim-dfs', 'lim-q'];
@@ -32,6 +36,13 @@ const STRATEGIES = ['tres', 'han-async', 'ache', 'apprentice', 'rlwcs', 'lim-dfs
 const CASES: { strategy: string; label: string; flags: string[] }[] = [
   ...STRATEGIES.map((strategy) => ({ strategy, label: strategy, flags: [] })),
   { strategy: 'tres', label: 'tres --max-frontier-urls 40', flags: ['--max-frontier-urls', '40'] },
+  // coverage's frontier snapshots, every 10 pages: the resume restores the last one before the
+  // kill (links held in the store and fetches in flight in it) and replays the pages since.
+  {
+    strategy: 'coverage',
+    label: 'coverage --frontier-snapshot-pages 10 --max-frontier-urls 40',
+    flags: ['--frontier-snapshot-pages', String(SNAPSHOT_EVERY), '--max-frontier-urls', '40'],
+  },
 ];
 
 describe('a crawl killed with SIGKILL resumes, for each strategy of the source papers', () => {
@@ -110,9 +121,17 @@ describe('a crawl killed with SIGKILL resumes, for each strategy of the source p
       expect(checkpoint.after_page % CHECKPOINT_EVERY).toBe(0);
       expect(checkpoint.after_page).toBeLessThanOrEqual(before);
       expect(checkpoint.after_page).toBeGreaterThan(before - CHECKPOINT_EVERY - CONCURRENCY);
+      const snapshotAt = readFrontierSnapshot(out)?.snapshot.afterPage;
+      if (strategy === 'coverage') {
+        // The last snapshot before the kill (they come every 10 pages here, a tenth of 50 being less).
+        expect(snapshotAt).toBeLessThanOrEqual(before);
+        expect(snapshotAt).toBeGreaterThan(before - SNAPSHOT_EVERY - CONCURRENCY);
+      } else expect(snapshotAt).toBeUndefined();
       const resumed = await runMain(['crawl', '--resume', out, '--quiet']);
       expect(resumed.stderr).toBe(
-        `resuming ${strategy} from what it had learned through page ${checkpoint.after_page}\n`,
+        snapshotAt === undefined
+          ? `resuming ${strategy} from what it had learned through page ${checkpoint.after_page}\n`
+          : `resuming ${strategy} from its frontier snapshot of page ${snapshotAt}\n`,
       );
       expect(resumed.code).toBe(0);
       expect(resumed.stdout).toContain(`pages fetched   ${BUDGET}`);

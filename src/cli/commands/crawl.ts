@@ -147,7 +147,12 @@ export async function runCrawlCommand(
   if (!typed.quiet) crawler.on('progress', (p) => line.show(p, budget));
   // A resume says whether the strategy goes on from what it had learned.
   crawler.on('checkpoint', (e) => {
-    if (e.kind === 'restored')
+    if (e.part === 'frontier') {
+      if (e.kind === 'restored')
+        line.note(`resuming ${e.strategy} from its frontier snapshot of page ${e.afterPage}`);
+      else if (e.kind === 'skipped')
+        line.note(`not using the frontier snapshot (${e.reason}): replaying every stored page`);
+    } else if (e.kind === 'restored')
       line.note(`resuming ${e.strategy} from what it had learned through page ${e.afterPage}`);
     else if (e.kind === 'skipped')
       line.note(`not restoring the stored checkpoint (${e.reason}): learning starts again`);

@@ -45,9 +45,11 @@
  * parent index, parent probability, word ids in a shared pool) and the frontier's sample table:
  * the bytes per URL of `ache`, plus 12 (the site id and the value the URL was queued with).
  *
- * Resume: the link model and its vocabulary come back from the checkpoint (`checkpoint`); the
- * replayed outcomes rebuild the frontier and the counts in the same order, and teach the model
- * only the pages after the checkpoint. The frontier is rescored once, at the first step after
+ * Resume: from a frontier snapshot (`frontierSnapshot`: everything held, the frontier's stale
+ * samples and counters included) the strategy is what it was, and the pages recorded after it
+ * are replayed and learned from. Without one, the link model and its vocabulary come back from
+ * the checkpoint (`checkpoint`); the replayed outcomes rebuild the frontier and the counts in the
+ * same order, and teach the model only the pages after the checkpoint. The frontier is rescored once, at the first step after
  * the replay, not every `rescoreEveryPages` replayed pages. A page is stored without the contexts
  * of the links `observe` passed over (`dropUnreadContexts`: on the engine benchmark's web 52% of the
  * links, 37% of the stored context words); a replay that values one of them, its queued link
@@ -66,7 +68,7 @@ import { FieldWords, QueuedLinks } from '../ache/index.js';
 import type { Strategy, StrategyStats } from '../strategy.js';
 import { type CoverageConfig, resolveCoverageConfig } from './coverage-config.js';
 import { logit, OnlineLinkModel, type OnlineLinkModelState, trainedOnly } from './online-link-model.js';
-import { SiteYields, shrunk, siteOf } from './site-yields.js';
+import { SiteYields, type SiteYieldsSnapshot, shrunk, siteOf } from './site-yields.js';
 
 /** Real features of the link model (see `CoverageStrategy.realFeatures`), without the anchor score. */
 const REAL_FEATURES = 5;
@@ -122,6 +124,53 @@ export interface CoverageCheckpoint {
   format: number;
   words: string[];
   model: OnlineLinkModelState;
+}
+
+/**
+ * What {@link CoverageStrategy.frontierSnapshot} stores: everything the strategy holds, so that a
+ * resume goes on from it exactly (the vocabulary in its own order, every word of queued links
+ * included, and the whole model indexed by it).
+ */
+export interface CoverageFrontierSnapshot {
+  format: number;
+  words: string[];
+  model: OnlineLinkModelState;
+  yields: SiteYieldsSnapshot;
+  /** Queued URLs, and by the same index their serial, parent page, parent P, seed flag, ... */
+  queuedUrls: string[];
+  queuedSerials: Int32Array;
+  queuedParents: Int32Array;
+  queuedParentProbabilities: Float64Array;
+  queuedSeeds: Uint8Array;
+  queuedSites: Int32Array;
+  queuedValues: Float64Array;
+  queuedAnchors: Float32Array;
+  /** ...and word ids: those of queued URL i end at `queuedWordEnds[i]` in `queuedWords`. */
+  queuedWordEnds: Int32Array;
+  queuedWords: Int32Array;
+  /**
+   * The frontier's samples, live and stale (the frontier's size counts both until a stale one
+   * is drawn): the queued index of a live one, or -1 for a stale one, whose URL is next in
+   * `staleUrls`; its host and domain by index into `hosts`; depth, serial and key.
+   */
+  sampleQueued: Int32Array;
+  staleUrls: string[];
+  hosts: string[];
+  sampleHosts: Int32Array;
+  sampleDomains: Int32Array;
+  sampleDepths: Int32Array;
+  sampleSerials: Int32Array;
+  sampleKeys: Float64Array;
+  serial: number;
+  parentUrls: string[];
+  parentLogits: Float64Array;
+  fetched: string[];
+  pagesSinceRescore: number;
+  isRescoreDue: boolean;
+  rechecks: number;
+  keptAsQueued: number;
+  rescorings: number;
+  lambda: number;
 }
 
 /** What a drawn action carries back to `observe`. */
@@ -388,6 +437,214 @@ export class CoverageStrategy implements Strategy {
       throw new ConfigError('not a coverage checkpoint of format 1 or 2');
     this.words.loadLearnedState(c.words);
     this.model.loadLearnedState(c.model);
+  }
+
+  /**
+   * Everything the strategy holds, for a resume that replays only the pages recorded after it
+   * (see `Strategy.frontierSnapshot`). `taken`: actions drawn and not observed yet, queued again
+   * in the snapshot as they were drawn (a crawl killed before their pages are recorded fetches
+   * them after the resume).
+   */
+  frontierSnapshot(taken: readonly Action[]): CoverageFrontierSnapshot {
+    const q = this.queued;
+    const t = this.frontier.table;
+    const drawn = taken.filter(
+      (a) => a.data !== undefined && !this.fetched.has(a.url) && q.idOf(a.url) === undefined,
+    );
+    const queuedCount = q.size + drawn.length;
+    let wordCount = 0;
+    for (let u = 0; u < q.idCount; u++) if (q.url(u) !== undefined) wordCount += q.idEnd(u) - q.idStart(u);
+    for (const a of drawn) wordCount += (a.data as CoverageData).ids.length;
+    const urls: string[] = [];
+    const serials = new Int32Array(queuedCount);
+    const parents = new Int32Array(queuedCount);
+    const parentPs = new Float64Array(queuedCount);
+    const seeds = new Uint8Array(queuedCount);
+    const sites = new Int32Array(queuedCount);
+    const values = new Float64Array(queuedCount);
+    const anchors = new Float32Array(queuedCount);
+    const ends = new Int32Array(queuedCount);
+    const words = new Int32Array(wordCount);
+    let w = 0;
+    const indexOf = new Int32Array(q.idCount).fill(-1); // by queued id: index in the snapshot
+    const pool = q.idPool;
+    for (let u = 0; u < q.idCount; u++) {
+      const url = q.url(u);
+      if (url === undefined) continue;
+      const i = urls.length;
+      urls.push(url);
+      indexOf[u] = i;
+      serials[i] = q.serial(u);
+      parents[i] = q.parent(u);
+      parentPs[i] = q.parentProbability(u);
+      seeds[i] = q.isSeed(u) ? 1 : 0;
+      sites[i] = this.siteOfQueued[u] as number;
+      values[i] = this.valueOfQueued[u] as number;
+      anchors[i] = this.anchorOfQueued[u] ?? 0.5;
+      for (let k = q.idStart(u); k < q.idEnd(u); k++) words[w++] = pool[k] as number;
+      ends[i] = w;
+    }
+    const sampleCount = this.frontier.size + drawn.length;
+    const sampleQueued = new Int32Array(sampleCount);
+    const sampleHosts = new Int32Array(sampleCount);
+    const sampleDomains = new Int32Array(sampleCount);
+    const depths = new Int32Array(sampleCount);
+    const sampleSerials = new Int32Array(sampleCount);
+    const keys = new Float64Array(sampleCount);
+    const staleUrls: string[] = [];
+    const hostIds = new Map<string, number>();
+    const hostId = (host: string): number => {
+      let id = hostIds.get(host);
+      if (id === undefined) {
+        id = hostIds.size;
+        hostIds.set(host, id);
+      }
+      return id;
+    };
+    let n = 0;
+    const addSample = (queued: number, s: Action, serial: number, key: number): void => {
+      sampleQueued[n] = queued;
+      if (queued < 0) staleUrls.push(s.url);
+      sampleHosts[n] = hostId(s.host);
+      sampleDomains[n] = hostId(s.domain);
+      depths[n] = s.depth;
+      sampleSerials[n] = serial;
+      keys[n] = key;
+      n++;
+    };
+    for (const id of this.frontier.ids()) {
+      const url = t.url(id);
+      const serial = t.parent(id);
+      const u = q.idOf(url);
+      const live = u !== undefined && q.serial(u) === serial ? (indexOf[u] as number) : -1;
+      addSample(
+        live,
+        { url, host: t.host(id), domain: t.domain(id), depth: t.depth(id) },
+        serial,
+        t.key[id] as number,
+      );
+    }
+    // Drawn and not observed: queued again as drawn, valued as now.
+    let serial = this.serial;
+    for (const action of drawn) {
+      const d = action.data as CoverageData;
+      const site = this.yields.knownSiteId(siteOf(action.host)) ?? -1;
+      const value = d.isSeed
+        ? Number.POSITIVE_INFINITY
+        : site < 0
+          ? 0
+          : this.linkValue(d.ids, 0, d.ids.length, d.parentProbability, d.parent, site, d.anchorProbability);
+      const i = urls.length;
+      urls.push(action.url);
+      serials[i] = serial;
+      parents[i] = d.parent;
+      parentPs[i] = d.parentProbability;
+      seeds[i] = d.isSeed ? 1 : 0;
+      sites[i] = site;
+      values[i] = value;
+      anchors[i] = d.anchorProbability;
+      words.set(d.ids, w);
+      w += d.ids.length;
+      ends[i] = w;
+      addSample(i, action, serial, -value);
+      serial++;
+    }
+    return {
+      format: 1,
+      words: this.words.learnedState(),
+      model: this.model.learnedState(),
+      yields: this.yields.snapshot(),
+      queuedUrls: urls,
+      queuedSerials: serials,
+      queuedParents: parents,
+      queuedParentProbabilities: parentPs,
+      queuedSeeds: seeds,
+      queuedSites: sites,
+      queuedValues: values,
+      queuedAnchors: anchors,
+      queuedWordEnds: ends,
+      queuedWords: words,
+      sampleQueued: sampleQueued.subarray(0, n),
+      staleUrls,
+      hosts: [...hostIds.keys()],
+      sampleHosts: sampleHosts.subarray(0, n),
+      sampleDomains: sampleDomains.subarray(0, n),
+      sampleDepths: depths.subarray(0, n),
+      sampleSerials: sampleSerials.subarray(0, n),
+      sampleKeys: keys.subarray(0, n),
+      serial,
+      parentUrls: [...this.parentUrls],
+      parentLogits: this.parentLogits.slice(0, this.parentUrls.length),
+      fetched: [...this.fetched],
+      pagesSinceRescore: this.pagesSinceRescore,
+      isRescoreDue: this.isRescoreDue,
+      rechecks: this.rechecks,
+      keptAsQueued: this.keptAsQueued,
+      rescorings: this.rescorings,
+      lambda: this.lambda,
+    };
+  }
+
+  /**
+   * Loads a {@link CoverageStrategy.frontierSnapshot} into a fresh strategy (before `seed`).
+   * @throws ConfigError if it does not fit.
+   */
+  restoreFrontier(snapshot: unknown): void {
+    const c = snapshot as CoverageFrontierSnapshot;
+    if (c?.format !== 1) throw new ConfigError('not a coverage frontier snapshot of format 1');
+    if (this.words.size > 0 || this.queued.size > 0)
+      throw new ConfigError('a coverage frontier snapshot loads only into a fresh strategy');
+    this.words.loadLearnedState(c.words);
+    this.model.loadLearnedState(c.model);
+    this.yields.restore(c.yields);
+    const q = this.queued;
+    const ids: number[] = []; // queued id by snapshot index
+    let from = 0;
+    for (let i = 0; i < c.queuedUrls.length; i++) {
+      const to = c.queuedWordEnds[i] as number;
+      const url = c.queuedUrls[i] as string;
+      let site = c.queuedSites[i] as number;
+      const u = q.set(url, c.queuedSerials[i] as number, c.queuedParents[i] as number, {
+        ids: c.queuedWords.subarray(from, to),
+        tier: 0,
+        parentProbability: c.queuedParentProbabilities[i] as number,
+        isSeed: c.queuedSeeds[i] === 1,
+      });
+      from = to;
+      this.ensure(u);
+      if (site < 0) site = this.yields.siteId(siteOf(new URL(url).hostname));
+      this.siteOfQueued[u] = site;
+      this.valueOfQueued[u] = c.queuedValues[i] as number;
+      if (this.config.isAnchorScoreUsed) this.anchorOfQueued[u] = c.queuedAnchors[i] as number;
+      ids.push(u);
+    }
+    let stale = 0;
+    for (let i = 0; i < c.sampleQueued.length; i++) {
+      const queued = c.sampleQueued[i] as number;
+      const url = queued >= 0 ? (c.queuedUrls[queued] as string) : (c.staleUrls[stale++] as string);
+      const sample = {
+        url,
+        host: c.hosts[c.sampleHosts[i] as number] as string,
+        domain: c.hosts[c.sampleDomains[i] as number] as string,
+        depth: c.sampleDepths[i] as number,
+      };
+      const id = this.frontier.addWithKey(sample, c.sampleSerials[i] as number, c.sampleKeys[i] as number);
+      if (queued >= 0) q.setSample(ids[queued] as number, id);
+    }
+    this.serial = c.serial;
+    for (const url of c.parentUrls) this.parentUrls.push(url);
+    this.parentLogits = grownArray(
+      this.parentLogits,
+      Math.max(this.parentLogits.length, c.parentLogits.length),
+    );
+    this.parentLogits.set(c.parentLogits);
+    for (const url of c.fetched) this.fetched.add(url);
+    this.pagesSinceRescore = c.pagesSinceRescore;
+    this.isRescoreDue = c.isRescoreDue;
+    this.rechecks = c.rechecks;
+    this.keptAsQueued = c.keptAsQueued;
+    this.rescorings = c.rescorings;
+    this.lambda = c.lambda;
   }
 
   /**

@@ -18,6 +18,27 @@ export function siteOf(host: string): string {
   return host.startsWith('www.') ? host.slice(4) : host;
 }
 
+/** Everything a {@link SiteYields} holds (see {@link SiteYields.snapshot}). */
+export interface SiteYieldsSnapshot {
+  /** Sites by id. */
+  sites: string[];
+  /** Per site id. */
+  fetched: Int32Array;
+  relevant: Float64Array;
+  uncovered: Float64Array;
+  siteHubFollowed: Int32Array;
+  siteHubRelevant: Float64Array;
+  sitesFound: Float64Array;
+  /** Per parent index. */
+  parentSite: Int32Array;
+  hubFollowed: Int32Array;
+  hubRelevant: Float64Array;
+  allSitesFound: number;
+  allFetched: number;
+  allRelevant: number;
+  allCovered: number;
+}
+
 /**
  * Fetched and judged-relevant counts per site, per hub page and per hub site. A fetch's gain is
  * 1 or 0 (judged relevant or not); the sums are kept as floating-point numbers, so a gain in
@@ -68,6 +89,65 @@ export class SiteYields {
       }
     }
     return id;
+  }
+
+  /** The id of `site` if it has one (none is made). */
+  knownSiteId(site: string): number | undefined {
+    return this.siteIds.get(site);
+  }
+
+  /** Every count and site id, copied (a frontier snapshot). */
+  snapshot(): SiteYieldsSnapshot {
+    const n = this.siteIds.size;
+    const p = this.parents;
+    return {
+      sites: [...this.siteIds.keys()],
+      fetched: this.fetched.slice(0, n),
+      relevant: this.relevant.slice(0, n),
+      uncovered: this.uncovered.slice(0, n),
+      siteHubFollowed: this.siteHubFollowed.slice(0, n),
+      siteHubRelevant: this.siteHubRelevant.slice(0, n),
+      sitesFound: this.sitesFound.slice(0, n),
+      parentSite: this.parentSite.slice(0, p),
+      hubFollowed: this.hubFollowed.slice(0, p),
+      hubRelevant: this.hubRelevant.slice(0, p),
+      allSitesFound: this.allSitesFound,
+      allFetched: this.allFetched,
+      allRelevant: this.allRelevant,
+      allCovered: this.allCovered,
+    };
+  }
+
+  /** Loads a {@link SiteYields.snapshot} into these yields, which must hold no site yet. */
+  restore(s: SiteYieldsSnapshot): void {
+    for (let id = 0; id < s.sites.length; id++) this.siteIds.set(s.sites[id] as string, id);
+    const n = Math.max(this.fetched.length, s.sites.length * 2);
+    this.fetched = grown(this.fetched, n);
+    this.fetched.set(s.fetched);
+    this.relevant = grown(this.relevant, n);
+    this.relevant.set(s.relevant);
+    const uncovered = new Float64Array(n).fill(1);
+    uncovered.set(s.uncovered);
+    this.uncovered = uncovered;
+    this.siteHubFollowed = grown(this.siteHubFollowed, n);
+    this.siteHubFollowed.set(s.siteHubFollowed);
+    this.siteHubRelevant = grown(this.siteHubRelevant, n);
+    this.siteHubRelevant.set(s.siteHubRelevant);
+    this.sitesFound = grown(this.sitesFound, n);
+    this.sitesFound.set(s.sitesFound);
+    const parents = s.parentSite.length;
+    const m = Math.max(this.parentSite.length, parents * 2);
+    this.parentSite = grown(this.parentSite, m);
+    this.parentSite.set(s.parentSite);
+    this.hubFollowed = grown(this.hubFollowed, m);
+    this.hubFollowed.set(s.hubFollowed);
+    this.hubRelevant = grown(this.hubRelevant, m);
+    this.hubRelevant.set(s.hubRelevant);
+    this.parents = parents;
+    this.allSitesFound = s.allSitesFound;
+    this.allFetched = s.allFetched;
+    this.allRelevant = s.allRelevant;
+    this.allCovered = s.allCovered;
   }
 
   /** Number of sites seen. */

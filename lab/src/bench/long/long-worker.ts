@@ -107,6 +107,14 @@ async function main(): Promise<void> {
     seed: args.seed,
     net: { minDelayMs: 0, resolveRules: args.resolveRules, allowLoopback: true },
   });
+  // Frontier snapshots (their bytes and time) and the one a resume restores or skips, on stderr.
+  crawler.on('checkpoint', (e) => {
+    if (e.part !== 'frontier') return;
+    const why = e.reason === undefined ? '' : ` (${e.reason})`;
+    process.stderr.write(
+      `frontier snapshot ${e.kind} after page ${e.afterPage}: ${e.bytes} bytes, ${e.elapsedMs.toFixed(0)} ms${why}\n`,
+    );
+  });
   const start = performance.now();
   let windowStart = start;
   let cpuWindow = process.cpuUsage();
