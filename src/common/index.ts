@@ -1,3 +1,4 @@
+export { ChunkedArray, type ChunkedArrayType } from './chunked-array.js';
 export * from './clock.js';
 export { compiledWorkerPath } from './compiled-worker.js';
 export * from './error-codes.js';

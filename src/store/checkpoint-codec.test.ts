@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TresError } from '../common/index.js';
+import { ChunkedArray, TresError } from '../common/index.js';
 import { decodeCheckpoint, encodeCheckpoint, encodeCheckpointParts } from './checkpoint-codec.js';
 
 describe('checkpoint codec', () => {
@@ -23,14 +23,25 @@ describe('checkpoint codec', () => {
   });
 
   it('packs long string arrays into the binary section and gives them back, short ones and NULs in the JSON', () => {
-    const urls = Array.from({ length: 100 }, (_, i) => `https://h${i % 7}.test/p/${i}?q=é`);
+    // More than a chunk of strings (8,192), some of more than one byte a character.
+    const urls = Array.from({ length: 9000 }, (_, i) => `https://h${i % 7}.test/p/${i}?q=é`);
     const value = { urls, empty: [''], short: ['a', 'b'], withNul: ['a\0b', ...urls], mixed: [...urls, 1] };
     const packed = encodeCheckpoint(value, { packedStringsFrom: 1 });
     expect(decodeCheckpoint(packed)).toEqual(value);
-    expect(Buffer.concat(encodeCheckpointParts(value, { packedStringsFrom: 1 }))).toEqual(packed);
+    expect(Buffer.concat([...encodeCheckpointParts(value, { packedStringsFrom: 1 })])).toEqual(packed);
     // The packed URLs are raw bytes after the JSON, not deflated strings in it.
     expect(packed.includes(Buffer.from(urls.join('\0')))).toBe(true);
     expect(encodeCheckpoint(value).includes(Buffer.from(urls.join('\0')))).toBe(false);
+  });
+
+  it('writes a chunked array chunk by chunk and gives it back as a typed array; a wrong length throws', () => {
+    const chunks = () => [Int32Array.of(1, 2, 3), Int32Array.of(), Int32Array.of(-4)];
+    const value = { ids: new ChunkedArray('i32', 4, chunks), after: Float64Array.of(0.5) };
+    expect(decodeCheckpoint(encodeCheckpoint(value))).toEqual({
+      ids: Int32Array.of(1, 2, 3, -4),
+      after: Float64Array.of(0.5),
+    });
+    expect(() => encodeCheckpoint({ ids: new ChunkedArray('i32', 5, chunks) })).toThrow(/4 bytes|16 bytes/);
   });
 
   it('refuses bytes that are not a checkpoint with TRES_STORE_CORRUPT', () => {

@@ -5,7 +5,7 @@
  * Weights, Adam moments and replay vectors come back bit for bit.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { TresError } from '../common/index.js';
+import { ChunkedArray, TresError } from '../common/index.js';
 
 /** First byte of a checkpoint: the format, so that another can be added later. */
 const FORMAT_JSON_AND_ARRAYS = 2;
@@ -47,27 +47,32 @@ export interface CheckpointEncoding {
 
 /**
  * Encodes a checkpoint value (plain objects, arrays, numbers, strings, booleans, null, typed
- * arrays): the format byte, the length of the deflated JSON (uint32 LE), the deflated JSON, then
+ * arrays, {@link ChunkedArray}s, read back as typed arrays): the format byte, the length of the deflated JSON (uint32 LE), the deflated JSON, then
  * every typed array's bytes, 8-byte aligned, where the JSON points at them. Weights and replay
  * vectors are not compressed (float bits hardly shrink; deflating 8 MB of them took seconds on a
  * loaded machine) and not base64-encoded.
  */
 export function encodeCheckpoint(value: unknown, encoding: CheckpointEncoding = {}): Buffer {
-  return Buffer.concat(encodeCheckpointParts(value, encoding));
+  return Buffer.concat([...encodeCheckpointParts(value, encoding)]);
 }
+
+/** Strings a packed run is made into bytes at a time (see {@link encodeCheckpointParts}). */
+const PACK_CHUNK_STRINGS = 8192;
 
 /**
  * {@link encodeCheckpoint} as the buffers it is the concatenation of, for a writer that writes
- * them one after the other (a large value is then never copied into one buffer).
+ * them one after the other: a large value is never copied into one buffer, and a packed string
+ * array or a {@link ChunkedArray} is made into bytes a chunk at a time as it is written (a
+ * string array's length counted first), not all at once beside the value.
  */
-export function encodeCheckpointParts(value: unknown, encoding: CheckpointEncoding = {}): Buffer[] {
-  const arrays: Buffer[] = [];
+export function encodeCheckpointParts(value: unknown, encoding: CheckpointEncoding = {}): Iterable<Buffer> {
+  const arrays: Array<Buffer | string[] | ChunkedArray> = [];
   let offset = 0;
   const packedFrom = encoding.packedStringsFrom ?? false;
-  const append = (bytes: Buffer): number => {
+  const append = (part: Buffer | string[] | ChunkedArray, byteLength: number): number => {
     const at = offset;
-    const padded = Math.ceil(bytes.byteLength / 8) * 8;
-    arrays.push(bytes, Buffer.alloc(padded - bytes.byteLength));
+    const padded = Math.ceil(byteLength / 8) * 8;
+    arrays.push(part, Buffer.alloc(padded - byteLength));
     offset += padded;
     return at;
   };
@@ -75,15 +80,18 @@ export function encodeCheckpointParts(value: unknown, encoding: CheckpointEncodi
     // JSON.stringify has already turned a Buffer into {type, data}; read the holder's own value.
     const raw = (this as Record<string, unknown>)[key];
     if (packedFrom !== false && Array.isArray(raw) && raw.length >= packedFrom && isPackable(raw)) {
-      const bytes = Buffer.from(raw.join('\0'), 'utf8');
-      return { $strings: raw.length, at: append(bytes), bytes: bytes.byteLength };
+      let bytes = Math.max(0, raw.length - 1); // the NULs between them
+      for (const s of raw) bytes += Buffer.byteLength(s, 'utf8');
+      return { $strings: raw.length, at: append(raw, bytes), bytes };
     }
+    if (raw instanceof ChunkedArray)
+      return { $typed: raw.type, at: append(raw, raw.byteLength), bytes: raw.byteLength };
     if (ArrayBuffer.isView(raw)) {
       const name = typedName(raw);
       if (name === undefined)
         throw new TypeError(`checkpoint: ${key} is a ${raw.constructor.name}, not a typed array`);
       const bytes = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-      return { $typed: name, at: append(bytes), bytes: bytes.byteLength };
+      return { $typed: name, at: append(bytes, bytes.byteLength), bytes: bytes.byteLength };
     }
     if (typeof v === 'number' && !Number.isFinite(v)) return { $number: String(v) };
     return v;
@@ -94,7 +102,30 @@ export function encodeCheckpointParts(value: unknown, encoding: CheckpointEncodi
   prefix.writeUInt32LE(head.byteLength, 4);
   // The arrays start 8-byte aligned after the JSON.
   const gap = Buffer.alloc((8 - (head.byteLength % 8)) % 8);
-  return [prefix, head, gap, ...arrays];
+  return (function* () {
+    yield prefix;
+    yield head;
+    yield gap;
+    for (const part of arrays) {
+      if (Buffer.isBuffer(part)) yield part;
+      else if (part instanceof ChunkedArray) {
+        let bytes = 0;
+        for (const chunk of part.chunks()) {
+          bytes += chunk.byteLength;
+          if (bytes > part.byteLength) break;
+          yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        }
+        // The JSON says where every later array starts: a producer that gave another length
+        // would make them unreadable.
+        if (bytes !== part.byteLength)
+          throw new TypeError(`checkpoint: a chunked array gave ${bytes} bytes, not ${part.byteLength}`);
+      } else
+        for (let i = 0; i < part.length; i += PACK_CHUNK_STRINGS) {
+          const end = Math.min(part.length, i + PACK_CHUNK_STRINGS);
+          yield Buffer.from(`${part.slice(i, end).join('\0')}${end < part.length ? '\0' : ''}`, 'utf8');
+        }
+    }
+  })();
 }
 
 /** True if every element is a string without a NUL (the separator of a packed run). */
@@ -104,10 +135,11 @@ function isPackable(values: unknown[]): values is string[] {
 }
 
 /**
- * Decodes bytes written by {@link encodeCheckpoint}.
+ * Decodes bytes written by {@link encodeCheckpoint}; with `isViewed`, typed arrays are views of
+ * `bytes` where aligned (a large value read from a file is not copied a second time).
  * @throws TresError `TRES_STORE_CORRUPT` if the bytes are not a checkpoint.
  */
-export function decodeCheckpoint(bytes: Uint8Array): unknown {
+export function decodeCheckpoint(bytes: Uint8Array, decoding: { isViewed?: boolean } = {}): unknown {
   try {
     if (bytes[0] !== FORMAT_JSON_AND_ARRAYS) throw new Error(`unknown checkpoint format ${bytes[0]}`);
     const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -134,7 +166,11 @@ export function decodeCheckpoint(bytes: Uint8Array): unknown {
           const Ctor = TYPED[o.$typed];
           const from = arraysStart + o.at;
           if (from + o.bytes > buffer.byteLength) throw new Error('checkpoint array past the end');
-          // Copied into a buffer of its own: aligned for the element size, and independent of the row.
+          // A view of `bytes` when asked and aligned for the element size (it keeps them alive);
+          // else copied into a buffer of its own, independent of the row.
+          const start = buffer.byteOffset + from;
+          if (decoding.isViewed === true && start % Ctor.BYTES_PER_ELEMENT === 0)
+            return new Ctor(buffer.buffer as ArrayBuffer, start, o.bytes / Ctor.BYTES_PER_ELEMENT);
           const copy = new Uint8Array(o.bytes);
           copy.set(buffer.subarray(from, from + o.bytes));
           return new Ctor(copy.buffer, 0, o.bytes / Ctor.BYTES_PER_ELEMENT);

@@ -73,7 +73,8 @@ export function readFrontierSnapshot(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const snapshot = decodeCheckpoint(raw) as StoredFrontierSnapshot;
+  // The file's bytes are its own: the columns stay views of them (restoring copies what it keeps).
+  const snapshot = decodeCheckpoint(raw, { isViewed: true }) as StoredFrontierSnapshot;
   if (typeof snapshot?.afterPage !== 'number' || typeof snapshot.strategy !== 'string') return undefined;
   return { snapshot, bytes: raw.byteLength };
 }

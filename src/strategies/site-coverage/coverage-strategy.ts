@@ -55,7 +55,7 @@
  * links, 37% of the stored context words); a replay that values one of them, its queued link
  * not being the one the live crawl had, values it without its context words.
  */
-import { ConfigError } from '../../common/index.js';
+import { ChunkedArray, ConfigError } from '../../common/index.js';
 import { grownArray, IndexedPriorityFrontier } from '../../frontier/index.js';
 import type {
   Action,
@@ -95,6 +95,8 @@ const RESCORE_SHARE = 50;
  * results/coverage-strategy/hub-default.md, section 2).
  */
 const HUB_PRIOR_PAGES = 20;
+/** Word ids a chunk of a frontier snapshot holds (see `CoverageStrategy.wordChunks`). */
+const WORD_CHUNK = 1 << 20;
 /** A found link's URL was fetched (see `CoverageStrategy.screen`). */
 const FETCHED = -3;
 /** A found link's URL is queued and keeps its queued link (`isRefoundScreened`). */
@@ -147,7 +149,8 @@ export interface CoverageFrontierSnapshot {
   queuedAnchors: Float32Array;
   /** ...and word ids: those of queued URL i end at `queuedWordEnds[i]` in `queuedWords`. */
   queuedWordEnds: Int32Array;
-  queuedWords: Int32Array;
+  /** Written a chunk at a time from the queue's pool (a {@link ChunkedArray}), read back whole. */
+  queuedWords: Int32Array | ChunkedArray;
   /**
    * The frontier's samples, live and stale (the frontier's size counts both until a stale one
    * is drawn): the queued index of a live one, or -1 for a stale one, whose URL is next in
@@ -464,10 +467,8 @@ export class CoverageStrategy implements Strategy {
     const values = new Float64Array(queuedCount);
     const anchors = new Float32Array(queuedCount);
     const ends = new Int32Array(queuedCount);
-    const words = new Int32Array(wordCount);
     let w = 0;
     const indexOf = new Int32Array(q.idCount).fill(-1); // by queued id: index in the snapshot
-    const pool = q.idPool;
     for (let u = 0; u < q.idCount; u++) {
       const url = q.url(u);
       if (url === undefined) continue;
@@ -481,7 +482,7 @@ export class CoverageStrategy implements Strategy {
       sites[i] = this.siteOfQueued[u] as number;
       values[i] = this.valueOfQueued[u] as number;
       anchors[i] = this.anchorOfQueued[u] ?? 0.5;
-      for (let k = q.idStart(u); k < q.idEnd(u); k++) words[w++] = pool[k] as number;
+      w += q.idEnd(u) - q.idStart(u);
       ends[i] = w;
     }
     const sampleCount = this.frontier.size + drawn.length;
@@ -543,7 +544,6 @@ export class CoverageStrategy implements Strategy {
       sites[i] = site;
       values[i] = value;
       anchors[i] = d.anchorProbability;
-      words.set(d.ids, w);
       w += d.ids.length;
       ends[i] = w;
       addSample(i, action, serial, -value);
@@ -563,7 +563,9 @@ export class CoverageStrategy implements Strategy {
       queuedValues: values,
       queuedAnchors: anchors,
       queuedWordEnds: ends,
-      queuedWords: words,
+      // The word ids are most of a snapshot (36 a link on the long benchmark's web): copied out of
+      // the pool a chunk at a time as they are written, not as one more copy of the frontier.
+      queuedWords: new ChunkedArray('i32', wordCount, () => this.wordChunks(drawn)),
       sampleQueued: sampleQueued.subarray(0, n),
       staleUrls,
       hosts: [...hostIds.keys()],
@@ -586,6 +588,39 @@ export class CoverageStrategy implements Strategy {
   }
 
   /**
+   * The word ids of every queued URL in id order, then of each `drawn` action: what
+   * `frontierSnapshot` counted, in chunks of about a million ids.
+   */
+  private *wordChunks(drawn: readonly Action[]): IterableIterator<Int32Array> {
+    const q = this.queued;
+    const pool = q.idPool;
+    let chunk = new Int32Array(WORD_CHUNK);
+    let n = 0;
+    const put = (ids: ArrayLike<number>, from: number, to: number): Int32Array | undefined => {
+      if (n + (to - from) > chunk.length) {
+        const full = chunk.subarray(0, n);
+        chunk = new Int32Array(Math.max(WORD_CHUNK, to - from));
+        n = 0;
+        for (let k = from; k < to; k++) chunk[n++] = ids[k] as number;
+        return full;
+      }
+      for (let k = from; k < to; k++) chunk[n++] = ids[k] as number;
+      return undefined;
+    };
+    for (let u = 0; u < q.idCount; u++) {
+      if (q.url(u) === undefined) continue;
+      const full = put(pool, q.idStart(u), q.idEnd(u));
+      if (full !== undefined) yield full;
+    }
+    for (const action of drawn) {
+      const ids = (action.data as CoverageData).ids;
+      const full = put(ids, 0, ids.length);
+      if (full !== undefined) yield full;
+    }
+    if (n > 0) yield chunk.subarray(0, n);
+  }
+
+  /**
    * Loads a {@link CoverageStrategy.frontierSnapshot} into a fresh strategy (before `seed`).
    * @throws ConfigError if it does not fit.
    */
@@ -605,7 +640,7 @@ export class CoverageStrategy implements Strategy {
       const url = c.queuedUrls[i] as string;
       let site = c.queuedSites[i] as number;
       const u = q.set(url, c.queuedSerials[i] as number, c.queuedParents[i] as number, {
-        ids: c.queuedWords.subarray(from, to),
+        ids: (c.queuedWords as Int32Array).subarray(from, to),
         tier: 0,
         parentProbability: c.queuedParentProbabilities[i] as number,
         isSeed: c.queuedSeeds[i] === 1,
