@@ -116,8 +116,8 @@ export class FrontierSnapshots {
       );
     if (JSON.stringify(snapshot.config) !== JSON.stringify(strategy.config ?? null))
       return skip(afterPage, bytes, `made with another ${strategy.name} config`);
-    const [page] = afterPage > 0 && afterPage <= store.lastPageId ? store.outcomesFrom(afterPage, 1) : [];
-    if (page?.id !== afterPage || page.outcome.action.url !== snapshot.afterPageUrl)
+    const pageUrl = afterPage > 0 && afterPage <= store.lastPageId ? store.urlOf(afterPage) : undefined;
+    if (pageUrl === undefined || pageUrl !== snapshot.afterPageUrl)
       return skip(afterPage, bytes, `it reflects page ${afterPage}, which this store does not hold`);
     const data = snapshot.data as SnapshotData;
     try {
@@ -159,8 +159,8 @@ export class FrontierSnapshots {
     if (!this.isOn || strategy.frontierSnapshot === undefined) return;
     const afterPage = store.lastPageId;
     if (afterPage <= this.snapshotPage) return;
-    const [page] = store.outcomesFrom(afterPage, 1);
-    if (page === undefined) return;
+    const afterPageUrl = store.urlOf(afterPage);
+    if (afterPageUrl === undefined) return;
     const startedMs = clock.monotonicMs();
     const data: SnapshotData = {
       strategy: strategy.frontierSnapshot([...this.taken.values()]),
@@ -170,7 +170,7 @@ export class FrontierSnapshots {
       strategy: strategy.name,
       config: strategy.config ?? null,
       afterPage,
-      afterPageUrl: page.outcome.action.url,
+      afterPageUrl,
       data,
     });
     this.snapshotPage = afterPage;
