@@ -8,6 +8,7 @@
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { TresError } from '../common/index.js';
 import { decodeCheckpoint, encodeCheckpointParts } from './checkpoint-codec.js';
 
 /** The file name of a crawl folder's frontier snapshot. */
@@ -61,7 +62,8 @@ export function writeFrontierSnapshot(dir: string, snapshot: StoredFrontierSnaps
 
 /**
  * The snapshot stored in `dir` and its bytes, or undefined when there is none.
- * @throws TresError `TRES_STORE_CORRUPT` if the file is not a snapshot.
+ * @throws TresError `TRES_STORE_CORRUPT` if the file is not a snapshot: bytes that do not decode,
+ *   or a value without the strategy and page it was made by.
  */
 export function readFrontierSnapshot(
   dir: string,
@@ -75,7 +77,11 @@ export function readFrontierSnapshot(
   }
   // The file's bytes are its own: the columns stay views of them (restoring copies what it keeps).
   const snapshot = decodeCheckpoint(raw, { isViewed: true }) as StoredFrontierSnapshot;
-  if (typeof snapshot?.afterPage !== 'number' || typeof snapshot.strategy !== 'string') return undefined;
+  if (typeof snapshot?.afterPage !== 'number' || typeof snapshot.strategy !== 'string')
+    throw new TresError(
+      'TRES_STORE_CORRUPT',
+      `${join(dir, FRONTIER_SNAPSHOT_FILE)} decodes but is not a frontier snapshot (no strategy or page)`,
+    );
   return { snapshot, bytes: raw.byteLength };
 }
 

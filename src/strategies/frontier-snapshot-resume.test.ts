@@ -6,7 +6,7 @@ import { createRng } from '../common/index.js';
 import type { CheckpointEvent, CrawlerOptions } from '../crawl/index.js';
 import { Crawler } from '../crawl/index.js';
 import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
-import { FRONTIER_SNAPSHOT_FILE } from '../store/index.js';
+import { encodeCheckpoint, FRONTIER_SNAPSHOT_FILE } from '../store/index.js';
 import { fetchedUrls } from '../store/test-helpers.js';
 import { KeywordSet } from '../text/index.js';
 import type { Outcome } from '../types/index.js';
@@ -135,12 +135,15 @@ describe('a crawl resumed from its frontier snapshot goes on as if it had not st
     await crawler(dir, make(), FIRST_BUDGET, false).run(seeds());
     const cases: Array<[string, string | undefined]> = [
       ['unreadable', 'cannot be read'],
+      ['not a snapshot', 'cannot be read'],
       ['none', undefined],
     ];
     for (const [name, reason] of cases) {
       const copy = join(base, `fallback-${name}`);
       cpSync(dir, copy, { recursive: true });
       if (name === 'unreadable') writeFileSync(join(copy, FRONTIER_SNAPSHOT_FILE), 'not a snapshot');
+      else if (name === 'not a snapshot')
+        writeFileSync(join(copy, FRONTIER_SNAPSHOT_FILE), encodeCheckpoint({ notes: ['a checkpoint'] }));
       else rmSync(join(copy, FRONTIER_SNAPSHOT_FILE));
       const strategy = make();
       const counter = countingReplays(strategy);
