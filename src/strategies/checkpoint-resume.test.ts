@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { tempDir } from 'tres-testing/temp-dir';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRng } from '../common/index.js';
 import type { CheckpointEvent } from '../crawl/index.js';
 import { Crawler } from '../crawl/index.js';
-import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
+import { keywordsOf, sandboxResolveRules } from '../sandbox/index.js';
+import { twoTopicSandbox } from '../sandbox/test-helpers.js';
 import { decodeCheckpoint } from '../store/index.js';
 import { fetchedUrls } from '../store/test-helpers.js';
 import { KeywordSet } from '../text/index.js';
@@ -67,22 +68,8 @@ function storedCheckpoint(dir: string): { afterPage: number; data: unknown } | u
 }
 
 describe('a resumed crawl goes on from what its strategy had learned', () => {
-  let sandbox: Sandbox;
+  const sandbox = twoTopicSandbox(TOPIC);
   const base = tempDir('tres-checkpoint-');
-  beforeAll(async () => {
-    sandbox = await serveSandbox({
-      web: {
-        seed: 5,
-        hostCount: 30,
-        pageCount: 3000,
-        topics: [TOPIC, 'cooking recipes'],
-        relevantTopic: TOPIC,
-      },
-    });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
 
   const make = (name: string): Strategy =>
     createStrategy(name, {
@@ -108,7 +95,7 @@ describe('a resumed crawl goes on from what its strategy had learned', () => {
       checkpointEveryPages: EVERY,
       frontierSnapshotPages: hasSnapshots ? 10_000 : false,
       shouldWriteWarc: false,
-      net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
+      net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox().server), allowLoopback: true },
     });
 
   it('every registered strategy that learns has a checkpoint, and only those', () => {
@@ -128,7 +115,7 @@ describe('a resumed crawl goes on from what its strategy had learned', () => {
       c1.on('checkpoint', (e) => {
         if (e.part !== 'frontier') events.push(e);
       });
-      await c1.run(sandbox.web!.seedUrls(2, { relevant: true }));
+      await c1.run(sandbox().web!.seedUrls(2, { relevant: true }));
       expect(events.map((e) => [e.kind, e.afterPage])).toEqual([
         ['saved', 40],
         ['saved', 80],
@@ -170,11 +157,11 @@ describe('a resumed crawl goes on from what its strategy had learned', () => {
     it(`${name}: a crawl stopped and resumed fetches what the same crawl fetches uninterrupted (K = 1)`, async () => {
       const straight = join(base, `${name}-straight`);
       await crawler(straight, make(name), BUDGET, false, 1, true).run(
-        sandbox.web!.seedUrls(2, { relevant: true }),
+        sandbox().web!.seedUrls(2, { relevant: true }),
       );
       const stopped = join(base, `${name}-stopped`);
       await crawler(stopped, make(name), FIRST_BUDGET, false, 1, true).run(
-        sandbox.web!.seedUrls(2, { relevant: true }),
+        sandbox().web!.seedUrls(2, { relevant: true }),
       );
       await crawler(stopped, make(name), BUDGET, true, 1, true).run();
       expect(fetchedUrls(stopped)).toEqual(fetchedUrls(straight));

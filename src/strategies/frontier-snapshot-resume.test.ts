@@ -1,11 +1,12 @@
 import { copyFileSync, cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from 'tres-testing/temp-dir';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRng } from '../common/index.js';
 import type { CheckpointEvent, CrawlerOptions } from '../crawl/index.js';
 import { Crawler } from '../crawl/index.js';
-import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../sandbox/index.js';
+import { keywordsOf, sandboxResolveRules } from '../sandbox/index.js';
+import { twoTopicSandbox } from '../sandbox/test-helpers.js';
 import { encodeCheckpoint, FRONTIER_SNAPSHOT_FILE } from '../store/index.js';
 import { fetchedUrls } from '../store/test-helpers.js';
 import { KeywordSet } from '../text/index.js';
@@ -18,22 +19,8 @@ const FIRST_BUDGET = 100;
 const BUDGET = 180;
 
 describe('a crawl resumed from its frontier snapshot goes on as if it had not stopped', () => {
-  let sandbox: Sandbox;
+  const sandbox = twoTopicSandbox(TOPIC);
   const base = tempDir('tres-frontier-snapshot-');
-  beforeAll(async () => {
-    sandbox = await serveSandbox({
-      web: {
-        seed: 5,
-        hostCount: 30,
-        pageCount: 3000,
-        topics: [TOPIC, 'cooking recipes'],
-        relevantTopic: TOPIC,
-      },
-    });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
 
   const make = (name = 'coverage'): Strategy =>
     createStrategy(name, {
@@ -57,10 +44,10 @@ describe('a crawl resumed from its frontier snapshot goes on as if it had not st
       maxConcurrency: 1,
       checkpointEveryPages: 40,
       shouldWriteWarc: false,
-      net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
+      net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox().server), allowLoopback: true },
       ...extra,
     });
-  const seeds = () => sandbox.web!.seedUrls(2, { relevant: true });
+  const seeds = () => sandbox().web!.seedUrls(2, { relevant: true });
   /** Counts the replayed outcomes the strategy observes. */
   const countingReplays = (strategy: Strategy): { replayed: number } => {
     const counter = { replayed: 0 };

@@ -1,32 +1,19 @@
 import { join } from 'node:path';
 import { tempDir } from 'tres-testing/temp-dir';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRng } from '../../common/index.js';
 import type { CrawlerOptions } from '../../crawl/index.js';
 import { Crawler } from '../../crawl/index.js';
-import { keywordsOf, type Sandbox, sandboxResolveRules, serveSandbox } from '../../sandbox/index.js';
+import { keywordsOf, sandboxResolveRules } from '../../sandbox/index.js';
+import { twoTopicSandbox } from '../../sandbox/test-helpers.js';
 import { AcheStrategy } from './ache-strategy.js';
 
 const TOPIC = 'astronomy telescopes';
 const BUDGET = 90;
 
 describe('ache on the crawl loop', () => {
-  let sandbox: Sandbox;
+  const sandbox = twoTopicSandbox(TOPIC);
   const base = tempDir('tres-ache-');
-  beforeAll(async () => {
-    sandbox = await serveSandbox({
-      web: {
-        seed: 5,
-        hostCount: 30,
-        pageCount: 3000,
-        topics: [TOPIC, 'cooking recipes'],
-        relevantTopic: TOPIC,
-      },
-    });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
 
   const options = (strategy: AcheStrategy, extra: Partial<CrawlerOptions> = {}): CrawlerOptions => ({
     outDir: join(base, 'run'),
@@ -35,7 +22,7 @@ describe('ache on the crawl loop', () => {
     keywords: keywordsOf(TOPIC),
     maxPages: BUDGET,
     maxConcurrency: 2,
-    net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox.server), allowLoopback: true },
+    net: { minDelayMs: 0, resolveRules: sandboxResolveRules(sandbox().server), allowLoopback: true },
     ...extra,
   });
   const ache = () => new AcheStrategy({ rng: createRng(3), overrides: { learnEveryPages: 20 } });
@@ -46,7 +33,7 @@ describe('ache on the crawl loop', () => {
     crawler.on('page', (p) => {
       if (p.step === 50) crawler.abortNow();
     });
-    await crawler.run(sandbox.web!.seedUrls(2, { relevant: true }));
+    await crawler.run(sandbox().web!.seedUrls(2, { relevant: true }));
     expect(first.stats()['learn/trainings']).toBeGreaterThanOrEqual(2);
 
     const resumed = ache();
